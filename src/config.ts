@@ -1,0 +1,160 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+export type AiProviderName = "local" | "openai";
+
+/** A token bucket: `perMinute` tokens refill evenly over a minute, at most `burst` are held. */
+export interface RateLimitRule {
+  perMinute: number;
+  burst: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databasePath: string;
+  publicUrl: string;
+  cacheDir: string;
+  logLevel: LogLevel;
+  trustProxy: boolean;
+  bootstrapSecretKey: string | null;
+  allowPrivateTargets: boolean;
+  shutdownTimeoutMs: number;
+  rateLimits: { secretKey: RateLimitRule; publicIp: RateLimitRule; ai: RateLimitRule };
+  ai: {
+    provider: AiProviderName;
+    openaiApiKey: string | null;
+    openaiBaseUrl: string | null;
+    chatModel: string;
+    embedModel: string;
+  };
+  mail: { smtpUrl: string | null; from: string };
+}
+
+/** Thrown for a bad environment value; `main` prints its message as one line and exits with code 2. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`${variable}: ${detail}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `expected an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === null) return false;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(", ")}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function httpUrl(env: Env, name: string): string | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(name, `expected an http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+function rateRule(env: Env, prefix: string, fallback: RateLimitRule): RateLimitRule {
+  return {
+    perMinute: integer(env, `${prefix}_PER_MINUTE`, fallback.perMinute, 1, 1_000_000),
+    burst: integer(env, `${prefix}_BURST`, fallback.burst, 1, 1_000_000),
+  };
+}
+
+export const SECRET_KEY_PATTERN = /^sk_[0-9A-Za-z]{32}$/;
+
+/** Reads and validates every setting once; the rest of the program only sees the typed result. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  const bootstrapSecretKey = text(env, "FEATUREBOARD_BOOTSTRAP_SECRET_KEY");
+  if (bootstrapSecretKey !== null && !SECRET_KEY_PATTERN.test(bootstrapSecretKey)) {
+    throw new ConfigError(
+      "FEATUREBOARD_BOOTSTRAP_SECRET_KEY",
+      "expected sk_ followed by 32 letters or digits",
+    );
+  }
+  const provider = oneOf(env, "FEATUREBOARD_AI_PROVIDER", ["local", "openai"] as const, "local");
+  const openaiApiKey = text(env, "OPENAI_API_KEY");
+  const openaiBaseUrl = httpUrl(env, "OPENAI_BASE_URL");
+  if (provider === "openai" && openaiApiKey === null && openaiBaseUrl === null) {
+    throw new ConfigError(
+      "FEATUREBOARD_AI_PROVIDER",
+      "openai needs OPENAI_API_KEY or OPENAI_BASE_URL (for a local OpenAI-compatible server)",
+    );
+  }
+  const smtpUrl = text(env, "FEATUREBOARD_SMTP_URL");
+  if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError("FEATUREBOARD_SMTP_URL", `expected smtp:// or smtps://, got "${smtpUrl}"`);
+  }
+  const cacheHome = text(env, "XDG_CACHE_HOME") ?? join(homedir(), ".cache");
+
+  return {
+    port,
+    host: text(env, "HOST") ?? "0.0.0.0",
+    databasePath: text(env, "FEATUREBOARD_DB") ?? "data/featureboard.db",
+    publicUrl: httpUrl(env, "FEATUREBOARD_PUBLIC_URL") ?? `http://localhost:${port}`,
+    cacheDir: text(env, "FEATUREBOARD_CACHE_DIR") ?? join(cacheHome, "featureboard"),
+    logLevel: oneOf(
+      env,
+      "FEATUREBOARD_LOG_LEVEL",
+      ["debug", "info", "warn", "error", "silent"] as const,
+      "info",
+    ),
+    trustProxy: boolean(env, "FEATUREBOARD_TRUST_PROXY"),
+    bootstrapSecretKey,
+    allowPrivateTargets: boolean(env, "FEATUREBOARD_ALLOW_PRIVATE_TARGETS"),
+    shutdownTimeoutMs: integer(env, "FEATUREBOARD_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 600_000),
+    rateLimits: {
+      secretKey: rateRule(env, "FEATUREBOARD_RATE_LIMIT_KEY", { perMinute: 600, burst: 100 }),
+      publicIp: rateRule(env, "FEATUREBOARD_RATE_LIMIT_IP", { perMinute: 60, burst: 20 }),
+      ai: rateRule(env, "FEATUREBOARD_RATE_LIMIT_AI", { perMinute: 30, burst: 10 }),
+    },
+    ai: {
+      provider,
+      openaiApiKey,
+      openaiBaseUrl,
+      chatModel: text(env, "FEATUREBOARD_CHAT_MODEL") ?? "gpt-4o-mini",
+      embedModel: text(env, "FEATUREBOARD_EMBED_MODEL") ?? "text-embedding-3-small",
+    },
+    mail: {
+      smtpUrl,
+      from: text(env, "FEATUREBOARD_MAIL_FROM") ?? "featureboard <no-reply@localhost>",
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Db } from "./connection";
+import { inTransaction, openDatabase } from "./connection";
+import { migrations as allMigrations, type Migration } from "./migrations";
+
+export class MigrationError extends Error {}
+
+function checksum(sql: string): string {
+  return new Bun.CryptoHasher("sha256").update(sql).digest("hex");
+}
+
+/**
+ * Applies pending migrations in order, each in its own transaction, and records it. A recorded migration
+ * whose text has changed since it was applied stops start-up: landed migrations must never be edited.
+ */
+export function migrate(db: Db, migrations: Migration[] = allMigrations): number[] {
+  db.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL
+  ) STRICT`);
+  const applied = new Map(
+    db
+      .query<{ version: number; checksum: string }, []>("SELECT version, checksum FROM schema_migrations")
+      .all()
+      .map((row) => [row.version, row.checksum]),
+  );
+  const newlyApplied: number[] = [];
+  for (const migration of migrations) {
+    const recorded = applied.get(migration.version);
+    if (recorded !== undefined) {
+      if (recorded !== checksum(migration.sql)) {
+        throw new MigrationError(
+          `migration ${migration.name} was changed after it was applied; add a new migration instead`,
+        );
+      }
+      continue;
+    }
+    inTransaction(db, () => {
+      db.run(migration.sql);
+      db.query("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)").run(
+        migration.version,
+        migration.name,
+        checksum(migration.sql),
+        Date.now(),
+      );
+    });
+    newlyApplied.push(migration.version);
+  }
+  return newlyApplied;
+}
+
+/** Opens the database file with featureboard's settings and brings its schema up to date. */
+export function openMigrated(config: { databasePath: string; cacheDir: string }): Db {
+  const db = openDatabase(config.databasePath, config.cacheDir);
+  try {
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}

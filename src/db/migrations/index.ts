@@ -1,0 +1,15 @@
+// Every migration, in order. Imported as text so the compiled binary carries them; a test checks that
+// each .sql file in this folder is listed here. A landed migration is never edited: add the next number.
+import foundation from "./0001_foundation.sql" with { type: "text" };
+import tags from "./0002_tags.sql" with { type: "text" };
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  { version: 1, name: "0001_foundation", sql: foundation },
+  { version: 2, name: "0002_tags", sql: tags },
+];

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../src/config";
+import { runCommand, SOURCE_COMMAND } from "./support/process";
+
+describe("configuration", () => {
+  test("defaults follow decisions §2", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databasePath).toBe("data/featureboard.db");
+    expect(config.ai.provider).toBe("local");
+    expect(config.allowPrivateTargets).toBe(false);
+    expect(config.rateLimits.secretKey).toEqual({ perMinute: 600, burst: 100 });
+    expect(config.rateLimits.publicIp).toEqual({ perMinute: 60, burst: 20 });
+    expect(config.rateLimits.ai.perMinute).toBe(30);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+  });
+
+  test.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["FEATUREBOARD_AI_PROVIDER", "skynet"],
+    ["FEATUREBOARD_ALLOW_PRIVATE_TARGETS", "maybe"],
+    ["FEATUREBOARD_PUBLIC_URL", "not a url"],
+    ["FEATUREBOARD_BOOTSTRAP_SECRET_KEY", "sk_short"],
+    ["FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE", "0"],
+    ["FEATUREBOARD_LOG_LEVEL", "loud"],
+    ["FEATUREBOARD_SMTP_URL", "http://mail"],
+  ])("a bad %s is refused, naming the variable", (variable, value) => {
+    let thrown: unknown;
+    try {
+      loadConfig({ [variable]: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).variable).toBe(variable);
+    expect((thrown as ConfigError).message).toContain(variable);
+  });
+
+  test("the openai provider needs a key or a base URL", () => {
+    expect(() => loadConfig({ FEATUREBOARD_AI_PROVIDER: "openai" })).toThrow(ConfigError);
+    expect(
+      loadConfig({ FEATUREBOARD_AI_PROVIDER: "openai", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" }).ai
+        .provider,
+    ).toBe("openai");
+  });
+
+  test("a bad value stops the process with one line naming the variable and exit code 2", () => {
+    const result = runCommand([...SOURCE_COMMAND, "serve"], { PORT: "not-a-port" });
+    expect(result.exitCode).toBe(2);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("PORT");
+    expect(result.stdout).toBe("");
+  });
+});
