@@ -1,0 +1,16 @@
+/** A command line that cannot be run as typed; main prints it with the usage and exits with code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `featureboard: self-hosted feature-request board
+
+Usage:
+  featureboard [serve]                       start the HTTP API (default command)
+  featureboard project create --slug S [--name N] [--plan free|starter|growth|business] [--private] [--json]
+  featureboard project list [--json]
+  featureboard project set-plan SLUG PLAN
+  featureboard keys create --project SLUG --kind secret|publishable [--json]
+  featureboard keys revoke PREFIX
+  featureboard backup PATH                   consistent copy of the database while it is in use
+  featureboard --version
+
+Configuration comes from environment variables (and a .env file); see README.md.`;

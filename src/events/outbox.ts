@@ -1,0 +1,16 @@
+import type { Db } from "../db/connection";
+import type { EventPayload, EventType } from "./catalogue";
+
+/**
+ * Appends an event to the outbox. Call it inside the transaction of the change it describes: the event
+ * then exists exactly when the change does, and the delivery worker can never miss or invent one.
+ */
+export function appendEvent<Data>(db: Db, projectId: string, type: EventType, data: Data): string {
+  const id = Bun.randomUUIDv7();
+  const now = Date.now();
+  const payload: EventPayload<Data> = { type, timestamp: new Date(now).toISOString(), data, projectId };
+  db.query(
+    "INSERT INTO events (id, project_id, type, payload, created_at) VALUES ($id, $projectId, $type, $payload, $now)",
+  ).run({ id, projectId, type, payload: JSON.stringify(payload), now });
+  return id;
+}

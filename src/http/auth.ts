@@ -1,0 +1,52 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../context";
+import { authenticateKey } from "../projects/service";
+import { ApiError } from "./errors";
+import { enforceRateLimit } from "./rate-limit";
+import { requestInfo } from "./request-info";
+
+function bearerToken(header: string | null): string | null {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1] ?? null;
+}
+
+const secretKeyRequired = () =>
+  new ApiError(
+    "SECRET_KEY_REQUIRED",
+    "Secret API key required",
+    "Send 'Authorization: Bearer sk_…' with a secret key of the project; publishable pk_ keys only work on the public API.",
+  );
+
+const invalidKey = () =>
+  new ApiError(
+    "INVALID_API_KEY",
+    "The API key is unknown or has been revoked",
+    "Check the key, or create a new one with: featureboard keys create --project <slug> --kind secret",
+  );
+
+/** No key, or a publishable one, is "secret key required"; anything else that fails is an invalid key. */
+function rejection(token: string | null): ApiError {
+  return token === null || token.startsWith("pk_") ? secretKeyRequired() : invalidKey();
+}
+
+/**
+ * Resolves the project from `Authorization: Bearer sk_…` for the routes of the plugin that uses it, and
+ * meters the request against that key's rate limit. A request with a bad key is metered per client IP,
+ * so guessing keys is rate limited too.
+ */
+export function secretKeyAuth(ctx: AppContext) {
+  return new Elysia().derive({ as: "scoped" }, ({ request, set }) => {
+    const info = requestInfo(request);
+    const header = request.headers.get("authorization");
+    const token = bearerToken(header);
+    const authenticated = token?.startsWith("sk_") ? authenticateKey(ctx.db, token) : null;
+    if (authenticated?.kind !== "secret") {
+      // Without any Authorization header the keyless limiter has already metered this request.
+      if (header !== null) enforceRateLimit(ctx.rateLimits.publicIp, info.clientIp, set.headers);
+      throw rejection(token);
+    }
+    enforceRateLimit(ctx.rateLimits.secretKey, authenticated.keyId, set.headers);
+    info.projectId = authenticated.project.id;
+    return { project: authenticated.project };
+  });
+}

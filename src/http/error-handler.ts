@@ -1,0 +1,70 @@
+import { Elysia, ParseError, ValidationError } from "elysia";
+import type { AppContext } from "../context";
+import { describeError } from "../log";
+import { ApiError, errorBody } from "./errors";
+import { requestInfo } from "./request-info";
+import { describeProblem, fieldName } from "./validation-message";
+
+function fromValidation(error: ValidationError): ApiError | null {
+  // A response that does not match its own schema is our bug, not the client's: it becomes a 500.
+  if (error.type === "response") return null;
+  const first = error.all[0];
+  if (!first) {
+    return new ApiError(
+      "VALIDATION_ERROR",
+      `Invalid ${error.type}`,
+      "Check the request against the OpenAPI document.",
+    );
+  }
+  const field = fieldName(first, error.type);
+  return new ApiError(
+    "VALIDATION_ERROR",
+    `Invalid '${field}' in ${error.type}: ${describeProblem(first)}`,
+    `Fix '${field}' and send the request again; the OpenAPI document lists every field's rules.`,
+  );
+}
+
+function internalError(): ApiError {
+  return new ApiError(
+    "INTERNAL_ERROR",
+    "Something went wrong on our side",
+    "Retry in a moment; if it keeps failing, report the X-Request-Id of this response.",
+    { retry: true },
+  );
+}
+
+/** Turns whatever a handler or Elysia throws into an ApiError; anything unexpected is logged. */
+export function toApiError(code: unknown, error: unknown, ctx: AppContext, request: Request): ApiError {
+  if (error instanceof ApiError) return error;
+  // Elysia wraps whatever a parse hook throws (INVALID_JSON, PAYLOAD_TOO_LARGE) in its ParseError.
+  if (error instanceof ParseError && error.cause instanceof ApiError) return error.cause;
+  if (error instanceof ValidationError) {
+    const mapped = fromValidation(error);
+    if (mapped) return mapped;
+  } else if (code === "PARSE") {
+    return new ApiError("INVALID_JSON", "Request body could not be parsed", "Send a valid JSON document.");
+  } else if (code === "NOT_FOUND") {
+    const { method } = request;
+    return new ApiError(
+      "ROUTE_NOT_FOUND",
+      `No route for ${method} ${new URL(request.url).pathname}`,
+      "Check the method and path; GET /api/v1/ lists every endpoint.",
+    );
+  }
+  ctx.log.error("unhandled error", {
+    requestId: requestInfo(request).id,
+    code: String(code),
+    ...describeError(error),
+  });
+  return internalError();
+}
+
+/** The one place errors become responses: every non-2xx body is the ApiError of decisions §4. */
+export function errorHandler(ctx: AppContext) {
+  return new Elysia({ name: "http.errors" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+    const apiError = toApiError(code, error, ctx, request);
+    set.status = apiError.status;
+    Object.assign(set.headers, apiError.headers);
+    return errorBody(apiError, ctx.config.publicUrl);
+  });
+}

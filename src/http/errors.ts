@@ -1,0 +1,122 @@
+import { t } from "elysia";
+
+/** Every error_code featureboard answers with (decisions §4), by HTTP status. */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  INVALID_CURSOR: 400,
+  CURSOR_PARAMS_CHANGED: 400,
+  SECRET_KEY_REQUIRED: 401,
+  INVALID_API_KEY: 401,
+  PLAN_UPGRADE_REQUIRED: 403,
+  BOARD_NOT_PUBLIC: 403,
+  POST_NOT_FOUND: 404,
+  TAG_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  RELEASE_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
+  COMMENT_NOT_FOUND: 404,
+  VOTE_NOT_FOUND: 404,
+  INTEGRATION_NOT_FOUND: 404,
+  PROJECT_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  DUPLICATE_VOTE: 409,
+  ANONYMOUS_ID_ALREADY_VOTED: 409,
+  TAG_ALREADY_EXISTS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  UPSTREAM_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ApiErrorOptions {
+  retry?: boolean;
+  availableActions?: string[];
+  /** Extra response headers, such as Retry-After. */
+  headers?: Record<string, string>;
+}
+
+/** A failure the client is told about. Thrown anywhere; the error mapper turns it into the ApiError body. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly retry: boolean;
+  readonly availableActions: string[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly hint: string,
+    options: ApiErrorOptions = {},
+  ) {
+    super(message);
+    this.status = ERROR_CODES[code];
+    this.retry = options.retry ?? this.status >= 500;
+    this.availableActions = options.availableActions;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const NOT_IN_PROJECT = "Entity not found in this project";
+
+type NotFoundCode = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends 404 ? C : never }[ErrorCode];
+
+/** An id of another project answers exactly like an unknown id (decisions §3). */
+export function notFound(code: Exclude<NotFoundCode, "ROUTE_NOT_FOUND">): ApiError {
+  const what = code.replace(/_NOT_FOUND$/, "").toLowerCase();
+  return new ApiError(
+    code,
+    NOT_IN_PROJECT,
+    `Check the ${what} id; it must belong to the project of your API key.`,
+  );
+}
+
+export function validationError(field: string, problem: string): ApiError {
+  return new ApiError(
+    "VALIDATION_ERROR",
+    `Invalid '${field}': ${problem}`,
+    `Fix '${field}' and send the request again; the OpenAPI document lists every field's rules.`,
+  );
+}
+
+export const ApiErrorSchema = t.Object(
+  {
+    error_code: t.String({ description: "Machine-readable code in upper snake case" }),
+    message: t.String(),
+    resolution_hint: t.String({ description: "How to fix it" }),
+    retry: t.Boolean({ description: "Whether retrying the same request can succeed" }),
+    docs_url: t.String(),
+    error: t.String({ description: "Legacy alias of message" }),
+    suggestion: t.String({ description: "Alias of resolution_hint" }),
+    available_actions: t.Optional(t.Array(t.String())),
+  },
+  { description: "ApiError" },
+);
+
+export interface ApiErrorBody {
+  error_code: string;
+  message: string;
+  resolution_hint: string;
+  retry: boolean;
+  docs_url: string;
+  error: string;
+  suggestion: string;
+  available_actions?: string[];
+}
+
+export function errorBody(error: ApiError, publicUrl: string): ApiErrorBody {
+  const body: ApiErrorBody = {
+    error_code: error.code,
+    message: error.message,
+    resolution_hint: error.hint,
+    retry: error.retry,
+    docs_url: `${publicUrl}/api/v1/docs#errors-${error.code}`,
+    error: error.message,
+    suggestion: error.hint,
+  };
+  if (error.availableActions) body.available_actions = error.availableActions;
+  return body;
+}

@@ -1,0 +1,112 @@
+import { Elysia } from "elysia";
+import type { Config, RateLimitRule } from "../config";
+import type { AppContext } from "../context";
+import { ApiError } from "./errors";
+import { requestInfo } from "./request-info";
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Whole requests left right now. */
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until the next request is allowed (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+const IDLE_SWEEP_THRESHOLD = 10_000;
+
+/**
+ * In-memory token buckets, one per key: `burst` requests at once, refilled at `perMinute` per minute.
+ * One process serves everything (decisions §1), so memory is the right home for them.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly refillPerMs: number;
+
+  constructor(
+    readonly policyName: string,
+    readonly rule: RateLimitRule,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.refillPerMs = rule.perMinute / 60_000;
+  }
+
+  take(key: string): RateDecision {
+    const now = this.now();
+    if (this.buckets.size > IDLE_SWEEP_THRESHOLD) this.sweepFull(now);
+    const bucket = this.buckets.get(key) ?? { tokens: this.rule.burst, updatedAt: now };
+    bucket.tokens = Math.min(this.rule.burst, bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs);
+    bucket.updatedAt = now;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.buckets.set(key, bucket);
+    return {
+      allowed,
+      remaining: Math.floor(bucket.tokens),
+      resetSeconds: Math.ceil((this.rule.burst - bucket.tokens) / this.refillPerMs / 1000),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.refillPerMs / 1000)),
+    };
+  }
+
+  /** Forgets buckets that have refilled completely: they hold nothing a fresh bucket would not. */
+  private sweepFull(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + (now - bucket.updatedAt) * this.refillPerMs >= this.rule.burst)
+        this.buckets.delete(key);
+    }
+  }
+}
+
+export interface RateLimits {
+  secretKey: TokenBuckets;
+  publicIp: TokenBuckets;
+  ai: TokenBuckets;
+}
+
+export function createRateLimits(config: Config): RateLimits {
+  return {
+    secretKey: new TokenBuckets("secret-key", config.rateLimits.secretKey),
+    publicIp: new TokenBuckets("client-ip", config.rateLimits.publicIp),
+    ai: new TokenBuckets("ai", config.rateLimits.ai),
+  };
+}
+
+type HeaderBag = Record<string, string | number>;
+
+/**
+ * Takes one request from `buckets[key]`, sets the IETF `RateLimit-Policy` / `RateLimit` headers, and
+ * throws 429 RATE_LIMITED with `Retry-After` when the bucket is empty.
+ */
+export function enforceRateLimit(buckets: TokenBuckets, key: string, headers: HeaderBag): void {
+  const decision = buckets.take(key);
+  const name = `"${buckets.policyName}"`;
+  headers["ratelimit-policy"] = `${name};q=${buckets.rule.perMinute};w=60;burst=${buckets.rule.burst}`;
+  headers.ratelimit = `${name};r=${decision.remaining};t=${decision.resetSeconds}`;
+  if (decision.allowed) return;
+  throw new ApiError(
+    "RATE_LIMITED",
+    `Rate limit exceeded: ${buckets.rule.perMinute} requests per minute (bursts of ${buckets.rule.burst})`,
+    `Wait ${decision.retryAfterSeconds} second(s) (the Retry-After header) before sending more requests.`,
+    { retry: true, headers: { "retry-after": String(decision.retryAfterSeconds) } },
+  );
+}
+
+const UNMETERED_PATHS = new Set(["/healthz"]);
+
+/**
+ * Requests that carry no `Authorization` header are limited per client IP here; requests with a key
+ * are limited per key (or, when the key is bad, per IP) by the auth plugin, which knows which key it is.
+ */
+export function keylessRateLimit(ctx: AppContext) {
+  return new Elysia({ name: "http.keyless-rate-limit" }).onRequest(({ request, set }) => {
+    if (request.headers.has("authorization")) return;
+    if (UNMETERED_PATHS.has(new URL(request.url).pathname)) return;
+    enforceRateLimit(ctx.rateLimits.publicIp, requestInfo(request).clientIp, set.headers);
+  });
+}

@@ -1,0 +1,35 @@
+import { type TSchema, t } from "elysia";
+import { ApiErrorSchema, ERROR_CODES } from "./errors";
+
+export const DateTime = t.String({ format: "date-time" });
+export const Id = t.String({ minLength: 1, maxLength: 64 });
+export const SuccessSchema = t.Object({ success: t.Boolean() }, { description: "Done" });
+
+/** The `{ data: … }` envelope every success body uses; `description` becomes the OpenAPI response's. */
+export function dataOf<T extends TSchema>(schema: T, description = "Success") {
+  return t.Object({ data: schema }, { description });
+}
+
+const statusDescriptions: Record<number, string> = {
+  400: "Invalid request (VALIDATION_ERROR, INVALID_JSON, …)",
+  401: "Missing, publishable, unknown or revoked key (SECRET_KEY_REQUIRED, INVALID_API_KEY)",
+  403: "Plan upgrade required or board not public",
+  404: "Entity not found in this project",
+  409: "Conflict with the current state",
+  413: "Body too large (PAYLOAD_TOO_LARGE)",
+  429: "Rate limited (RATE_LIMITED); see Retry-After",
+  500: "Internal error",
+  502: "Upstream provider failed (UPSTREAM_ERROR)",
+};
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502;
+
+/** ApiError responses for the OpenAPI document; 401, 429 and 500 apply to every secret-key route. */
+export function errorResponses(...statuses: ErrorStatus[]) {
+  const all = new Set<ErrorStatus>([...statuses, 401, 429, 500]);
+  return Object.fromEntries(
+    [...all].sort().map((status) => [status, { ...ApiErrorSchema, description: statusDescriptions[status] }]),
+  ) as Record<ErrorStatus, typeof ApiErrorSchema>;
+}
+
+export const ALL_ERROR_CODES = Object.keys(ERROR_CODES);

@@ -1,0 +1,71 @@
+import type { TSchema } from "@sinclair/typebox";
+import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+
+/** Where a failed value sits, as a client would name it: `label`, `items.3.title`, or the location itself. */
+export function fieldName(error: ValueError, location: string): string {
+  const path = error.path.replace(/^\//, "").replaceAll("/", ".");
+  return path === "" ? location : path;
+}
+
+function describeType(schema: TSchema): string {
+  if (schema.const !== undefined) return `exactly ${JSON.stringify(schema.const)}`;
+  if (Array.isArray(schema.anyOf)) {
+    const options = schema.anyOf as TSchema[];
+    if (options.every((option) => option.const !== undefined)) {
+      return `one of ${options.map((option) => String(option.const)).join(", ")}`;
+    }
+    return [...new Set(options.map(describeType))].join(" or ");
+  }
+  if (schema.format === "numeric") return "a number";
+  if (schema.format === "boolean") return "a boolean";
+  switch (schema.type) {
+    case "integer":
+      return "an integer";
+    case "object":
+      return "an object";
+    case "array":
+      return "an array";
+    case "null":
+      return "null";
+    case undefined:
+      return "a valid value";
+    default:
+      return `a ${String(schema.type)}`;
+  }
+}
+
+/** A short sentence about what is wrong with the value, for a VALIDATION_ERROR message. */
+export function describeProblem(error: ValueError): string {
+  const schema = error.schema;
+  if (typeof schema.error === "string") return schema.error;
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return "is required";
+    case ValueErrorType.ObjectAdditionalProperties:
+      return "is not a known field";
+    case ValueErrorType.ObjectMinProperties:
+      return `must contain at least ${schema.minProperties} field(s)`;
+    case ValueErrorType.StringMaxLength:
+      return `must be at most ${schema.maxLength} characters`;
+    case ValueErrorType.StringMinLength:
+      return schema.minLength === 1 ? "must not be empty" : `must be at least ${schema.minLength} characters`;
+    case ValueErrorType.StringPattern:
+      return `must match ${schema.pattern}`;
+    case ValueErrorType.StringFormat:
+      return `must be a valid ${schema.format}`;
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return `must be at least ${schema.minimum}`;
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+      return `must be at most ${schema.maximum}`;
+    case ValueErrorType.ArrayMaxItems:
+      return `must have at most ${schema.maxItems} items`;
+    case ValueErrorType.ArrayMinItems:
+      return `must have at least ${schema.minItems} item(s)`;
+    case ValueErrorType.ArrayUniqueItems:
+      return "must not contain duplicates";
+    default:
+      return `must be ${describeType(schema)}`;
+  }
+}

@@ -1,0 +1,89 @@
+import { keysCommand, projectCommand } from "./cli/project-commands";
+import { USAGE, UsageError } from "./cli/usage";
+import { type Config, ConfigError, loadConfig } from "./config";
+import { backupDatabase } from "./db/backup";
+import type { Db } from "./db/connection";
+import { openMigrated } from "./db/migrate";
+import { createLogger } from "./log";
+import { APP_VERSION } from "./meta/version";
+import { startService } from "./server";
+
+const print = (line: string) => console.log(line);
+
+function withDatabase(config: Config, run: (db: Db) => number): number {
+  const db = openMigrated(config);
+  try {
+    return run(db);
+  } finally {
+    db.close();
+  }
+}
+
+function serve(config: Config): void {
+  const log = createLogger(config.logLevel);
+  const service = startService(config, log);
+  const shutdown = () => {
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`featureboard: shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
+
+function run(argv: string[]): number | "serving" {
+  const [command = "serve", ...args] = argv;
+  if (command === "--help" || command === "help" || command === "-h") {
+    print(USAGE);
+    return 0;
+  }
+  if (command === "--version") {
+    print(APP_VERSION);
+    return 0;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case "serve":
+      serve(config);
+      return "serving";
+    case "project":
+      return withDatabase(config, (db) => projectCommand(args, db, print));
+    case "keys":
+      return withDatabase(config, (db) => keysCommand(args, db, print));
+    case "backup": {
+      const [path] = args;
+      if (!path) throw new UsageError("backup needs a PATH");
+      return withDatabase(config, (db) => {
+        backupDatabase(db, path);
+        print(`backup written to ${path}`);
+        return 0;
+      });
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+try {
+  const outcome = run(process.argv.slice(2));
+  if (outcome !== "serving") process.exit(outcome);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`featureboard: invalid configuration: ${error.message}`);
+    process.exit(2);
+  }
+  if (error instanceof UsageError) {
+    console.error(`featureboard: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")) {
+    console.error(`featureboard: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`featureboard: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

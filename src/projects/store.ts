@@ -1,0 +1,82 @@
+import type { Db } from "../db/connection";
+import type { KeyKind, Plan, Project } from "./schema";
+
+interface ProjectRow {
+  id: string;
+  slug: string;
+  name: string;
+  plan: Plan;
+  is_public: number;
+  created_at: number;
+}
+
+export interface KeyRow {
+  id: string;
+  project_id: string;
+  kind: KeyKind;
+  prefix: string;
+  key_hash: Uint8Array;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+function toProject(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    plan: row.plan,
+    isPublic: row.is_public === 1,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function insertProject(db: Db, project: Omit<Project, "createdAt">, now: number): Project {
+  db.query(
+    "INSERT INTO projects (id, slug, name, plan, is_public, created_at) VALUES ($id, $slug, $name, $plan, $isPublic, $now)",
+  ).run({ ...project, isPublic: project.isPublic ? 1 : 0, now });
+  return { ...project, createdAt: new Date(now).toISOString() };
+}
+
+export function countProjects(db: Db): number {
+  return db.query<{ n: number }, []>("SELECT count(*) AS n FROM projects").get()?.n ?? 0;
+}
+
+export function findProjectById(db: Db, id: string): Project | null {
+  const row = db.query<ProjectRow, [string]>("SELECT * FROM projects WHERE id = ?").get(id);
+  return row ? toProject(row) : null;
+}
+
+export function findProjectBySlug(db: Db, slug: string): Project | null {
+  const row = db.query<ProjectRow, [string]>("SELECT * FROM projects WHERE slug = ?").get(slug);
+  return row ? toProject(row) : null;
+}
+
+export function listProjects(db: Db): Project[] {
+  return db.query<ProjectRow, []>("SELECT * FROM projects ORDER BY created_at, id").all().map(toProject);
+}
+
+export function updateProjectPlan(db: Db, id: string, plan: Plan): void {
+  db.query("UPDATE projects SET plan = ? WHERE id = ?").run(plan, id);
+}
+
+export function insertKey(db: Db, key: Omit<KeyRow, "revoked_at">): void {
+  db.query(
+    `INSERT INTO api_keys (id, project_id, kind, prefix, key_hash, created_at)
+     VALUES ($id, $project_id, $kind, $prefix, $key_hash, $created_at)`,
+  ).run(key);
+}
+
+export function findActiveKeyByPrefix(db: Db, prefix: string): KeyRow | null {
+  return db
+    .query<KeyRow, [string]>("SELECT * FROM api_keys WHERE prefix = ? AND revoked_at IS NULL")
+    .get(prefix);
+}
+
+/** Returns whether an active key with that prefix existed. */
+export function revokeKeyByPrefix(db: Db, prefix: string, now: number): boolean {
+  return (
+    db.query("UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL").run(now, prefix)
+      .changes > 0
+  );
+}

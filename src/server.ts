@@ -1,0 +1,67 @@
+import { type App, createApp } from "./app";
+import type { Config } from "./config";
+import type { AppContext } from "./context";
+import { openMigrated } from "./db/migrate";
+import { createRateLimits } from "./http/rate-limit";
+import type { Logger } from "./log";
+import { type CreatedProject, ensureBootstrapProject } from "./projects/service";
+
+export interface RunningService {
+  app: App;
+  ctx: AppContext;
+  /** Root URL the server listens on, such as http://127.0.0.1:3000. */
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish (up to the shutdown timeout), closes the database. */
+  stop(): Promise<void>;
+}
+
+export function createContext(config: Config, log: Logger): AppContext {
+  return { config, log, db: openMigrated(config), rateLimits: createRateLimits(config) };
+}
+
+function announceBootstrap(created: CreatedProject, print: (line: string) => void): void {
+  print(
+    [
+      "",
+      `featureboard: created project "${created.project.slug}" (plan ${created.project.plan}, public board).`,
+      "These keys are shown once; store them now:",
+      `  secret key:       ${created.secretKey}`,
+      `  publishable key:  ${created.publishableKey}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+export function startService(
+  config: Config,
+  log: Logger,
+  print: (line: string) => void = console.log,
+): RunningService {
+  const ctx = createContext(config, log);
+  const created = ensureBootstrapProject(ctx.db, config.bootstrapSecretKey);
+  if (created) {
+    announceBootstrap(created, print);
+    log.info("bootstrap project created", { projectId: created.project.id, slug: created.project.slug });
+  }
+  const app = createApp(ctx).listen({ port: config.port, hostname: config.host });
+  const server = app.server!;
+  const url = `http://${server.hostname}:${server.port}`;
+  log.info("listening", { url, database: config.databasePath });
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      log.info("shutting down", { timeoutMs: config.shutdownTimeoutMs });
+      const drained = server.stop(false).then(() => true);
+      const timedOut = Bun.sleep(config.shutdownTimeoutMs).then(() => false);
+      if (!(await Promise.race([drained, timedOut]))) {
+        log.warn("shutdown timeout reached; closing open connections");
+        await server.stop(true);
+      }
+      ctx.db.close();
+      log.info("stopped");
+    })();
+    return stopping;
+  };
+  return { app, ctx, url, stop };
+}

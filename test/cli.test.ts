@@ -1,0 +1,118 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../src/app";
+import { loadConfig } from "../src/config";
+import { createLogger } from "../src/log";
+import { createContext } from "../src/server";
+import { tempDir } from "./support/app";
+import { runCommand, SOURCE_COMMAND } from "./support/process";
+
+const dir = tempDir();
+const database = join(dir, "cli.db");
+const env = { FEATUREBOARD_DB: database };
+const cli = (...args: string[]) => runCommand([...SOURCE_COMMAND, ...args], env);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Calls the API against the CLI's database file, as a server started on it would. */
+async function listTags(key: string): Promise<number> {
+  const config = loadConfig({ ...env, FEATUREBOARD_LOG_LEVEL: "silent" });
+  const ctx = createContext(config, createLogger("silent"));
+  try {
+    const response = await createApp(ctx).handle(
+      new Request("http://localhost/api/v1/tags", { headers: { authorization: `Bearer ${key}` } }),
+    );
+    return response.status;
+  } finally {
+    ctx.db.close();
+  }
+}
+
+function databaseBytes(): string {
+  return [database, `${database}-wal`]
+    .filter((path) => existsSync(path))
+    .map((path) => readFileSync(path).toString("latin1"))
+    .join("");
+}
+
+describe("featureboard CLI", () => {
+  let created: { projectId: string; slug: string; plan: string; secretKey: string; publishableKey: string };
+
+  test("project create --json prints the documented object", () => {
+    const result = cli(
+      "project",
+      "create",
+      "--slug",
+      "acme",
+      "--name",
+      "Acme Inc",
+      "--plan",
+      "starter",
+      "--json",
+    );
+    expect(result.exitCode).toBe(0);
+    created = JSON.parse(result.stdout);
+    expect(Object.keys(created).sort()).toEqual(["plan", "projectId", "publishableKey", "secretKey", "slug"]);
+    expect(created).toMatchObject({ slug: "acme", plan: "starter" });
+    expect(created.secretKey).toMatch(/^sk_[0-9A-Za-z]{32}$/);
+    expect(created.publishableKey).toMatch(/^pk_[0-9A-Za-z]{32}$/);
+  });
+
+  test("the database holds no plaintext key, only the readable prefix", () => {
+    const bytes = databaseBytes();
+    for (const key of [created.secretKey, created.publishableKey]) {
+      expect(bytes.includes(key)).toBe(false);
+      expect(bytes.includes(key.slice(11))).toBe(false);
+      expect(bytes.includes(key.slice(0, 11))).toBe(true);
+    }
+  });
+
+  test("the printed secret key authenticates; the publishable one does not", async () => {
+    expect(await listTags(created.secretKey)).toBe(200);
+    expect(await listTags(created.publishableKey)).toBe(401);
+  });
+
+  test("a taken or malformed slug is refused", () => {
+    expect(cli("project", "create", "--slug", "acme").exitCode).toBe(1);
+    expect(cli("project", "create", "--slug", "Not Valid!").exitCode).toBe(1);
+    expect(cli("project", "create").exitCode).toBe(2);
+  });
+
+  test("project list and set-plan", () => {
+    expect(cli("project", "set-plan", "acme", "business").exitCode).toBe(0);
+    const listed = JSON.parse(cli("project", "list", "--json").stdout);
+    expect(listed).toEqual([expect.objectContaining({ slug: "acme", plan: "business", isPublic: true })]);
+    expect(cli("project", "list").stdout).toContain("acme\tbusiness\tpublic");
+    expect(cli("project", "set-plan", "acme", "platinum").exitCode).toBe(2);
+    expect(cli("project", "set-plan", "nobody", "free").exitCode).toBe(1);
+  });
+
+  test("keys create and revoke", async () => {
+    const made = cli("keys", "create", "--project", "acme", "--kind", "secret");
+    expect(made.exitCode).toBe(0);
+    const key = made.stdout.trim();
+    expect(key).toMatch(/^sk_[0-9A-Za-z]{32}$/);
+    expect(await listTags(key)).toBe(200);
+    const revoked = cli("keys", "revoke", key.slice(0, 11));
+    expect(revoked.exitCode).toBe(0);
+    expect(await listTags(key)).toBe(401);
+    expect(await listTags(created.secretKey)).toBe(200);
+    expect(cli("keys", "revoke", key.slice(0, 11)).exitCode).toBe(1);
+    expect(cli("keys", "create", "--project", "acme", "--kind", "root").exitCode).toBe(2);
+  });
+
+  test("backup writes a consistent copy that opens as a featureboard database", () => {
+    const copy = join(dir, "copy.db");
+    const result = cli("backup", copy);
+    expect(result.exitCode).toBe(0);
+    const listed = runCommand([...SOURCE_COMMAND, "project", "list", "--json"], { FEATUREBOARD_DB: copy });
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ slug: "acme" })]);
+    expect(cli("backup", copy).exitCode).toBe(1);
+  });
+
+  test("an unknown command prints the usage and exits 2", () => {
+    const result = cli("launch-rockets");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("Usage:");
+  });
+});

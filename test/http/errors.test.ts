@@ -1,0 +1,117 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { createTestApp, expectApiError, TEST_ORIGIN } from "../support/app";
+
+const t = createTestApp();
+// A route added only in this test: the error mapper is global, so it must cover it like any other.
+t.app.get("/api/v1/test-only/explode", () => {
+  throw new Error("database password is hunter2 at /srv/secret.ts:12");
+});
+afterAll(() => t.close());
+
+const MiB = 1024 * 1024;
+
+describe("every failure is an ApiError", () => {
+  test("malformed JSON → 400 INVALID_JSON", async () => {
+    const response = await t.call("POST", "/api/v1/tags", {
+      rawBody: '{"label": ',
+      headers: { "content-type": "application/json" },
+    });
+    expectApiError(response, 400, "INVALID_JSON");
+  });
+
+  test("a wrong-typed field → 400 VALIDATION_ERROR naming the field", async () => {
+    const body = expectApiError(
+      await t.call("POST", "/api/v1/tags", { body: { label: 42 } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(body.message).toContain("label");
+  });
+
+  test("an unknown field is refused, naming it", async () => {
+    const body = expectApiError(
+      await t.call("POST", "/api/v1/tags", { body: { label: "ok", colour: "#fff" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(body.message).toContain("colour");
+  });
+
+  test("a missing body → 400 VALIDATION_ERROR", async () => {
+    expectApiError(await t.call("POST", "/api/v1/tags"), 400, "VALIDATION_ERROR");
+  });
+
+  test("JSON sent with a form Content-Type (curl -d) is still read as JSON", async () => {
+    const response = await t.call("POST", "/api/v1/tags", {
+      rawBody: '{"label":"From curl"}',
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(response.status).toBe(201);
+  });
+
+  test("an unknown route → 404 ROUTE_NOT_FOUND", async () => {
+    expectApiError(await t.call("GET", "/api/v1/does-not-exist"), 404, "ROUTE_NOT_FOUND");
+    expectApiError(await t.call("DELETE", "/nowhere", { key: null }), 404, "ROUTE_NOT_FOUND");
+  });
+
+  test("a 2 MiB body → 413 PAYLOAD_TOO_LARGE, and nothing is stored", async () => {
+    const before = (await t.call("GET", "/api/v1/tags")).body.data.length;
+    const response = await t.call("POST", "/api/v1/tags", { body: { label: "x".repeat(2 * MiB) } });
+    expectApiError(response, 413, "PAYLOAD_TOO_LARGE");
+    expect((await t.call("GET", "/api/v1/tags")).body.data.length).toBe(before);
+  });
+
+  test("a 2 MiB chunked body without Content-Length → 413 PAYLOAD_TOO_LARGE", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(256 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 8) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const request = new Request(`${TEST_ORIGIN}/api/v1/tags`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.project.secretKey}`, "content-type": "application/json" },
+      body: stream,
+    });
+    expect(request.headers.get("content-length")).toBeNull();
+    const response = await t.app.handle(request);
+    const text = await response.text();
+    expectApiError(
+      { status: response.status, headers: response.headers, body: JSON.parse(text), text },
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
+  });
+
+  test("an exception inside a handler → 500 INTERNAL_ERROR without internals", async () => {
+    const response = await t.call("GET", "/api/v1/test-only/explode");
+    const body = expectApiError(response, 500, "INTERNAL_ERROR");
+    expect(body.retry).toBe(true);
+    expect(response.text).not.toContain("hunter2");
+    expect(response.text).not.toContain("secret.ts");
+    expect(response.text).not.toContain("at ");
+  });
+
+  test("docs_url points at the error's anchor in the API docs", async () => {
+    const body = expectApiError(
+      await t.call("GET", "/api/v1/tags", { key: null }),
+      401,
+      "SECRET_KEY_REQUIRED",
+    );
+    expect(body.docs_url).toBe("http://localhost:3000/api/v1/docs#errors-SECRET_KEY_REQUIRED");
+  });
+
+  test("every response, error or not, carries an X-Request-Id; a sane incoming one is kept", async () => {
+    const ok = await t.call("GET", "/api/v1/tags");
+    const failed = await t.call("GET", "/api/v1/nope");
+    expect(ok.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(failed.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const traced = await t.call("GET", "/api/v1/tags", { headers: { "x-request-id": "trace-123" } });
+    expect(traced.headers.get("x-request-id")).toBe("trace-123");
+    const hostile = await t.call("GET", "/api/v1/tags", { headers: { "x-request-id": "<script>" } });
+    expect(hostile.headers.get("x-request-id")).not.toBe("<script>");
+  });
+});

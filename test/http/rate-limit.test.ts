@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { TokenBuckets } from "../../src/http/rate-limit";
+import { createTestApp, expectApiError } from "../support/app";
+
+describe("token buckets", () => {
+  test("allow a burst, refuse the next, and refill at the per-minute rate", () => {
+    let now = 0;
+    const buckets = new TokenBuckets("test", { perMinute: 60, burst: 3 }, () => now);
+    expect([1, 2, 3].map(() => buckets.take("k").allowed)).toEqual([true, true, true]);
+    const refused = buckets.take("k");
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBe(1);
+    now += 1000; // one token per second at 60/minute
+    expect(buckets.take("k").allowed).toBe(true);
+    expect(buckets.take("k").allowed).toBe(false);
+    expect(buckets.take("another key").allowed).toBe(true);
+  });
+
+  test("report remaining requests and seconds until full", () => {
+    const buckets = new TokenBuckets("test", { perMinute: 600, burst: 100 }, () => 0);
+    const decision = buckets.take("k");
+    expect(decision.remaining).toBe(99);
+    expect(decision.resetSeconds).toBe(1);
+  });
+});
+
+describe("rate limiting over HTTP", () => {
+  const t = createTestApp({
+    FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE: "2",
+    FEATUREBOARD_RATE_LIMIT_KEY_BURST: "2",
+    FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
+    FEATUREBOARD_RATE_LIMIT_IP_BURST: "2",
+  });
+  afterAll(() => t.close());
+
+  test("normal responses carry RateLimit-Policy and RateLimit headers", async () => {
+    const response = await t.call("GET", "/api/v1/tags");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ratelimit-policy")).toBe('"secret-key";q=2;w=60;burst=2');
+    expect(response.headers.get("ratelimit")).toMatch(/^"secret-key";r=1;t=\d+$/);
+  });
+
+  test("exceeding the per-key limit → 429 RATE_LIMITED with Retry-After; another key is unaffected", async () => {
+    await t.call("GET", "/api/v1/tags");
+    const limited = await t.call("GET", "/api/v1/tags");
+    const body = expectApiError(limited, 429, "RATE_LIMITED");
+    expect(body.retry).toBe(true);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get("ratelimit")).toMatch(/r=0/);
+    expect((await t.call("GET", "/api/v1/tags", { key: t.other.secretKey })).status).toBe(200);
+  });
+
+  test("requests without a key are limited per client IP", async () => {
+    const first = await t.call("GET", "/api/v1/", { key: null });
+    expect(first.headers.get("ratelimit-policy")).toBe('"client-ip";q=2;w=60;burst=2');
+    await t.call("GET", "/api/v1/", { key: null });
+    const limited = await t.call("GET", "/api/v1/", { key: null });
+    expectApiError(limited, 429, "RATE_LIMITED");
+    expect(limited.headers.get("retry-after")).not.toBeNull();
+  });
+});
+
+describe("guessing keys", () => {
+  const t = createTestApp({
+    FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
+    FEATUREBOARD_RATE_LIMIT_IP_BURST: "2",
+  });
+  afterAll(() => t.close());
+
+  test("is limited per client IP", async () => {
+    const guess = `sk_${"Q".repeat(32)}`;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await t.call("GET", "/api/v1/tags", { key: guess })).status);
+    expect(statuses).toEqual([401, 401, 429]);
+    // The project's real key has its own bucket and still works.
+    expect((await t.call("GET", "/api/v1/tags")).status).toBe(200);
+  });
+});

@@ -1,0 +1,129 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { readJson, tempDir } from "../support/app";
+import { runCommand, SOURCE_COMMAND, startServiceProcess } from "../support/process";
+
+const dir = tempDir();
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const KEY_LINE = /secret key:\s+(sk_\w+)[\s\S]*publishable key:\s+(pk_\w+)/;
+
+describe("first start and restart", () => {
+  const env = { FEATUREBOARD_DB: join(dir, "bootstrap.db") };
+
+  test("an empty database: the bootstrap keys are printed once and work", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    const [, secretKey, publishableKey] = service.output().match(KEY_LINE) ?? [];
+    expect(secretKey).toMatch(/^sk_[0-9A-Za-z]{32}$/);
+    expect(publishableKey).toMatch(/^pk_[0-9A-Za-z]{32}$/);
+    expect(service.output().match(/secret key:/g)).toHaveLength(1);
+    const tags = await fetch(`${service.url}/api/v1/tags`, {
+      headers: { authorization: `Bearer ${secretKey}` },
+    });
+    expect(tags.status).toBe(200);
+    service.proc.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+  });
+
+  test("a restart prints no keys and creates nothing", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    expect(service.output()).not.toMatch(/sk_|pk_/);
+    service.proc.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+    const projects = JSON.parse(runCommand([...SOURCE_COMMAND, "project", "list", "--json"], env).stdout);
+    expect(projects).toEqual([expect.objectContaining({ slug: "default", plan: "growth", isPublic: true })]);
+  });
+
+  test("FEATUREBOARD_BOOTSTRAP_SECRET_KEY makes the bootstrap secret key deterministic", async () => {
+    const preset = `sk_${"T".repeat(16)}${"7".repeat(16)}`;
+    const service = await startServiceProcess(SOURCE_COMMAND, {
+      FEATUREBOARD_DB: join(dir, "preset.db"),
+      FEATUREBOARD_BOOTSTRAP_SECRET_KEY: preset,
+    });
+    expect(service.output().match(KEY_LINE)?.[1]).toBe(preset);
+    const tags = await fetch(`${service.url}/api/v1/tags`, {
+      headers: { authorization: `Bearer ${preset}` },
+    });
+    expect(tags.status).toBe(200);
+    service.proc.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+  });
+});
+
+describe("running service", () => {
+  const preset = `sk_${"L".repeat(32)}`;
+  const env = { FEATUREBOARD_DB: join(dir, "running.db"), FEATUREBOARD_BOOTSTRAP_SECRET_KEY: preset };
+
+  test("writes one JSON access-log line per request, carrying the request id", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    const response = await fetch(`${service.url}/api/v1/tags`, {
+      headers: { authorization: `Bearer ${preset}` },
+    });
+    const requestId = response.headers.get("x-request-id");
+    const line = await service.waitForOutput(new RegExp(`\\{[^\\n]*"requestId":"${requestId}"[^\\n]*\\}`));
+    expect(JSON.parse(line)).toMatchObject({
+      level: "info",
+      msg: "request",
+      method: "GET",
+      path: "/api/v1/tags",
+      status: 200,
+      durationMs: expect.any(Number),
+    });
+    service.proc.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+  });
+
+  test("a 2 MiB body over real HTTP → 413 PAYLOAD_TOO_LARGE ApiError", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    const response = await fetch(`${service.url}/api/v1/tags`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${preset}`, "content-type": "application/json" },
+      body: JSON.stringify({ label: "x".repeat(2 * 1024 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    expect(await readJson(response)).toMatchObject({ error_code: "PAYLOAD_TOO_LARGE", retry: false });
+    service.proc.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+  });
+
+  test("SIGTERM during a slow request: the request completes, then the process exits 0", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    const { port } = new URL(service.url);
+    const body = JSON.stringify({ label: "Written during shutdown" });
+    const half = Math.floor(body.length / 2);
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    let reply = "";
+    socket.on("data", (chunk) => {
+      reply += chunk.toString();
+    });
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    // The request is in flight: headers and half of the body are sent, the rest arrives later.
+    socket.write(
+      `POST /api/v1/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${preset}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
+    );
+    await Bun.sleep(300);
+    service.proc.kill("SIGTERM");
+    await service.waitForOutput(/"msg":"shutting down"/);
+    await Bun.sleep(300);
+    expect(service.proc.exitCode).toBeNull(); // still serving the slow request
+    socket.write(body.slice(half));
+    await closed;
+    expect(reply).toMatch(/^HTTP\/1\.1 201/);
+    expect(reply).toContain("Written during shutdown");
+    expect(await service.exited).toBe(0);
+    // The acknowledged write survived the shutdown.
+    const restarted = await startServiceProcess(SOURCE_COMMAND, env);
+    const tags = await fetch(`${restarted.url}/api/v1/tags`, {
+      headers: { authorization: `Bearer ${preset}` },
+    });
+    expect((await readJson(tags)).data.map((tag: { label: string }) => tag.label)).toContain(
+      "Written during shutdown",
+    );
+    restarted.proc.kill("SIGTERM");
+    expect(await restarted.exited).toBe(0);
+  });
+});
