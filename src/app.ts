@@ -1,0 +1,31 @@
+import { Elysia, type InternalRoute } from "elysia";
+import type { AppContext } from "./context";
+import { jsonBodies, SERVER_BODY_LIMIT } from "./http/body";
+import { errorHandler } from "./http/error-handler";
+import { keylessRateLimit } from "./http/rate-limit";
+import { requestLog } from "./http/request-info";
+import { openApi } from "./meta/openapi";
+import { metaRoutes } from "./meta/routes";
+import { tagRoutes } from "./tags/routes";
+
+/** The one place that shows every route: shared plumbing first, then each capability's plugin. */
+export function createApp(ctx: AppContext) {
+  // Discovery lists the finished app's routes, which exist only once the chain below is built.
+  let routes: () => InternalRoute[] = () => [];
+  const app = new Elysia({
+    // Unknown fields are refused, and a response carrying a field its schema does not list fails closed.
+    normalize: false,
+    serve: { maxRequestBodySize: SERVER_BODY_LIMIT },
+  })
+    .use(requestLog(ctx))
+    .use(keylessRateLimit(ctx))
+    .use(jsonBodies())
+    .use(errorHandler(ctx))
+    .use(openApi(ctx))
+    .use(metaRoutes(ctx, () => routes()))
+    .use(tagRoutes(ctx));
+  routes = () => app.routes;
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
