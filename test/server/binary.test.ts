@@ -18,7 +18,11 @@ describe("the compiled binary", () => {
       copyFileSync(prebuilt, binary);
     } else {
       const root = new URL("../../", import.meta.url).pathname;
-      const build = runCommand([process.execPath, "build", "--compile", "src/binary.ts", "--outfile", binary], {}, root);
+      const build = runCommand(
+        [process.execPath, "build", "--compile", "src/binary.ts", "--outfile", binary],
+        {},
+        root,
+      );
       expect(build.exitCode).toBe(0);
     }
     expect(existsSync(binary)).toBe(true);

@@ -37,11 +37,19 @@ export interface CallOptions {
 }
 
 /** A parsed response body: tests walk arbitrary JSON and let the assertions check its shape. */
-// biome-ignore lint/suspicious/noExplicitAny: the one loosely typed value in the suite, asserted on by every test.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one loosely typed value in the suite, asserted on by every test.
 export type JsonBody = any;
 
 export async function readJson(response: Response): Promise<JsonBody> {
   return response.json();
+}
+
+function parseOrNull(text: string): JsonBody {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface TestResponse {
@@ -78,13 +86,7 @@ export function createTestApp(env: Record<string, string> = {}): TestApp {
     }
     const response = await app.handle(new Request(TEST_ORIGIN + path, { method, headers, body }));
     const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status: response.status, headers: response.headers, body: parsed, text };
+    return { status: response.status, headers: response.headers, body: parseOrNull(text), text };
   }
 
   return {
