@@ -6,7 +6,11 @@ import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
+import { commentRoutes } from "./comments/routes";
+import { postRoutes } from "./posts/routes";
 import { tagRoutes } from "./tags/routes";
+import { userRoutes } from "./users/routes";
+import { voteRoutes } from "./votes/routes";
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
 export function createApp(ctx: AppContext) {
@@ -23,7 +27,11 @@ export function createApp(ctx: AppContext) {
     .use(errorHandler(ctx))
     .use(openApi(ctx))
     .use(metaRoutes(ctx, () => routes()))
-    .use(tagRoutes(ctx));
+    .use(tagRoutes(ctx))
+    .use(postRoutes(ctx))
+    .use(voteRoutes(ctx))
+    .use(commentRoutes(ctx))
+    .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;
 }

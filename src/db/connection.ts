@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, SQLiteError } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { sqliteVecPath } from "./sqlite-vec";
@@ -34,4 +34,9 @@ export function sqliteVersions(db: Db): { sqlite: string; sqliteVec: string } {
     .query<{ sqlite: string; vec: string }, []>("SELECT sqlite_version() AS sqlite, vec_version() AS vec")
     .get();
   return { sqlite: row?.sqlite ?? "unknown", sqliteVec: row?.vec ?? "unknown" };
+}
+
+/** True for a UNIQUE constraint failure: how the database reports "that already exists". */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof SQLiteError && error.code === "SQLITE_CONSTRAINT_UNIQUE";
 }

@@ -1,6 +1,7 @@
 /**
  * Every event featureboard emits (decisions §8); webhook endpoints subscribe to these or to `*`.
- * `tag.updated` is an addition (docs/decisions.md): every change to the board emits an event.
+ * `tag.updated`, `vote.updated` and `user.created` are additions (docs/decisions.md): every change to the
+ * board emits an event.
  */
 export const EVENT_TYPES = [
   "post.created",
@@ -9,6 +10,7 @@ export const EVENT_TYPES = [
   "post.deleted",
   "post.merged",
   "vote.created",
+  "vote.updated",
   "vote.removed",
   "comment.created",
   "comment.updated",
@@ -17,6 +19,7 @@ export const EVENT_TYPES = [
   "tag.updated",
   "tag.deleted",
   "release.published",
+  "user.created",
   "user.updated",
 ] as const;
 

@@ -1,7 +1,28 @@
 import { type TSchema, t } from "elysia";
+import type { SchemaOptions } from "@sinclair/typebox";
 import { ApiErrorSchema, ERROR_CODES } from "./errors";
 
+/**
+ * A string enum. Elysia's `t.UnionEnum` carries `default: <first value>`, and Elysia fills defaults into
+ * fields the client left out, so an omitted optional status would silently become the first one.
+ */
+export function Enum<const T extends readonly [string, ...string[]]>(values: T, options: SchemaOptions = {}) {
+  const { default: _firstValue, ...schema } = t.UnionEnum(values, options);
+  return schema as ReturnType<typeof t.UnionEnum<T>>;
+}
+
 export const DateTime = t.String({ format: "date-time" });
+
+/**
+ * An integer query parameter. Elysia coerces these one by one and, when a coerced value is out of range,
+ * reports only the parameter's own schema: the `title` is how the error message can name the parameter.
+ */
+export function IntegerParam(
+  name: string,
+  options: { minimum?: number; maximum?: number; description?: string },
+) {
+  return t.Integer({ ...options, title: name });
+}
 export const Id = t.String({ minLength: 1, maxLength: 64 });
 export const SuccessSchema = t.Object({ success: t.Boolean() }, { description: "Done" });
 

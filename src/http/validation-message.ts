@@ -4,11 +4,15 @@ import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 /** Where a failed value sits, as a client would name it: `label`, `items.3.title`, or the location itself. */
 export function fieldName(error: ValueError, location: string): string {
   const path = error.path.replace(/^\//, "").replaceAll("/", ".");
-  return path === "" ? location : path;
+  if (path !== "") return path;
+  // A query parameter checked on its own after coercion has no path; IntegerParam titles it.
+  if (location === "property" && typeof error.schema.title === "string") return error.schema.title;
+  return location;
 }
 
 function describeType(schema: TSchema): string {
   if (schema.const !== undefined) return `exactly ${JSON.stringify(schema.const)}`;
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(", ")}`;
   if (Array.isArray(schema.anyOf)) {
     const options = schema.anyOf as TSchema[];
     if (options.every((option) => option.const !== undefined)) {

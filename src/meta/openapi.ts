@@ -38,7 +38,11 @@ export function openApi(ctx: AppContext) {
       },
       tags: [
         { name: "Discovery", description: "What this API offers; no key needed" },
+        { name: "Posts", description: "Feature requests" },
+        { name: "Votes", description: "One per voter per post" },
+        { name: "Comments", description: "Discussion and internal notes on a post" },
         { name: "Tags", description: "Labels that group posts" },
+        { name: "Board users", description: "The customers behind the votes" },
       ],
     },
   });

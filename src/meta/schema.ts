@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { Enum } from "../http/schemas";
 
 const Rule = t.Object({
   requests_per_minute: t.Integer(),
@@ -20,7 +21,7 @@ export const DiscoverySchema = t.Object(
         method: t.String(),
         path: t.String(),
         summary: t.String(),
-        auth: t.UnionEnum(["secret_key", "none"]),
+        auth: Enum(["secret_key", "none"]),
       }),
     ),
     authentication: t.Object({

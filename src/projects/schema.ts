@@ -1,8 +1,8 @@
-import { t } from "elysia";
+import { Enum } from "../http/schemas";
 
 export const PLANS = ["free", "starter", "growth", "business"] as const;
 export type Plan = (typeof PLANS)[number];
-export const PlanSchema = t.UnionEnum(PLANS);
+export const PlanSchema = Enum(PLANS);
 
 export const SLUG_PATTERN = /^[a-z0-9-]{2,48}$/;
 

@@ -2,6 +2,7 @@
 // each .sql file in this folder is listed here. A landed migration is never edited: add the next number.
 import foundation from "./0001_foundation.sql" with { type: "text" };
 import tags from "./0002_tags.sql" with { type: "text" };
+import board from "./0003_board.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -12,4 +13,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: "0001_foundation", sql: foundation },
   { version: 2, name: "0002_tags", sql: tags },
+  { version: 3, name: "0003_board", sql: board },
 ];

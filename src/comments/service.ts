@@ -1,0 +1,113 @@
+import { recordActivity } from "../activity/store";
+import { type Db, inTransaction } from "../db/connection";
+import { appendEvent } from "../events/outbox";
+import { notFound, validationError } from "../http/errors";
+import { requirePostRow } from "../posts/service";
+import type { Comment, CommentPatch, InternalFilter } from "./schema";
+import * as store from "./store";
+import type { CommentRow } from "./store";
+
+export function listComments(db: Db, projectId: string, postId: string, filter: InternalFilter): Comment[] {
+  requirePostRow(db, projectId, postId);
+  return store.commentsOfPost(db, postId, filter);
+}
+
+function requireCommentRow(db: Db, postId: string, commentId: string): CommentRow {
+  const row = store.findCommentRow(db, postId, commentId);
+  if (!row) throw notFound("COMMENT_NOT_FOUND");
+  return row;
+}
+
+function checkBody(body: string): string {
+  if (body.trim() === "") throw validationError("body", "must not be blank");
+  return body;
+}
+
+export interface CommentInput {
+  body: string;
+  authorName?: string | null;
+  isInternalNote?: boolean;
+  /** Set by the public API: who wrote it, when known. */
+  boardUserId?: string | null;
+  anonymousId?: string | null;
+}
+
+export function createComment(db: Db, projectId: string, postId: string, input: CommentInput): Comment {
+  const body = checkBody(input.body);
+  return inTransaction(db, () => {
+    requirePostRow(db, projectId, postId);
+    const row = store.insertComment(
+      db,
+      {
+        id: Bun.randomUUIDv7(),
+        projectId,
+        postId,
+        body,
+        authorName: input.authorName ?? null,
+        boardUserId: input.boardUserId ?? null,
+        anonymousId: input.anonymousId ?? null,
+        isInternal: input.isInternalNote ?? false,
+      },
+      Date.now(),
+    );
+    const comment = store.toComment(row);
+    recordActivity(db, projectId, {
+      action: "created",
+      entityType: "comment",
+      entityId: comment.id,
+      metadata: { postId, isInternalNote: comment.isInternalNote },
+    });
+    appendEvent(db, projectId, "comment.created", comment);
+    return comment;
+  });
+}
+
+/** Edits or hides (isInternalNote) a comment; never sends email. */
+export function updateComment(
+  db: Db,
+  projectId: string,
+  postId: string,
+  commentId: string,
+  patch: CommentPatch,
+): Comment {
+  const body = patch.body === undefined ? undefined : checkBody(patch.body);
+  return inTransaction(db, () => {
+    requirePostRow(db, projectId, postId);
+    const before = requireCommentRow(db, postId, commentId);
+    const after: CommentRow = {
+      ...before,
+      body: body ?? before.body,
+      is_internal: patch.isInternalNote === undefined ? before.is_internal : patch.isInternalNote ? 1 : 0,
+    };
+    const changes = [
+      ...(after.body !== before.body ? ["body"] : []),
+      ...(after.is_internal !== before.is_internal ? ["isInternalNote"] : []),
+    ];
+    const comment = store.toComment(after);
+    if (changes.length === 0) return comment;
+    store.updateCommentRow(db, after, Date.now());
+    recordActivity(db, projectId, {
+      action: "updated",
+      entityType: "comment",
+      entityId: commentId,
+      metadata: { postId, changes },
+    });
+    appendEvent(db, projectId, "comment.updated", comment);
+    return comment;
+  });
+}
+
+export function deleteComment(db: Db, projectId: string, postId: string, commentId: string): void {
+  inTransaction(db, () => {
+    requirePostRow(db, projectId, postId);
+    const row = requireCommentRow(db, postId, commentId);
+    store.deleteCommentRow(db, commentId);
+    recordActivity(db, projectId, {
+      action: "deleted",
+      entityType: "comment",
+      entityId: commentId,
+      metadata: { postId },
+    });
+    appendEvent(db, projectId, "comment.deleted", store.toComment(row));
+  });
+}

@@ -1,0 +1,85 @@
+import type { Db } from "../db/connection";
+import { iso } from "../db/time";
+import type { Comment, InternalFilter } from "./schema";
+
+export interface CommentRow {
+  id: string;
+  post_id: string;
+  body: string;
+  author_name: string | null;
+  is_internal: number;
+  created_at: number;
+}
+
+const COLUMNS = "id, post_id, body, author_name, is_internal, created_at";
+
+export function toComment(row: CommentRow): Comment {
+  return {
+    id: row.id,
+    postId: row.post_id,
+    body: row.body,
+    authorName: row.author_name,
+    isInternalNote: row.is_internal === 1,
+    createdAt: iso(row.created_at),
+  };
+}
+
+const VISIBILITY: Record<InternalFilter, string> = {
+  public: "AND is_internal = 0",
+  internal: "AND is_internal = 1",
+  all: "",
+};
+
+export function commentsOfPost(db: Db, postId: string, filter: InternalFilter): Comment[] {
+  return db
+    .query<CommentRow, [string]>(
+      `SELECT ${COLUMNS} FROM comments WHERE post_id = ? ${VISIBILITY[filter]} ORDER BY created_at, id`,
+    )
+    .all(postId)
+    .map(toComment);
+}
+
+export function findCommentRow(db: Db, postId: string, commentId: string): CommentRow | null {
+  return db
+    .query<CommentRow, [string, string]>(`SELECT ${COLUMNS} FROM comments WHERE post_id = ? AND id = ?`)
+    .get(postId, commentId);
+}
+
+export interface NewComment {
+  id: string;
+  projectId: string;
+  postId: string;
+  body: string;
+  authorName: string | null;
+  boardUserId: string | null;
+  anonymousId: string | null;
+  isInternal: boolean;
+}
+
+export function insertComment(db: Db, comment: NewComment, now: number): CommentRow {
+  db.query(
+    `INSERT INTO comments (id, project_id, post_id, body, author_name, board_user_id, anonymous_id, is_internal, created_at, updated_at)
+     VALUES ($id, $projectId, $postId, $body, $authorName, $boardUserId, $anonymousId, $isInternal, $now, $now)`,
+  ).run({ ...comment, isInternal: comment.isInternal ? 1 : 0, now });
+  return {
+    id: comment.id,
+    post_id: comment.postId,
+    body: comment.body,
+    author_name: comment.authorName,
+    is_internal: comment.isInternal ? 1 : 0,
+    created_at: now,
+  };
+}
+
+export function updateCommentRow(db: Db, row: CommentRow, now: number): void {
+  db.query("UPDATE comments SET body = ?, is_internal = ?, updated_at = ? WHERE id = ?").run(
+    row.body,
+    row.is_internal,
+    now,
+    row.id,
+  );
+}
+
+export function deleteCommentRow(db: Db, commentId: string): void {
+  db.query("DELETE FROM comments WHERE id = ?").run(commentId);
+}

@@ -1,0 +1,136 @@
+import { type Static, t } from "elysia";
+import { PaginationSchema } from "../http/paging";
+import { DateTime, Enum, Id, IntegerParam } from "../http/schemas";
+import { TagSchema } from "../tags/schema";
+
+export const POST_STATUSES = [
+  "PENDING",
+  "APPROVED",
+  "IN_PROGRESS",
+  "COMPLETE",
+  "CLOSED",
+  "ARCHIVED",
+] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+export const PostStatusSchema = Enum(POST_STATUSES);
+
+/** Private context for the team: never in public responses; a write replaces it; null clears it. */
+export const MetadataSchema = t.Nullable(
+  t.Record(t.String(), t.Unknown(), { description: "Free-form private object; replaced whole on write" }),
+);
+export type Metadata = Static<typeof MetadataSchema>;
+
+const Title = t.String({ minLength: 1, maxLength: 200 });
+const Description = t.Nullable(t.String({ maxLength: 10000 }));
+const TagIds = t.Array(Id, { maxItems: 100, uniqueItems: true, description: "Up to 100 distinct tag ids" });
+
+export const PostSchema = t.Object(
+  {
+    id: Id,
+    projectId: Id,
+    title: t.String(),
+    description: t.Nullable(t.String()),
+    status: PostStatusSchema,
+    voteCount: t.Integer(),
+    metadata: MetadataSchema,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    releaseId: t.Nullable(
+      t.String({ description: "The release that shipped it; cleared when it leaves ARCHIVED" }),
+    ),
+    mergedIntoId: t.Nullable(t.String({ description: "Set when the post was merged into another" })),
+    createdByBoardUserId: t.Nullable(t.String()),
+  },
+  { title: "Post" },
+);
+export type Post = Static<typeof PostSchema>;
+
+export const PostWithTagsSchema = t.Object(
+  { ...PostSchema.properties, tags: t.Array(TagSchema) },
+  { title: "PostWithTags" },
+);
+export type PostWithTags = Static<typeof PostWithTagsSchema>;
+
+export const PostCreateSchema = t.Object({
+  title: Title,
+  description: t.Optional(Description),
+  status: t.Optional(PostStatusSchema),
+  tagIds: t.Optional(TagIds),
+  metadata: t.Optional(MetadataSchema),
+  createdByBoardUserId: t.Optional(Id),
+});
+export type PostCreate = Static<typeof PostCreateSchema>;
+
+const editableFields = {
+  title: t.Optional(Title),
+  description: t.Optional(Description),
+  status: t.Optional(PostStatusSchema),
+  tagIds: t.Optional(TagIds),
+  metadata: t.Optional(MetadataSchema),
+  notify: t.Optional(
+    t.Boolean({ description: "Email the post's subscribers when the status actually changes" }),
+  ),
+};
+
+export const PostUpdateSchema = t.Object(editableFields, { minProperties: 1 });
+export type PostUpdate = Static<typeof PostUpdateSchema>;
+
+export const PostParams = t.Object({ postId: Id });
+
+export const ListPostsQuery = t.Object({
+  status: t.Optional(PostStatusSchema),
+  sort: t.Optional(
+    Enum(["votes", "date"], { description: "`votes` (default) or `date`; cursor mode needs `date`" }),
+  ),
+  page: t.Optional(IntegerParam("page", { minimum: 1 })),
+  limit: t.Optional(IntegerParam("limit", { minimum: 1, maximum: 100, description: "1 to 100, default 50" })),
+  cursor: t.Optional(
+    t.String({ maxLength: 2000, description: "Empty string starts a cursor scan; then pass nextCursor" }),
+  ),
+  updated_since: t.Optional(
+    t.String({ format: "date-time", description: "Inclusive lower bound on updatedAt" }),
+  ),
+});
+export type ListPostsQueryInput = Static<typeof ListPostsQuery>;
+
+export const PostListSchema = t.Object(
+  { data: t.Array(PostWithTagsSchema), pagination: PaginationSchema },
+  { description: "A page of posts" },
+);
+
+export const BulkUpdateSchema = t.Object({
+  items: t.Array(t.Object({ id: Id, ...editableFields }), {
+    minItems: 1,
+    maxItems: 100,
+    description: "1 to 100 items, each a post id with any PATCH /posts/{postId} fields",
+  }),
+});
+export type BulkUpdate = Static<typeof BulkUpdateSchema>;
+
+export const BulkResultSchema = t.Object({
+  index: t.Integer(),
+  id: t.Nullable(t.String()),
+  status: Enum(["updated", "unchanged", "error"]),
+  data: t.Optional(PostSchema),
+  error: t.Optional(t.Object({ error_code: t.String(), message: t.String() })),
+});
+export type BulkResult = Static<typeof BulkResultSchema>;
+
+export const MergeSchema = t.Object({ intoPostId: Id });
+
+export const MergeResultSchema = t.Object({
+  post: PostSchema,
+  into: PostSchema,
+  movedVotes: t.Integer({ description: "Votes moved to the target" }),
+  droppedDuplicateVotes: t.Integer({ description: "Votes of voters who had already voted on the target" }),
+  movedComments: t.Integer(),
+});
+
+export const DeletedQuery = t.Object({
+  since: t.Optional(t.String({ format: "date-time", description: "Inclusive lower bound on deletedAt" })),
+  limit: t.Optional(
+    IntegerParam("limit", { minimum: 1, maximum: 1000, description: "1 to 1000, default 100" }),
+  ),
+});
+
+export const TombstoneSchema = t.Object({ id: Id, deletedAt: DateTime });

@@ -1,0 +1,257 @@
+import { recordActivity } from "../activity/store";
+import { type Db, inTransaction } from "../db/connection";
+import { appendEvent } from "../events/outbox";
+import { ApiError, notFound, validationError } from "../http/errors";
+import { requireUserRow } from "../users/service";
+import type {
+  BulkResult,
+  BulkUpdate,
+  Metadata,
+  Post,
+  PostCreate,
+  PostStatus,
+  PostUpdate,
+  PostWithTags,
+} from "./schema";
+import * as store from "./store";
+import type { PostRow } from "./store";
+
+const MAX_METADATA_BYTES = 64 * 1024;
+
+export function requirePostRow(db: Db, projectId: string, postId: string): PostRow {
+  const row = store.findPostRow(db, projectId, postId);
+  if (!row) throw notFound("POST_NOT_FOUND");
+  return row;
+}
+
+export function withTags(db: Db, rows: PostRow[]): PostWithTags[] {
+  const tags = store.tagsOfPosts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...store.toPost(row), tags: tags.get(row.id) ?? [] }));
+}
+
+export function getPost(db: Db, projectId: string, postId: string): PostWithTags {
+  return withTags(db, [requirePostRow(db, projectId, postId)])[0]!;
+}
+
+function cleanTitle(title: string): string {
+  const trimmed = title.trim();
+  if (trimmed === "") throw validationError("title", "must not be blank");
+  return trimmed;
+}
+
+function serializeMetadata(metadata: Metadata): string | null {
+  if (metadata === null) return null;
+  const json = JSON.stringify(metadata);
+  if (json.length > MAX_METADATA_BYTES) throw validationError("metadata", "must be at most 64 KiB as JSON");
+  return json;
+}
+
+function requireTags(db: Db, projectId: string, tagIds: readonly string[]): void {
+  if (tagIds.length === 0) return;
+  const found = store.existingTagIds(db, projectId, tagIds);
+  if (tagIds.some((id) => !found.has(id))) throw notFound("TAG_NOT_FOUND");
+}
+
+export function createPost(db: Db, projectId: string, input: PostCreate): Post {
+  const title = cleanTitle(input.title);
+  const metadata = serializeMetadata(input.metadata ?? null);
+  const tagIds = input.tagIds ?? [];
+  return inTransaction(db, () => {
+    requireTags(db, projectId, tagIds);
+    const author = input.createdByBoardUserId ?? null;
+    if (author !== null) requireUserRow(db, projectId, author);
+    const now = Date.now();
+    const row: PostRow = {
+      id: Bun.randomUUIDv7(),
+      project_id: projectId,
+      title,
+      description: input.description ?? null,
+      status: input.status ?? "PENDING",
+      vote_count: 0,
+      metadata,
+      created_by_board_user_id: author,
+      release_id: null,
+      merged_into_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    store.insertPost(db, row);
+    store.replacePostTags(db, row.id, tagIds);
+    if (author !== null) store.subscribe(db, row.id, author, now);
+    const post = store.toPost(row);
+    recordActivity(db, projectId, {
+      action: "created",
+      entityType: "post",
+      entityId: row.id,
+      metadata: { title },
+    });
+    appendEvent(db, projectId, "post.created", post);
+    return post;
+  });
+}
+
+const EDITABLE_FIELDS = ["title", "description", "status", "tagIds", "metadata"] as const;
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  const sorted = [...b].sort();
+  return a.length === b.length && [...a].sort().every((id, index) => id === sorted[index]);
+}
+
+/**
+ * Applies a PATCH to one post inside the caller's transaction: validates everything first, then writes
+ * every field at once. Activity and events follow actual changes only: `post.updated` when a field other
+ * than status changed, `post.status_changed` when the status did.
+ */
+function applyUpdate(
+  db: Db,
+  projectId: string,
+  postId: string,
+  patch: PostUpdate,
+): { post: Post; changed: boolean } {
+  if (!EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
+    throw validationError(
+      "body",
+      `needs at least one of ${EDITABLE_FIELDS.join(", ")}; notify alone changes nothing`,
+    );
+  }
+  const before = requirePostRow(db, projectId, postId);
+  const after: PostRow = { ...before };
+  const changes: string[] = [];
+
+  if (patch.title !== undefined) after.title = cleanTitle(patch.title);
+  if (patch.description !== undefined) after.description = patch.description;
+  if (patch.metadata !== undefined) after.metadata = serializeMetadata(patch.metadata);
+  for (const [field, column] of [
+    ["title", "title"],
+    ["description", "description"],
+    ["metadata", "metadata"],
+  ] as const) {
+    if (after[column] !== before[column]) changes.push(field);
+  }
+
+  let tagsChanged = false;
+  if (patch.tagIds !== undefined) {
+    requireTags(db, projectId, patch.tagIds);
+    tagsChanged = !sameIds(store.tagIdsOfPost(db, postId), patch.tagIds);
+    if (tagsChanged) changes.push("tagIds");
+  }
+
+  const previousStatus = before.status;
+  const statusChanged = patch.status !== undefined && patch.status !== previousStatus;
+  if (statusChanged) {
+    after.status = patch.status as PostStatus;
+    // Leaving ARCHIVED unlinks the post from the release that shipped it.
+    if (previousStatus === "ARCHIVED") after.release_id = null;
+  }
+
+  if (changes.length === 0 && !statusChanged) return { post: store.toPost(before), changed: false };
+
+  const now = Date.now();
+  after.updated_at = now;
+  store.updatePostRow(db, after);
+  if (tagsChanged) store.replacePostTags(db, postId, patch.tagIds ?? []);
+  const post = store.toPost(after);
+
+  if (changes.length > 0) {
+    recordActivity(db, projectId, {
+      action: "updated",
+      entityType: "post",
+      entityId: postId,
+      metadata: { changes },
+    });
+    appendEvent(db, projectId, "post.updated", post);
+  }
+  if (statusChanged) {
+    recordActivity(db, projectId, {
+      action: "status_changed",
+      entityType: "post",
+      entityId: postId,
+      metadata: { from: previousStatus, to: after.status, notify: patch.notify === true },
+    });
+    appendEvent(db, projectId, "post.status_changed", { post, previousStatus, status: after.status });
+    if (patch.notify === true)
+      store.insertStatusNotification(db, projectId, postId, previousStatus, after.status, now);
+  }
+  return { post, changed: true };
+}
+
+export function updatePost(db: Db, projectId: string, postId: string, patch: PostUpdate): Post {
+  return inTransaction(db, () => applyUpdate(db, projectId, postId, patch).post);
+}
+
+/** Each item is its own transaction: one failing item leaves the others applied. */
+export function bulkUpdatePosts(db: Db, projectId: string, items: BulkUpdate["items"]): BulkResult[] {
+  return items.map(({ id, ...patch }, index) => {
+    try {
+      const { post, changed } = inTransaction(db, () => applyUpdate(db, projectId, id, patch));
+      return { index, id, status: changed ? "updated" : "unchanged", data: post };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { index, id, status: "error", error: { error_code: error.code, message: error.message } };
+    }
+  });
+}
+
+export function deletePost(db: Db, projectId: string, postId: string): void {
+  inTransaction(db, () => {
+    const row = requirePostRow(db, projectId, postId);
+    const post = withTags(db, [row])[0]!;
+    // Votes, comments, tag links and subscribers go with it (ON DELETE CASCADE).
+    store.deletePostRow(db, projectId, postId);
+    store.insertTombstone(db, projectId, postId, Date.now());
+    recordActivity(db, projectId, {
+      action: "deleted",
+      entityType: "post",
+      entityId: postId,
+      metadata: { title: row.title },
+    });
+    appendEvent(db, projectId, "post.deleted", post);
+  });
+}
+
+/**
+ * Merges a duplicate into another post (decisions §6): its votes (a voter who voted on both keeps one),
+ * comments and subscribers move to the target, and the source is CLOSED with `mergedIntoId`. Atomic.
+ */
+export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: string) {
+  if (sourceId === intoId) throw validationError("intoPostId", "must be another post than the one merged");
+  return inTransaction(db, () => {
+    const source = requirePostRow(db, projectId, sourceId);
+    const target = requirePostRow(db, projectId, intoId);
+    if (source.merged_into_id !== null) {
+      throw validationError("postId", `this post was already merged into ${source.merged_into_id}`);
+    }
+    if (target.merged_into_id !== null) {
+      throw validationError(
+        "intoPostId",
+        `that post was merged into ${target.merged_into_id}; merge into that one`,
+      );
+    }
+    const moved = store.moveEngagement(db, sourceId, intoId);
+    store.updatePostRow(db, {
+      ...source,
+      status: "CLOSED",
+      merged_into_id: intoId,
+      release_id: null,
+      updated_at: Date.now(),
+    });
+    const post = store.toPost(requirePostRow(db, projectId, sourceId));
+    const into = store.toPost(requirePostRow(db, projectId, intoId));
+    recordActivity(db, projectId, {
+      action: "merged",
+      entityType: "post",
+      entityId: sourceId,
+      metadata: { intoPostId: intoId, ...moved },
+    });
+    appendEvent(db, projectId, "post.merged", { post, into, ...moved });
+    return { post, into, ...moved };
+  });
+}
+
+export function listDeletedPosts(db: Db, projectId: string, query: { since?: string; limit?: number }) {
+  const since = query.since === undefined ? 0 : Date.parse(query.since);
+  return store.listTombstones(db, projectId, since, query.limit ?? 100);
+}

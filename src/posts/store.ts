@@ -1,0 +1,271 @@
+import type { Db } from "../db/connection";
+import { iso } from "../db/time";
+import type { Tag } from "../tags/schema";
+import type { Metadata, Post, PostStatus } from "./schema";
+
+export interface PostRow {
+  id: string;
+  project_id: string;
+  title: string;
+  description: string | null;
+  status: PostStatus;
+  vote_count: number;
+  metadata: string | null;
+  created_by_board_user_id: string | null;
+  release_id: string | null;
+  merged_into_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = `id, project_id, title, description, status, vote_count, metadata, created_by_board_user_id,
+  release_id, merged_into_id, created_at, updated_at`;
+
+export function toPost(row: PostRow): Post {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    voteCount: row.vote_count,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Metadata),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    releaseId: row.release_id,
+    mergedIntoId: row.merged_into_id,
+    createdByBoardUserId: row.created_by_board_user_id,
+  };
+}
+
+export function findPostRow(db: Db, projectId: string, postId: string): PostRow | null {
+  return db
+    .query<PostRow, [string, string]>(`SELECT ${COLUMNS} FROM posts WHERE project_id = ? AND id = ?`)
+    .get(projectId, postId);
+}
+
+export function insertPost(db: Db, row: PostRow): void {
+  db.query(
+    `INSERT INTO posts (${COLUMNS}) VALUES ($id, $project_id, $title, $description, $status, $vote_count, $metadata,
+     $created_by_board_user_id, $release_id, $merged_into_id, $created_at, $updated_at)`,
+  ).run({ ...row });
+}
+
+/** Writes the editable columns of `row` (vote_count is the triggers' alone). */
+export function updatePostRow(db: Db, row: PostRow): void {
+  db.query(
+    `UPDATE posts SET title = $title, description = $description, status = $status, metadata = $metadata,
+     release_id = $release_id, merged_into_id = $merged_into_id, updated_at = $updated_at
+     WHERE project_id = $project_id AND id = $id`,
+  ).run({
+    id: row.id,
+    project_id: row.project_id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    metadata: row.metadata,
+    release_id: row.release_id,
+    merged_into_id: row.merged_into_id,
+    updated_at: row.updated_at,
+  });
+}
+
+export function deletePostRow(db: Db, projectId: string, postId: string): void {
+  db.query("DELETE FROM posts WHERE project_id = ? AND id = ?").run(projectId, postId);
+}
+
+// ---- tags of posts ----
+
+export function tagIdsOfPost(db: Db, postId: string): string[] {
+  return db
+    .query<{ tag_id: string }, [string]>("SELECT tag_id FROM post_tags WHERE post_id = ? ORDER BY tag_id")
+    .all(postId)
+    .map((row) => row.tag_id);
+}
+
+export function replacePostTags(db: Db, postId: string, tagIds: readonly string[]): void {
+  db.query("DELETE FROM post_tags WHERE post_id = ?").run(postId);
+  const insert = db.query("INSERT INTO post_tags (post_id, tag_id) VALUES (?, ?)");
+  for (const tagId of tagIds) insert.run(postId, tagId);
+}
+
+/** The ids among `tagIds` that are tags of this project. */
+export function existingTagIds(db: Db, projectId: string, tagIds: readonly string[]): Set<string> {
+  const rows = db
+    .query<{ id: string }, [string, string]>(
+      "SELECT id FROM tags WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))",
+    )
+    .all(projectId, JSON.stringify(tagIds));
+  return new Set(rows.map((row) => row.id));
+}
+
+interface PostTagRow {
+  post_id: string;
+  id: string;
+  label: string;
+  theme: string;
+  created_at: number;
+}
+
+/** Tags of many posts in one query, ordered by label. */
+export function tagsOfPosts(db: Db, postIds: readonly string[]): Map<string, Tag[]> {
+  const byPost = new Map<string, Tag[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return byPost;
+  const rows = db
+    .query<PostTagRow, [string]>(
+      `SELECT pt.post_id, t.id, t.label, t.theme, t.created_at FROM post_tags pt JOIN tags t ON t.id = pt.tag_id
+       WHERE pt.post_id IN (SELECT value FROM json_each(?)) ORDER BY t.label COLLATE NOCASE, t.id`,
+    )
+    .all(JSON.stringify(postIds));
+  for (const row of rows) {
+    byPost
+      .get(row.post_id)
+      ?.push({ id: row.id, label: row.label, theme: row.theme, createdAt: iso(row.created_at) });
+  }
+  return byPost;
+}
+
+// ---- listing ----
+
+export interface PostFilter {
+  projectId: string;
+  status?: PostStatus;
+  updatedSince?: number;
+  /** Cursor scans only see posts created at or before the first request's time. */
+  createdAtMost?: number;
+}
+
+function where(filter: PostFilter): { sql: string; params: (string | number)[] } {
+  const clauses = ["project_id = ?"];
+  const params: (string | number)[] = [filter.projectId];
+  if (filter.status !== undefined) {
+    clauses.push("status = ?");
+    params.push(filter.status);
+  }
+  if (filter.updatedSince !== undefined) {
+    clauses.push("updated_at >= ?");
+    params.push(filter.updatedSince);
+  }
+  if (filter.createdAtMost !== undefined) {
+    clauses.push("created_at <= ?");
+    params.push(filter.createdAtMost);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+export type PostSort = "votes" | "date";
+
+const ORDER: Record<PostSort, string> = {
+  votes: "vote_count DESC, created_at DESC, id DESC",
+  date: "created_at DESC, id DESC",
+};
+
+export function countPosts(db: Db, filter: PostFilter): number {
+  const { sql, params } = where(filter);
+  return (
+    db
+      .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM posts WHERE ${sql}`)
+      .get(...params)?.n ?? 0
+  );
+}
+
+export function listPostRows(
+  db: Db,
+  filter: PostFilter,
+  sort: PostSort,
+  limit: number,
+  offset: number,
+): PostRow[] {
+  const { sql, params } = where(filter);
+  return db
+    .query<PostRow, (string | number)[]>(
+      `SELECT ${COLUMNS} FROM posts WHERE ${sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`,
+    )
+    .all(...params, limit, offset);
+}
+
+/** The next page of a scan in (createdAt, id) descending order, strictly after the given position. */
+export function listPostRowsAfter(
+  db: Db,
+  filter: PostFilter,
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+): PostRow[] {
+  const { sql, params } = where(filter);
+  if (after === null) {
+    return db
+      .query<PostRow, (string | number)[]>(
+        `SELECT ${COLUMNS} FROM posts WHERE ${sql} ORDER BY ${ORDER.date} LIMIT ?`,
+      )
+      .all(...params, limit);
+  }
+  return db
+    .query<PostRow, (string | number)[]>(
+      `SELECT ${COLUMNS} FROM posts WHERE ${sql} AND (created_at, id) < (?, ?) ORDER BY ${ORDER.date} LIMIT ?`,
+    )
+    .all(...params, after.createdAt, after.id, limit);
+}
+
+// ---- deletion tombstones and notifications ----
+
+export function insertTombstone(db: Db, projectId: string, postId: string, now: number): void {
+  db.query("INSERT OR REPLACE INTO post_tombstones (post_id, project_id, deleted_at) VALUES (?, ?, ?)").run(
+    postId,
+    projectId,
+    now,
+  );
+}
+
+export function listTombstones(db: Db, projectId: string, since: number, limit: number) {
+  return db
+    .query<{ post_id: string; deleted_at: number }, [string, number, number]>(
+      `SELECT post_id, deleted_at FROM post_tombstones WHERE project_id = ? AND deleted_at >= ?
+       ORDER BY deleted_at, post_id LIMIT ?`,
+    )
+    .all(projectId, since, limit)
+    .map((row) => ({ id: row.post_id, deletedAt: iso(row.deleted_at) }));
+}
+
+export function insertStatusNotification(
+  db: Db,
+  projectId: string,
+  postId: string,
+  previousStatus: PostStatus,
+  status: PostStatus,
+  now: number,
+): void {
+  db.query(
+    `INSERT INTO status_notifications (id, project_id, post_id, previous_status, status, created_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(Bun.randomUUIDv7(), projectId, postId, previousStatus, status, now);
+}
+
+// ---- subscribers and merging ----
+
+export function subscribe(db: Db, postId: string, boardUserId: string, now: number): void {
+  db.query(
+    "INSERT OR IGNORE INTO post_subscribers (post_id, board_user_id, created_at) VALUES (?, ?, ?)",
+  ).run(postId, boardUserId, now);
+}
+
+/** Moves the source's votes, comments and subscribers to the target; returns what moved. */
+export function moveEngagement(db: Db, sourceId: string, targetId: string) {
+  // A voter who voted on both keeps one vote: their vote on the source goes.
+  const duplicates = db
+    .query(
+      `DELETE FROM votes WHERE post_id = $source AND (
+         (board_user_id IS NOT NULL AND board_user_id IN (SELECT board_user_id FROM votes WHERE post_id = $target AND board_user_id IS NOT NULL))
+         OR (anonymous_id IS NOT NULL AND anonymous_id IN (SELECT anonymous_id FROM votes WHERE post_id = $target AND anonymous_id IS NOT NULL)))`,
+    )
+    .run({ source: sourceId, target: targetId }).changes;
+  const votes = db.query("UPDATE votes SET post_id = ? WHERE post_id = ?").run(targetId, sourceId).changes;
+  const comments = db
+    .query("UPDATE comments SET post_id = ? WHERE post_id = ?")
+    .run(targetId, sourceId).changes;
+  db.query(
+    `INSERT OR IGNORE INTO post_subscribers (post_id, board_user_id, created_at)
+     SELECT ?, board_user_id, created_at FROM post_subscribers WHERE post_id = ?`,
+  ).run(targetId, sourceId);
+  db.query("DELETE FROM post_subscribers WHERE post_id = ?").run(sourceId);
+  return { movedVotes: votes, droppedDuplicateVotes: duplicates, movedComments: comments };
+}

@@ -1,0 +1,120 @@
+import { recordActivity } from "../activity/store";
+import { type Db, inTransaction } from "../db/connection";
+import { appendEvent } from "../events/outbox";
+import { ApiError, notFound } from "../http/errors";
+import { pagination, type PageRequest } from "../http/paging";
+import { toCents } from "./money";
+import type { BoardUser, UserUpdate, UserUpsert } from "./schema";
+import * as store from "./store";
+import type { UserRow } from "./store";
+
+export function requireUserRow(db: Db, projectId: string, userId: string): UserRow {
+  const row = store.findUserRow(db, projectId, userId);
+  if (!row) throw notFound("USER_NOT_FOUND");
+  return row;
+}
+
+export function getUser(db: Db, projectId: string, userId: string): BoardUser {
+  return store.toBoardUser(requireUserRow(db, projectId, userId));
+}
+
+export function listUsers(db: Db, projectId: string, page: PageRequest) {
+  return {
+    data: store.listUserRows(db, projectId, page.limit, page.offset).map(store.toBoardUser),
+    pagination: pagination(page, store.countUsers(db, projectId)),
+  };
+}
+
+function ensureEmailFree(db: Db, projectId: string, email: string | null, userId: string): void {
+  if (email === null) return;
+  const holder = store.findUserRowByEmail(db, projectId, email);
+  if (holder && holder.id !== userId) {
+    throw new ApiError(
+      "EMAIL_ALREADY_USED",
+      `Another board user of this project has the email ${email}`,
+      `Update that user (id ${holder.id}) instead, or use another email.`,
+    );
+  }
+}
+
+function changedFields(before: UserRow, after: UserRow): string[] {
+  const fields: [string, keyof UserRow][] = [
+    ["email", "email"],
+    ["name", "name"],
+    ["avatarUrl", "avatar_url"],
+    ["userSpend", "spend_cents"],
+  ];
+  return fields.filter(([, column]) => before[column] !== after[column]).map(([field]) => field);
+}
+
+/** Saves `after` and, when anything changed, records activity and `user.updated` in the same transaction. */
+function saveChanges(db: Db, projectId: string, before: UserRow, after: UserRow): BoardUser {
+  const changes = changedFields(before, after);
+  const user = store.toBoardUser(after);
+  if (changes.length === 0) return user;
+  store.updateUserRow(db, projectId, after, Date.now());
+  recordActivity(db, projectId, {
+    action: "updated",
+    entityType: "user",
+    entityId: after.id,
+    metadata: { changes },
+  });
+  appendEvent(db, projectId, "user.updated", user);
+  return user;
+}
+
+export function updateUser(db: Db, projectId: string, userId: string, patch: UserUpdate): BoardUser {
+  return inTransaction(db, () => {
+    const before = requireUserRow(db, projectId, userId);
+    const email = patch.email === undefined ? before.email : (patch.email?.trim() ?? null);
+    ensureEmailFree(db, projectId, email, userId);
+    return saveChanges(db, projectId, before, {
+      ...before,
+      email,
+      name: patch.name === undefined ? before.name : patch.name,
+      spend_cents: patch.userSpend === undefined ? before.spend_cents : toCents(patch.userSpend),
+    });
+  });
+}
+
+/**
+ * Registers the customer behind an email, or updates the one already registered (an addition to the
+ * specification, so an API client can create the user it then votes for). Fields left out stay as they are.
+ */
+export function upsertUserByEmail(
+  db: Db,
+  projectId: string,
+  input: UserUpsert,
+): { user: BoardUser; created: boolean } {
+  const email = input.email.trim();
+  return inTransaction(db, () => {
+    const existing = store.findUserRowByEmail(db, projectId, email);
+    if (existing) {
+      const user = saveChanges(db, projectId, existing, {
+        ...existing,
+        name: input.name === undefined ? existing.name : input.name,
+        avatar_url: input.avatarUrl === undefined ? existing.avatar_url : input.avatarUrl,
+        spend_cents: input.userSpend === undefined ? existing.spend_cents : toCents(input.userSpend),
+      });
+      return { user, created: false };
+    }
+    const row: UserRow = {
+      id: Bun.randomUUIDv7(),
+      email,
+      name: input.name ?? null,
+      avatar_url: input.avatarUrl ?? null,
+      spend_cents: toCents(input.userSpend ?? 0),
+      created_at: Date.now(),
+    };
+    store.insertUser(db, projectId, row);
+    const user = store.toBoardUser(row);
+    recordActivity(db, projectId, {
+      action: "created",
+      entityType: "user",
+      entityId: row.id,
+      metadata: { email },
+    });
+    appendEvent(db, projectId, "user.created", user);
+    return { user, created: true };
+  });
+}

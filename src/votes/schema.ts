@@ -1,0 +1,34 @@
+import { type Static, t } from "elysia";
+import { DateTime, Id } from "../http/schemas";
+
+const AnonymousId = t.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "A stable id of a voter without an account",
+});
+
+export const VoteSchema = t.Object(
+  {
+    id: Id,
+    boardUserId: t.Nullable(t.String()),
+    anonymousId: t.Nullable(t.String()),
+    createdAt: DateTime,
+    boardUserName: t.Nullable(t.String()),
+    boardUserEmail: t.Nullable(t.String()),
+  },
+  { title: "Vote" },
+);
+export type Vote = Static<typeof VoteSchema>;
+
+export const VoteCreateSchema = t.Object(
+  {
+    boardUserId: t.Optional(Id),
+    anonymousId: t.Optional(AnonymousId),
+  },
+  { description: "Exactly one of boardUserId (a registered board user) or anonymousId" },
+);
+export type VoteCreate = Static<typeof VoteCreateSchema>;
+
+export const VotePatchSchema = t.Object({ anonymousId: AnonymousId });
+
+export const VoteParams = t.Object({ postId: Id, voteId: Id });
