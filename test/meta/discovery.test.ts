@@ -2,7 +2,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { createTestApp } from "../support/app";
 
-const t = createTestApp({ FEATUREBOARD_PUBLIC_URL: "https://board.example.com" });
+const t = createTestApp({
+  FEATUREBOARD_PUBLIC_URL: "https://board.example.com",
+  FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE: "600",
+  FEATUREBOARD_RATE_LIMIT_KEY_BURST: "100",
+  FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "60",
+  FEATUREBOARD_RATE_LIMIT_IP_BURST: "20",
+});
 afterAll(() => t.close());
 
 describe("GET /api/v1/ (discovery)", () => {

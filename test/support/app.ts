@@ -68,6 +68,11 @@ export function createTestApp(env: Record<string, string> = {}): TestApp {
   const config = loadConfig({
     FEATUREBOARD_DB: join(dir, "test.db"),
     FEATUREBOARD_LOG_LEVEL: "silent",
+    // Tests set up data in bursts; the rate-limit tests choose their own small limits.
+    FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE: "1000000",
+    FEATUREBOARD_RATE_LIMIT_KEY_BURST: "100000",
+    FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "1000000",
+    FEATUREBOARD_RATE_LIMIT_IP_BURST: "100000",
     ...env,
   });
   const ctx = createContext(config, createLogger(config.logLevel));
