@@ -1,6 +1,7 @@
 import { Elysia, type InternalRoute } from "elysia";
 import type { AppContext } from "./context";
 import { jsonBodies, SERVER_BODY_LIMIT } from "./http/body";
+import { commitBeforeAnswering } from "./http/commit";
 import { errorHandler } from "./http/error-handler";
 import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
@@ -19,12 +20,16 @@ export function createApp(ctx: AppContext) {
   const app = new Elysia({
     // Unknown fields are refused, and a response carrying a field its schema does not list fails closed.
     normalize: false,
+    // Elysia's t.Integer is a transform (it coerces query strings), which would make every response with
+    // an integer go through a full TypeBox Encode pass; responses never need transforming.
+    encodeSchema: false,
     serve: { maxRequestBodySize: SERVER_BODY_LIMIT },
   })
     .use(requestLog(ctx))
     .use(keylessRateLimit(ctx))
     .use(jsonBodies())
     .use(errorHandler(ctx))
+    .use(commitBeforeAnswering(ctx))
     .use(openApi(ctx))
     .use(metaRoutes(ctx, () => routes()))
     .use(tagRoutes(ctx))

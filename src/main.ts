@@ -2,7 +2,7 @@ import { keysCommand, projectCommand } from "./cli/project-commands";
 import { USAGE, UsageError } from "./cli/usage";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { backupDatabase } from "./db/backup";
-import type { Db } from "./db/connection";
+import { closeDatabase, type Db } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { createLogger } from "./log";
 import { APP_VERSION } from "./meta/version";
@@ -15,7 +15,7 @@ function withDatabase(config: Config, run: (db: Db) => number): number {
   try {
     return run(db);
   } finally {
-    db.close();
+    closeDatabase(db);
   }
 }
 

@@ -1,9 +1,10 @@
 import { type App, createApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
+import { closeDatabase, commitNow, startCheckpoints } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { createRateLimits } from "./http/rate-limit";
-import type { Logger } from "./log";
+import { describeError, type Logger } from "./log";
 import { type CreatedProject, ensureBootstrapProject } from "./projects/service";
 
 export interface RunningService {
@@ -39,10 +40,14 @@ export function startService(
 ): RunningService {
   const ctx = createContext(config, log);
   const created = ensureBootstrapProject(ctx.db, config.bootstrapSecretKey);
+  commitNow(ctx.db);
   if (created) {
     announceBootstrap(created, print);
     log.info("bootstrap project created", { projectId: created.project.id, slug: created.project.slug });
   }
+  const stopCheckpoints = startCheckpoints(ctx.db, (error) =>
+    log.error("checkpoint failed", describeError(error)),
+  );
   const app = createApp(ctx).listen({ port: config.port, hostname: config.host });
   const server = app.server!;
   const url = `http://${server.hostname}:${server.port}`;
@@ -58,7 +63,8 @@ export function startService(
         log.warn("shutdown timeout reached; closing open connections");
         await server.stop(true);
       }
-      ctx.db.close();
+      stopCheckpoints();
+      closeDatabase(ctx.db);
       log.info("stopped");
     })();
     return stopping;

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "../src/app";
+import { closeDatabase } from "../src/db/connection";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/log";
 import { createContext } from "../src/server";
@@ -24,7 +25,7 @@ async function listTags(key: string): Promise<number> {
     );
     return response.status;
   } finally {
-    ctx.db.close();
+    closeDatabase(ctx.db);
   }
 }
 

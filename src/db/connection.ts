@@ -1,4 +1,5 @@
 import { Database, SQLiteError } from "bun:sqlite";
+import { Cron } from "croner";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { sqliteVecPath } from "./sqlite-vec";
@@ -20,13 +21,89 @@ export function openDatabase(path: string, cacheDir: string): Db {
   // Larger page cache and memory-mapped reads: sqlite-vec inserts and KNN scans are much faster with them.
   db.run("PRAGMA cache_size = -65536");
   db.run("PRAGMA mmap_size = 268435456");
+  // Checkpoints run on a timer (startCheckpoints), which copies a page rewritten many times only once;
+  // the automatic one stays, much later, as a safety valve should the timer ever stall.
+  db.run("PRAGMA wal_autocheckpoint = 16384");
+  // Every change runs in a savepoint (see group commit below); its journal stays in memory.
+  db.run("PRAGMA temp_store = MEMORY");
   db.loadExtension(sqliteVecPath(cacheDir), "sqlite3_vec_init");
   return db;
 }
 
-/** Runs `work` in one write transaction (BEGIN IMMEDIATE); nested calls become savepoints. */
+/**
+ * Group commit. Every change runs atomically in its own savepoint, inside one write transaction that
+ * collects all the changes made in the same turn of the event loop and commits on the next one. A commit
+ * (WAL frames, and now and then a checkpoint) costs far more than the statements of a typical change, and
+ * concurrent requests then share it. A change counts as done only once committed: the HTTP layer answers
+ * after `whenCommitted`, and other callers use `commitNow` before they report success or close.
+ */
+interface OpenBatch {
+  committed: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const openBatches = new WeakMap<Db, OpenBatch>();
+
+function openBatch(db: Db): void {
+  db.run("BEGIN IMMEDIATE");
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const committed = new Promise<void>((onCommit, onFailure) => {
+    resolve = onCommit;
+    reject = onFailure;
+  });
+  // Callers that never wait must not turn a failed commit into an unhandled rejection.
+  committed.catch(() => undefined);
+  openBatches.set(db, { committed, resolve, reject });
+  setImmediate(() => commitNow(db));
+}
+
+/** Runs `work` atomically: in full, or (when it throws) not at all, leaving other changes intact. */
 export function inTransaction<T>(db: Db, work: () => T): T {
-  return db.transaction(work).immediate();
+  if (!db.inTransaction) openBatch(db);
+  return db.transaction(work)();
+}
+
+/** Commits the open batch, if any, right away. */
+export function commitNow(db: Db): void {
+  const batch = openBatches.get(db);
+  if (!batch) return;
+  openBatches.delete(db);
+  try {
+    db.run("COMMIT");
+    batch.resolve();
+  } catch (error) {
+    if (db.inTransaction) db.run("ROLLBACK");
+    batch.reject(error);
+  }
+}
+
+/** Resolves once every change made so far is committed; rejects if that commit failed. */
+export function whenCommitted(db: Db): Promise<void> {
+  return openBatches.get(db)?.committed ?? Promise.resolve();
+}
+
+/**
+ * Copies the WAL back into the database file every second, between batches, so the WAL stays small and
+ * checkpoint work (and its fsync) leaves the request path. Returns a function that stops it.
+ */
+export function startCheckpoints(db: Db, onError: (error: unknown) => void): () => void {
+  const job = new Cron("* * * * * *", { protect: true }, () => {
+    if (db.inTransaction) return;
+    try {
+      db.run("PRAGMA wal_checkpoint(PASSIVE)");
+    } catch (error) {
+      onError(error);
+    }
+  });
+  return () => job.stop();
+}
+
+/** Commits what is pending, then closes the database. */
+export function closeDatabase(db: Db): void {
+  commitNow(db);
+  db.close();
 }
 
 export function sqliteVersions(db: Db): { sqlite: string; sqliteVec: string } {

@@ -1,5 +1,5 @@
 import type { Db } from "./connection";
-import { inTransaction, openDatabase } from "./connection";
+import { openDatabase } from "./connection";
 import { migrations as allMigrations, type Migration } from "./migrations";
 
 export class MigrationError extends Error {}
@@ -33,7 +33,8 @@ export function migrate(db: Db, migrations: Migration[] = allMigrations): number
       }
       continue;
     }
-    inTransaction(db, () => {
+    // Start-up work, committed at once: not part of any batch of changes.
+    db.transaction(() => {
       db.run(migration.sql);
       db.query("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)").run(
         migration.version,
@@ -41,7 +42,7 @@ export function migrate(db: Db, migrations: Migration[] = allMigrations): number
         checksum(migration.sql),
         Date.now(),
       );
-    });
+    }).immediate();
     newlyApplied.push(migration.version);
   }
   return newlyApplied;

@@ -54,7 +54,12 @@ describe("first start and restart", () => {
 
 describe("running service", () => {
   const preset = `sk_${"L".repeat(32)}`;
-  const env = { FEATUREBOARD_DB: join(dir, "running.db"), FEATUREBOARD_BOOTSTRAP_SECRET_KEY: preset };
+  const env = {
+    FEATUREBOARD_DB: join(dir, "running.db"),
+    FEATUREBOARD_BOOTSTRAP_SECRET_KEY: preset,
+    // The crash test sends more requests at once than the default burst allows.
+    FEATUREBOARD_RATE_LIMIT_KEY_BURST: "1000",
+  };
 
   test("writes one JSON access-log line per request, carrying the request id", async () => {
     const service = await startServiceProcess(SOURCE_COMMAND, env);
@@ -123,6 +128,42 @@ describe("running service", () => {
     expect((await readJson(tags)).data.map((tag: { label: string }) => tag.label)).toContain(
       "Written during shutdown",
     );
+    restarted.proc.kill("SIGTERM");
+    expect(await restarted.exited).toBe(0);
+  });
+
+  test("a crash right after the answers loses no acknowledged write", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    const auth = { authorization: `Bearer ${preset}`, "content-type": "application/json" };
+    const post = await readJson(
+      await fetch(`${service.url}/api/v1/posts`, {
+        method: "POST",
+        headers: auth,
+        body: '{"title":"Crash test"}',
+      }),
+    );
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        fetch(`${service.url}/api/v1/posts/${post.data.id}/votes`, {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({ anonymousId: `crash-${i}` }),
+        }),
+      ),
+    );
+    const acknowledged = responses.filter((r) => r.status === 201).length;
+    expect(acknowledged).toBe(100);
+    service.proc.kill("SIGKILL");
+    await service.exited;
+    const restarted = await startServiceProcess(SOURCE_COMMAND, env);
+    const read = await readJson(
+      await fetch(`${restarted.url}/api/v1/posts/${post.data.id}`, { headers: auth }),
+    );
+    expect(read.data.voteCount).toBe(acknowledged);
+    const votes = await readJson(
+      await fetch(`${restarted.url}/api/v1/posts/${post.data.id}/votes`, { headers: auth }),
+    );
+    expect(votes.data).toHaveLength(acknowledged);
     restarted.proc.kill("SIGTERM");
     expect(await restarted.exited).toBe(0);
   });

@@ -7,6 +7,7 @@ import type { AppContext } from "../../src/context";
 import { createLogger } from "../../src/log";
 import { type CreatedProject, createProject } from "../../src/projects/service";
 import { createContext } from "../../src/server";
+import { closeDatabase } from "../../src/db/connection";
 
 export const TEST_ORIGIN = "http://localhost";
 
@@ -102,7 +103,7 @@ export function createTestApp(env: Record<string, string> = {}): TestApp {
     other,
     call,
     close() {
-      ctx.db.close();
+      closeDatabase(ctx.db);
       rmSync(dir, { recursive: true, force: true });
     },
   };
