@@ -22,9 +22,13 @@ function tooLarge(limit: number): ApiError {
   );
 }
 
-/** Reads the body as text, stopping as soon as it passes `limit` bytes (a chunked body has no length). */
+/**
+ * Reads the body as text. A declared length was checked on arrival, so such a body is read at once; a
+ * chunked one (no length) is counted as it streams in and refused as soon as it passes `limit`.
+ */
 async function readText(request: Request, limit: number): Promise<string> {
   if (!request.body) return "";
+  if (request.headers.has("content-length")) return request.text();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {

@@ -1,6 +1,7 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
 import type { Tag } from "../tags/schema";
+import { recountVotes } from "../votes/store";
 import type { Metadata, Post, PostStatus } from "./schema";
 
 export interface PostRow {
@@ -160,13 +161,33 @@ const ORDER: Record<PostSort, string> = {
   date: "created_at DESC, id DESC",
 };
 
-export function countPosts(db: Db, filter: PostFilter): number {
+function countRows(db: Db, filter: PostFilter, extra = "", extraParams: number[] = []): number {
   const { sql, params } = where(filter);
   return (
     db
-      .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM posts WHERE ${sql}`)
-      .get(...params)?.n ?? 0
+      .query<{ n: number }, (string | number)[]>(`SELECT count(*) AS n FROM posts WHERE ${sql}${extra}`)
+      .get(...params, ...extraParams)?.n ?? 0
   );
+}
+
+/**
+ * How many posts match: from the per-status counters, less the posts created after a scan's time bound
+ * (few: only those created since the scan began), so a total costs the same on every page. A filter on
+ * updatedAt has no counter and counts its (indexed) range.
+ */
+export function countPosts(db: Db, filter: PostFilter): number {
+  if (filter.updatedSince !== undefined) return countRows(db, filter);
+  const byStatus = filter.status === undefined ? "" : " AND status = ?";
+  const params = filter.status === undefined ? [filter.projectId] : [filter.projectId, filter.status];
+  const counted =
+    db
+      .query<{ n: number }, string[]>(
+        `SELECT coalesce(sum(n), 0) AS n FROM post_counts WHERE project_id = ?${byStatus}`,
+      )
+      .get(...params)?.n ?? 0;
+  if (filter.createdAtMost === undefined) return counted;
+  const { createdAtMost, ...unbounded } = filter;
+  return counted - countRows(db, unbounded, " AND created_at > ?", [createdAtMost]);
 }
 
 export function listPostRows(
@@ -191,19 +212,23 @@ export function listPostRowsAfter(
   after: { createdAt: number; id: string } | null,
   limit: number,
 ): PostRow[] {
-  const { sql, params } = where(filter);
-  if (after === null) {
+  if (after !== null) {
+    // The position lies within the scan's time bound, so it is the only upper bound given: SQLite seeks
+    // on one bound, and offered the time bound too it would walk the index down from the top.
+    const { createdAtMost: _bound, ...rest } = filter;
+    const { sql, params } = where(rest);
     return db
       .query<PostRow, (string | number)[]>(
-        `SELECT ${COLUMNS} FROM posts WHERE ${sql} ORDER BY ${ORDER.date} LIMIT ?`,
+        `SELECT ${COLUMNS} FROM posts WHERE ${sql} AND (created_at, id) < (?, ?) ORDER BY ${ORDER.date} LIMIT ?`,
       )
-      .all(...params, limit);
+      .all(...params, after.createdAt, after.id, limit);
   }
+  const { sql, params } = where(filter);
   return db
     .query<PostRow, (string | number)[]>(
-      `SELECT ${COLUMNS} FROM posts WHERE ${sql} AND (created_at, id) < (?, ?) ORDER BY ${ORDER.date} LIMIT ?`,
+      `SELECT ${COLUMNS} FROM posts WHERE ${sql} ORDER BY ${ORDER.date} LIMIT ?`,
     )
-    .all(...params, after.createdAt, after.id, limit);
+    .all(...params, limit);
 }
 
 // ---- deletion tombstones and notifications ----
@@ -259,6 +284,7 @@ export function moveEngagement(db: Db, sourceId: string, targetId: string) {
     )
     .run({ source: sourceId, target: targetId }).changes;
   const votes = db.query("UPDATE votes SET post_id = ? WHERE post_id = ?").run(targetId, sourceId).changes;
+  recountVotes(db, [sourceId, targetId]);
   const comments = db
     .query("UPDATE comments SET post_id = ? WHERE post_id = ?")
     .run(targetId, sourceId).changes;

@@ -120,8 +120,7 @@ export interface Authenticated {
 export function authenticateKey(db: Db, key: string): Authenticated | null {
   const kind = keyKindOf(key);
   if (kind === null) return null;
-  const row = store.findActiveKeyByPrefix(db, keyPrefix(key));
-  if (!row || row.kind !== kind || !sameHash(row.key_hash, hashKey(key))) return null;
-  const project = store.findProjectById(db, row.project_id);
-  return project ? { project, kind, keyId: row.id } : null;
+  const found = store.findActiveKeyWithProject(db, keyPrefix(key));
+  if (!found || found.key.kind !== kind || !sameHash(found.key.key_hash, hashKey(key))) return null;
+  return { project: found.project, kind, keyId: found.key.id };
 }

@@ -67,10 +67,31 @@ export function insertKey(db: Db, key: Omit<KeyRow, "revoked_at">): void {
   ).run(key);
 }
 
-export function findActiveKeyByPrefix(db: Db, prefix: string): KeyRow | null {
-  return db
-    .query<KeyRow, [string]>("SELECT * FROM api_keys WHERE prefix = ? AND revoked_at IS NULL")
+/** An active key with its project, in one lookup: this runs on every authenticated request. */
+export function findActiveKeyWithProject(db: Db, prefix: string): { key: KeyRow; project: Project } | null {
+  const row = db
+    .query<
+      KeyRow & { p_slug: string; p_name: string; p_plan: Plan; p_is_public: number; p_created_at: number },
+      [string]
+    >(
+      `SELECT k.*, p.slug AS p_slug, p.name AS p_name, p.plan AS p_plan, p.is_public AS p_is_public,
+       p.created_at AS p_created_at FROM api_keys k JOIN projects p ON p.id = k.project_id
+       WHERE k.prefix = ? AND k.revoked_at IS NULL`,
+    )
     .get(prefix);
+  if (!row) return null;
+  const { p_slug, p_name, p_plan, p_is_public, p_created_at, ...key } = row;
+  return {
+    key,
+    project: toProject({
+      id: key.project_id,
+      slug: p_slug,
+      name: p_name,
+      plan: p_plan,
+      is_public: p_is_public,
+      created_at: p_created_at,
+    }),
+  };
 }
 
 /** Returns whether an active key with that prefix existed. */

@@ -1,5 +1,6 @@
 import { recordActivity } from "../activity/store";
 import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
+import { iso } from "../db/time";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { requirePostRow } from "../posts/service";
@@ -27,14 +28,11 @@ function duplicateVote(): ApiError {
   );
 }
 
-/** What a vote event carries: the vote, its post and the post's vote count after the change. */
-function voteEvent(db: Db, vote: Vote, postId: string) {
-  return { ...vote, postId, voteCount: store.voteCountOf(db, postId) };
-}
+/** Vote events carry the vote, its post and the post's vote count after the change. */
 
 /**
  * Casts one vote. Uniqueness per board user and per anonymous id is the database's unique indexes, and
- * the vote count is kept by triggers in the same statement, so concurrent votes cannot break either.
+ * the vote count moves in the same transaction as the vote row, so concurrent votes cannot break either.
  */
 export function castVote(db: Db, projectId: string, postId: string, input: VoteCreate): Vote {
   const boardUserId = input.boardUserId ?? null;
@@ -43,25 +41,33 @@ export function castVote(db: Db, projectId: string, postId: string, input: VoteC
     throw validationError("body", "give exactly one of boardUserId or anonymousId");
   }
   return inTransaction(db, () => {
-    requirePostRow(db, projectId, postId);
-    if (boardUserId !== null) requireUserRow(db, projectId, boardUserId);
+    const voter = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);
     const id = Bun.randomUUIDv7();
     const now = Date.now();
+    let voteCount: number | null;
     try {
-      store.insertVote(db, { id, projectId, postId, boardUserId, anonymousId }, now);
+      voteCount = store.insertVote(db, { id, projectId, postId, boardUserId, anonymousId }, now);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateVote();
       throw error;
     }
+    if (voteCount === null) throw notFound("POST_NOT_FOUND");
     if (boardUserId !== null) subscribe(db, postId, boardUserId, now);
-    const vote = requireVote(db, postId, id);
+    const vote: Vote = {
+      id,
+      boardUserId,
+      anonymousId,
+      createdAt: iso(now),
+      boardUserName: voter?.name ?? null,
+      boardUserEmail: voter?.email ?? null,
+    };
     recordActivity(db, projectId, {
       action: "created",
       entityType: "vote",
       entityId: id,
       metadata: { postId },
     });
-    appendEvent(db, projectId, "vote.created", voteEvent(db, vote, postId));
+    appendEvent(db, projectId, "vote.created", { ...vote, postId, voteCount });
     return vote;
   });
 }
@@ -95,7 +101,7 @@ export function changeVoteAnonymousId(
       entityId: voteId,
       metadata: { postId },
     });
-    appendEvent(db, projectId, "vote.updated", voteEvent(db, vote, postId));
+    appendEvent(db, projectId, "vote.updated", { ...vote, postId, voteCount: store.voteCountOf(db, postId) });
     return vote;
   });
 }
@@ -104,13 +110,13 @@ export function removeVote(db: Db, projectId: string, postId: string, voteId: st
   inTransaction(db, () => {
     requirePostRow(db, projectId, postId);
     const vote = requireVote(db, postId, voteId);
-    store.deleteVote(db, voteId);
+    const voteCount = store.deleteVote(db, postId, voteId);
     recordActivity(db, projectId, {
       action: "deleted",
       entityType: "vote",
       entityId: voteId,
       metadata: { postId },
     });
-    appendEvent(db, projectId, "vote.removed", voteEvent(db, vote, postId));
+    appendEvent(db, projectId, "vote.removed", { ...vote, postId, voteCount });
   });
 }

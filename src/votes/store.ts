@@ -25,6 +25,7 @@ function toVote(row: VoteRow): Vote {
   };
 }
 
+/** A post's votes, oldest first (sorted after the lookup by post: few enough per post). */
 export function votesOfPost(db: Db, postId: string): Vote[] {
   return db
     .query<VoteRow, [string]>(`${SELECT} WHERE v.post_id = ? ORDER BY v.created_at, v.id`)
@@ -34,12 +35,18 @@ export function votesOfPost(db: Db, postId: string): Vote[] {
 
 export function findVote(db: Db, postId: string, voteId: string): Vote | null {
   const row = db
-    .query<VoteRow, [string, string]>(`${SELECT} WHERE v.post_id = ? AND v.id = ?`)
-    .get(postId, voteId);
+    .query<VoteRow, [string, string]>(`${SELECT} WHERE v.id = ? AND v.post_id = ?`)
+    .get(voteId, postId);
   return row ? toVote(row) : null;
 }
 
-/** Throws a UNIQUE violation when this user or anonymous id already voted on the post. */
+// Every statement below that adds or removes a vote row moves posts.vote_count with it, so the count
+// always equals the rows; callers run them inside one transaction with the rest of the change.
+
+/**
+ * Adds a vote and returns the post's new vote count, or null when the post is not in this project.
+ * Throws a UNIQUE violation when this user or anonymous id already voted on the post.
+ */
 export function insertVote(
   db: Db,
   vote: {
@@ -50,20 +57,43 @@ export function insertVote(
     anonymousId: string | null;
   },
   now: number,
-): void {
+): number | null {
+  const counted = db
+    .query<{ vote_count: number }, [string, string]>(
+      "UPDATE posts SET vote_count = vote_count + 1 WHERE project_id = ? AND id = ? RETURNING vote_count",
+    )
+    .get(vote.projectId, vote.postId);
+  if (!counted) return null;
   db.query(
     `INSERT INTO votes (id, project_id, post_id, board_user_id, anonymous_id, created_at)
      VALUES ($id, $projectId, $postId, $boardUserId, $anonymousId, $now)`,
   ).run({ ...vote, now });
+  return counted.vote_count;
+}
+
+/** Removes a vote; returns the post's new vote count. */
+export function deleteVote(db: Db, postId: string, voteId: string): number {
+  db.query("DELETE FROM votes WHERE id = ?").run(voteId);
+  return (
+    db
+      .query<{ vote_count: number }, [string]>(
+        "UPDATE posts SET vote_count = vote_count - 1 WHERE id = ? RETURNING vote_count",
+      )
+      .get(postId)?.vote_count ?? 0
+  );
+}
+
+/** Sets vote_count from the vote rows, for changes that move many votes at once (merge, import). */
+export function recountVotes(db: Db, postIds: readonly string[]): void {
+  db.query(
+    `UPDATE posts SET vote_count = (SELECT count(*) FROM votes WHERE votes.post_id = posts.id)
+     WHERE id IN (SELECT value FROM json_each(?))`,
+  ).run(JSON.stringify(postIds));
 }
 
 /** Throws a UNIQUE violation when another vote on the post has that anonymous id. */
 export function setAnonymousId(db: Db, voteId: string, anonymousId: string): void {
   db.query("UPDATE votes SET anonymous_id = ?, board_user_id = NULL WHERE id = ?").run(anonymousId, voteId);
-}
-
-export function deleteVote(db: Db, voteId: string): void {
-  db.query("DELETE FROM votes WHERE id = ?").run(voteId);
 }
 
 export function voteCountOf(db: Db, postId: string): number {
