@@ -9,6 +9,7 @@ import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
 import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
+import { publicRoutes } from "./public/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { voteRoutes } from "./votes/routes";
@@ -36,6 +37,7 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(publicRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;
