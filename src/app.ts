@@ -7,6 +7,7 @@ import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
+import { mcpRoutes } from "./mcp/routes";
 import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
 import { publicRoutes } from "./public/routes";
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext) {
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
     .use(publicRoutes(ctx))
+    .use(mcpRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;
