@@ -14,6 +14,22 @@ function anonymousIdOf(clientIp: string): string {
 }
 
 /**
+ * Stateless, the server has nothing to push on a standalone GET stream and no session to DELETE; the
+ * Streamable HTTP specification has such servers answer 405, which clients take as "POST only".
+ */
+function methodNotAllowed(): Response {
+  const body = {
+    jsonrpc: "2.0",
+    error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages to /mcp" },
+    id: null,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 405,
+    headers: { allow: "POST", "content-type": "application/json" },
+  });
+}
+
+/**
  * Who the request speaks for: no Authorization header is public mode (metered per IP by the keyless
  * limiter, board from `project_slug` or `?project=`); `Bearer sk_…` is admin mode on the key's project,
  * metered per key. Any other Authorization answers 401 like the REST API.
@@ -42,6 +58,7 @@ export function mcpRoutes(ctx: AppContext) {
   return new Elysia({ name: "mcp" }).all(
     MCP_PATH,
     async ({ request, body, set }) => {
+      if (request.method !== "POST") return methodNotAllowed();
       const server = createMcpServer(sessionOf(ctx, request, set.headers));
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

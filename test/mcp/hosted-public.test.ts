@@ -194,6 +194,21 @@ describe("hosted MCP without a key (public mode)", () => {
     await expect(bare.readResource({ uri: "featureboard://project" })).rejects.toThrow(/project=/);
   });
 
+  test("stateless: GET and DELETE answer 405 (nothing to stream, no session); a malformed body is INVALID_JSON", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    }
+    const malformed = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).error_code).toBe("INVALID_JSON");
+  });
+
   test("a key that is not a secret key is refused at the door", async () => {
     await expect(connectHttp(server.url, { key: t.project.publishableKey })).rejects.toThrow(
       /SECRET_KEY_REQUIRED/,
