@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createProject } from "../../src/projects/service";
-import { createTestApp } from "../support/app";
+import { createTestApp, readJson } from "../support/app";
 import { listen, makePost } from "../support/board";
 import { callTool, connectHttp, toolValue } from "../support/mcp";
 import { plantPrivateData, PrivateDataScan } from "../support/private-data";
@@ -206,7 +206,7 @@ describe("hosted MCP without a key (public mode)", () => {
       body: "{not json",
     });
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).error_code).toBe("INVALID_JSON");
+    expect((await readJson(malformed)).error_code).toBe("INVALID_JSON");
   });
 
   test("a key that is not a secret key is refused at the door", async () => {
