@@ -4,7 +4,7 @@ import { createProject } from "../../src/projects/service";
 import { createTestApp, readJson } from "../support/app";
 import { listen, makePost } from "../support/board";
 import { callTool, connectHttp, toolValue } from "../support/mcp";
-import { plantPrivateData, PrivateDataScan } from "../support/private-data";
+import { plantPrivateData, PrivateDataScan, privateFieldsInSchema } from "../support/private-data";
 
 const t = createTestApp();
 const server = listen(t);
@@ -40,6 +40,8 @@ describe("hosted MCP without a key (public mode)", () => {
       }
     }
     expect(tools.find((tool) => tool.name === "browse_board")?.annotations?.readOnlyHint).toBe(true);
+    // What public tools answer cannot even describe private fields.
+    expect(tools.flatMap((tool) => privateFieldsInSchema(tool.outputSchema, tool.name))).toEqual([]);
   });
 
   test("browse_board answers the visible posts by votes, the board URL and the slug", async () => {

@@ -3,7 +3,12 @@ import { TokenBuckets } from "../../src/http/rate-limit";
 import { createProject } from "../../src/projects/service";
 import { createTestApp, expectApiError } from "../support/app";
 import { makePost, makeTag } from "../support/board";
-import { plantPrivateData, PrivateDataScan, publicCaller } from "../support/private-data";
+import {
+  plantPrivateData,
+  PrivateDataScan,
+  privateFieldsInSchema,
+  publicCaller,
+} from "../support/private-data";
 
 const t = createTestApp();
 afterAll(() => t.close());
@@ -343,6 +348,28 @@ describe("access", () => {
       limited.close();
     }
   });
+});
+
+test("no public route's success schema has a field for metadata, internal notes, emails or spend", async () => {
+  const doc = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
+  const publicPaths = Object.entries(
+    doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+  ).filter(([path]) => path.startsWith("/api/public/"));
+  expect(publicPaths.length).toBeGreaterThanOrEqual(6);
+  const found: string[] = [];
+  for (const [path, operations] of publicPaths) {
+    for (const [method, operation] of Object.entries(operations)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (status.startsWith("2"))
+          found.push(...privateFieldsInSchema(response, `${method} ${path} ${status}`));
+      }
+    }
+  }
+  expect(found).toEqual([]);
+  // The check itself sees such a field.
+  expect(
+    privateFieldsInSchema({ properties: { data: { items: { properties: { userSpend: {} } } } } }),
+  ).toHaveLength(1);
 });
 
 test("the scan finds planted private data where it is", () => {

@@ -112,3 +112,18 @@ export async function plantPrivateData(t: TestApp): Promise<string> {
   });
   return postId;
 }
+
+/** Property names a JSON Schema declares anywhere (nested objects, arrays, unions) that carry private data. */
+export function privateFieldsInSchema(schema: unknown, path = "$"): string[] {
+  if (Array.isArray(schema))
+    return schema.flatMap((item, index) => privateFieldsInSchema(item, `${path}[${index}]`));
+  if (typeof schema !== "object" || schema === null) return [];
+  const found: string[] = [];
+  const properties = (schema as { properties?: Record<string, unknown> }).properties;
+  for (const name of Object.keys(properties ?? {})) {
+    if (PRIVATE_KEYS.has(name)) found.push(`${path}.${name}`);
+  }
+  for (const [key, inner] of Object.entries(schema))
+    found.push(...privateFieldsInSchema(inner, `${path}.${key}`));
+  return found;
+}
