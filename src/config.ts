@@ -21,6 +21,8 @@ export interface Config {
   bootstrapSecretKey: string | null;
   allowPrivateTargets: boolean;
   shutdownTimeoutMs: number;
+  /** The payment processor's API root (Stripe's by default; tests point it at a loopback server). */
+  payments: { apiUrl: string };
   rateLimits: { secretKey: RateLimitRule; publicIp: RateLimitRule; ai: RateLimitRule };
   ai: {
     provider: AiProviderName;
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapSecretKey,
     allowPrivateTargets: boolean(env, "FEATUREBOARD_ALLOW_PRIVATE_TARGETS"),
     shutdownTimeoutMs: integer(env, "FEATUREBOARD_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 600_000),
+    payments: { apiUrl: httpUrl(env, "FEATUREBOARD_PAYMENTS_API_URL") ?? "https://api.stripe.com" },
     rateLimits: {
       secretKey: rateRule(env, "FEATUREBOARD_RATE_LIMIT_KEY", { perMinute: 600, burst: 100 }),
       publicIp: rateRule(env, "FEATUREBOARD_RATE_LIMIT_IP", { perMinute: 60, burst: 20 }),
