@@ -8,6 +8,7 @@ import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
 import { paymentsPlugin } from "./payments/routes";
+import { emailPlugin } from "./email/routes";
 import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
 import { tagRoutes } from "./tags/routes";
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext) {
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
     .use(paymentsPlugin(ctx))
+    .use(emailPlugin(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -1,5 +1,6 @@
 import { recordActivity } from "../activity/store";
 import { type Db, inTransaction } from "../db/connection";
+import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { requireUserRow } from "../users/service";
@@ -173,7 +174,7 @@ function applyUpdate(
     });
     appendEvent(db, projectId, "post.status_changed", { post, previousStatus, status: after.status });
     if (patch.notify === true)
-      store.insertStatusNotification(db, projectId, postId, previousStatus, after.status, now);
+      queueStatusEmails(db, projectId, { post, previousStatus, status: after.status }, now);
   }
   return { post, changed: true };
 }
