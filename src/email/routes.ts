@@ -28,7 +28,8 @@ const UNKNOWN_LINK = () =>
  */
 function unsubscribeRoutes(ctx: AppContext) {
   const { db } = ctx;
-  const detail = { tags: ["Email"] };
+  // Pages for people, not API operations: kept out of the OpenAPI document.
+  const detail = { hide: true };
   return new Elysia({ prefix: "/email/unsubscribe" })
     .get(
       "/:token",
