@@ -34,7 +34,7 @@ function activeCoupons(
     if (discount.end !== null && discount.end <= nowSeconds) continue;
     const ref = couponOf(discount);
     const coupon = typeof ref === "string" ? coupons.get(ref) : ref;
-    if (!coupon) continue;
+    if (!coupon) throw new UnvaluedSubscription(`the coupon of discount ${discount.id} could not be read`);
     if (coupon.duration === "once") continue;
     active.push(coupon);
   }

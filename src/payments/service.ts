@@ -161,11 +161,13 @@ function tally(subscriptions: Stripe.Subscription[], coupons: Map<string, Stripe
 function summary(result: Omit<SyncResult, "status" | "message">): Pick<SyncResult, "status" | "message"> {
   const applied = result.matchedUsers + result.createdUsers;
   const status = result.errors.length === 0 ? "success" : applied > 0 ? "partial" : "error";
-  const failed = result.errors.length > 0 ? `, ${result.errors.length} failed` : "";
+  const count = result.errors.length;
+  const failed = count > 0 ? `, ${count} ${count === 1 ? "error" : "errors"}` : "";
   return {
     status,
     message:
-      `Synced ${result.totalCustomers} paying customers: ${result.matchedUsers} matched, ` +
+      `Synced ${result.totalCustomers} paying ${result.totalCustomers === 1 ? "customer" : "customers"}: ` +
+      `${result.matchedUsers} matched, ` +
       `${result.createdUsers} created, ${result.skippedNoEmail} without email${failed}`,
   };
 }
@@ -183,7 +185,7 @@ function failure(message: string): SyncResult {
 }
 
 /** Sets one payer's spend, creating the board user when the email is new; atomic per payer. */
-function applyPayer(db: Db, projectId: string, payer: Payer): "matched" | "created" {
+function applyPayer(db: Db, projectId: string, payer: Payer): { userId: string; created: boolean } {
   const cents = Math.round(payer.cents);
   if (cents > MAX_SPEND * 100) throw new Error(`monthly revenue ${cents / 100} exceeds the spend limit`);
   return inTransaction(db, () => {
@@ -196,7 +198,7 @@ function applyPayer(db: Db, projectId: string, payer: Payer): "matched" | "creat
       ...name,
     });
     store.markSynced(db, projectId, user.id, Date.now());
-    return created ? "created" : "matched";
+    return { userId: user.id, created };
   });
 }
 
@@ -233,11 +235,10 @@ async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string):
       continue;
     }
     try {
-      const outcome = applyPayer(db, projectId, payer);
-      if (outcome === "created") createdUsers += 1;
+      const { userId, created } = applyPayer(db, projectId, payer);
+      if (created) createdUsers += 1;
       else matchedUsers += 1;
-      const user = findUserRowByEmail(db, projectId, payer.email);
-      if (user) paying.add(user.id);
+      paying.add(userId);
     } catch (error) {
       errors.push(`${payer.email}: ${(error as Error).message}`);
     }
@@ -262,7 +263,7 @@ const running = new WeakMap<Db, Map<string, Promise<SyncResult>>>();
  * result is kept and shown by GET /integrations/payments. A sync already running for the project is
  * joined, not started twice.
  */
-export function syncPayments(ctx: PaymentsContext, projectId: string): Promise<SyncResult> {
+export async function syncPayments(ctx: PaymentsContext, projectId: string): Promise<SyncResult> {
   const { db } = ctx;
   const project = findProjectById(db, projectId);
   if (!project) throw notFound("PROJECT_NOT_FOUND");
