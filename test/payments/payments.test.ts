@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { setProjectPlan } from "../../src/projects/service";
+import { syncAllProjects } from "../../src/payments/schedule";
 import { syncPayments } from "../../src/payments/service";
 import { createTestApp, expectApiError, type TestApp } from "../support/app";
 import { makeUser, watchChanges } from "../support/board";
@@ -278,5 +279,58 @@ describe("payments sync", () => {
     expect(first).toBe(second);
     expect(first).toMatchObject({ status: "success", totalCustomers: 5, matchedUsers: 4, createdUsers: 0 });
     expect(stripe.requests.length - requestsBefore).toBe(4);
+  });
+});
+
+describe("payments sync, more cases", () => {
+  const t = testApp();
+  afterAll(() => t.close());
+
+  test("two customers with one email are one board user paying both", async () => {
+    await connect(t);
+    stripe.setSubscriptions([
+      {
+        id: "sub_x1",
+        customer: { id: "cus_x1", email: "twice@example.com" },
+        items: [{ unitAmount: 1000, interval: "month" }],
+      },
+      {
+        id: "sub_x2",
+        customer: { id: "cus_x2", email: "TWICE@example.com" },
+        items: [{ unitAmount: 2400, interval: "year" }],
+      },
+    ]);
+    try {
+      const response = await t.call("POST", "/api/v1/integrations/payments/sync");
+      expect(response.body.data).toMatchObject({
+        status: "success",
+        totalCustomers: 2,
+        createdUsers: 1,
+        matchedUsers: 0,
+      });
+      expect(await spendByEmail(t)).toEqual({ "twice@example.com": "12.00" });
+    } finally {
+      stripe.setSubscriptions(FIXTURE);
+    }
+  });
+
+  test("the daily run syncs every enabled project on growth or higher, and skips the others", async () => {
+    await connect(t);
+    const otherKey = { key: t.other.secretKey };
+    await t.call("PUT", "/api/v1/integrations/payments", { body: { apiKey: FAKE_STRIPE_KEY }, ...otherKey });
+    setProjectPlan(t.ctx.db, "other-co", "starter");
+    await syncAllProjects(t.ctx);
+    const mine = await t.call("GET", "/api/v1/integrations/payments");
+    expect(mine.body.data.lastSync).toMatchObject({ status: "success", totalCustomers: 5 });
+    const theirs = await t.call("GET", "/api/v1/integrations/payments", otherKey);
+    expect(theirs.body.data.lastSync).toBeNull();
+
+    setProjectPlan(t.ctx.db, "other-co", "growth");
+    await t.call("PUT", "/api/v1/integrations/payments", {
+      body: { apiKey: FAKE_STRIPE_KEY, enabled: false },
+      ...otherKey,
+    });
+    await syncAllProjects(t.ctx);
+    expect((await t.call("GET", "/api/v1/integrations/payments", otherKey)).body.data.lastSync).toBeNull();
   });
 });
