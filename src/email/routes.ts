@@ -84,7 +84,7 @@ function unsubscribeRoutes(ctx: AppContext) {
 export function emailPlugin(ctx: AppContext) {
   const sender = createMailSender(ctx);
   registerMailRunner(ctx.db, sender);
-  return new Elysia({ name: "email" })
+  return new Elysia()
     .use(unsubscribeRoutes(ctx))
     .onStart(() => sender.start())
     .onStop(() => sender.stop());

@@ -67,7 +67,7 @@ function paymentsRoutes(ctx: AppContext) {
 /** The payments REST routes, and the daily sync while the server listens. */
 export function paymentsPlugin(ctx: AppContext) {
   let stopDaily: (() => void) | null = null;
-  return new Elysia({ name: "payments" })
+  return new Elysia()
     .use(paymentsRoutes(ctx))
     .onStart(() => {
       stopDaily ??= startDailySync(ctx);

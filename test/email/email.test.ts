@@ -197,6 +197,11 @@ describe("without an SMTP server", () => {
       expect(row.subject).toContain("approved");
     }
     expect(smtp.mail.length).toBe(start);
+    // Each app serves its own unsubscribe pages.
+    const token = t.ctx.db
+      .query<{ unsubscribe_token: string }, []>("SELECT unsubscribe_token FROM mail_outbox LIMIT 1")
+      .get()?.unsubscribe_token;
+    expect((await t.call("GET", `/email/unsubscribe/${token}`, { key: null })).status).toBe(200);
   });
 });
 
