@@ -36,6 +36,7 @@ export async function flushMail(db: Db): Promise<void> {
  */
 export function queueStatusEmails(db: Db, projectId: string, change: StatusChange, now: number): number {
   const notificationId = Bun.randomUUIDv7();
+  const subscribers = store.subscribersOf(db, change.post.id);
   store.insertNotification(db, {
     id: notificationId,
     projectId,
@@ -43,9 +44,10 @@ export function queueStatusEmails(db: Db, projectId: string, change: StatusChang
     previousStatus: change.previousStatus,
     status: change.status,
     now,
+    // Nobody to write to: the notification is done at once.
+    sentAt: subscribers.length === 0 ? now : null,
   });
   const boardName = findProjectById(db, projectId)?.name ?? "feature";
-  const subscribers = store.subscribersOf(db, change.post.id);
   for (const subscriber of subscribers) {
     const message = statusChangeMessage({
       boardName,

@@ -38,12 +38,14 @@ export function insertNotification(
     previousStatus: string;
     status: string;
     now: number;
+    sentAt: number | null;
   },
 ): void {
   db.query(
-    `INSERT INTO status_notifications (id, project_id, post_id, previous_status, status, created_at)
-     VALUES ($id, $projectId, $postId, $previousStatus, $status, $now)`,
+    `INSERT INTO status_notifications (id, project_id, post_id, previous_status, status, created_at, sent_at)
+     VALUES ($id, $projectId, $postId, $previousStatus, $status, $now, $sentAt)`,
   ).run({
+    $sentAt: notification.sentAt,
     $id: notification.id,
     $projectId: notification.projectId,
     $postId: notification.postId,

@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { recordActivity } from "../activity/store";
 import type { Config } from "../config";
-import { type Db, inTransaction } from "../db/connection";
+import { type Db, inTransaction, whenCommitted } from "../db/connection";
 import { notFound } from "../http/errors";
 import { requirePlan } from "../projects/plans";
 import { findProjectById } from "../projects/store";
@@ -287,6 +287,8 @@ export async function syncPayments(ctx: PaymentsContext, projectId: string): Pro
         metadata: { ...result, errors: result.errors.length },
       });
     });
+    // The result must describe stored changes, also for callers that do not answer over HTTP.
+    await whenCommitted(db);
     return result;
   })().finally(() => perProject.delete(projectId));
   perProject.set(projectId, sync);
