@@ -12,6 +12,8 @@ import { postRoutes } from "./posts/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { voteRoutes } from "./votes/routes";
+import { webhookRoutes } from "./webhooks/routes";
+import { integrationRoutes } from "./integrations/routes";
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
 export function createApp(ctx: AppContext) {
@@ -36,6 +38,8 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(webhookRoutes(ctx))
+    .use(integrationRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -43,6 +43,8 @@ export function openApi(ctx: AppContext) {
         { name: "Comments", description: "Discussion and internal notes on a post" },
         { name: "Tags", description: "Labels that group posts" },
         { name: "Board users", description: "The customers behind the votes" },
+        { name: "Webhooks", description: "Signed event deliveries to your endpoints (docs/webhooks.md)" },
+        { name: "Integrations", description: "Team chat, community chat, code host and issue tracker" },
       ],
     },
   });
