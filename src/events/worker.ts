@@ -164,19 +164,28 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     }
   }
 
+  /**
+   * Webhook deliveries go out in parallel. An integration's go one at a time per project, in order: chat
+   * messages keep their order, and two approvals of one post cannot both find no issue and open two.
+   */
+  function laneOf(row: deliveries.DueDelivery): string {
+    return row.integration === null ? row.id : `${row.project_id}:${row.integration}`;
+  }
+
   function sendDue(): void {
-    const room = MAX_IN_FLIGHT - inFlight.size;
-    if (room <= 0) return;
-    const due = deliveries.dueDeliveries(db, Date.now(), room + inFlight.size);
-    for (const row of due) {
-      if (inFlight.has(row.id) || inFlight.size >= MAX_IN_FLIGHT) continue;
+    if (inFlight.size >= MAX_IN_FLIGHT) return;
+    const busy = new Set([...inFlight.keys()]);
+    for (const row of deliveries.dueDeliveries(db, Date.now(), MAX_IN_FLIGHT * 4)) {
+      const lane = laneOf(row);
+      if (busy.has(lane) || inFlight.size >= MAX_IN_FLIGHT) continue;
+      busy.add(lane);
       const work = attempt(row)
         .catch((error: unknown) => log.error("delivery failed unexpectedly", describeError(error)))
         .finally(() => {
-          inFlight.delete(row.id);
+          inFlight.delete(lane);
           wake();
         });
-      inFlight.set(row.id, work);
+      inFlight.set(lane, work);
     }
   }
 
