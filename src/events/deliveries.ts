@@ -113,3 +113,10 @@ export function failPendingOfEndpoint(db: Db, endpointId: string, now: number): 
     "UPDATE deliveries SET state = 'failed', updated_at = ? WHERE endpoint_id = ? AND state = 'pending'",
   ).run(now, endpointId);
 }
+
+export function deliveryExists(db: Db, deliveryId: string): boolean {
+  return (
+    db.query<{ one: number }, [string]>("SELECT 1 AS one FROM deliveries WHERE id = ?").get(deliveryId) !==
+    null
+  );
+}

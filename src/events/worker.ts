@@ -40,6 +40,7 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     for (;;) {
       const events = deliveries.undispatchedEvents(db, FAN_OUT_BATCH);
       if (events.length === 0) return;
+      let created = 0;
       inTransaction(db, () => {
         const now = Date.now();
         for (const event of events) {
@@ -49,16 +50,19 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
             const subscribed = JSON.parse(endpoint.events) as string[];
             if (!subscribed.includes("*") && !subscribed.includes(event.type)) continue;
             deliveries.insertDelivery(db, newMessageId(), event, { endpointId: endpoint.id }, now);
+            created++;
           }
           for (const integration of enabledIntegrations(db, event.project_id)) {
             if (!integrationWants(integration.kind, integration.config, payload)) continue;
             deliveries.insertDelivery(db, newMessageId(), event, { integration: integration.kind }, now);
+            created++;
           }
           deliveries.markDispatched(db, event.id, now);
         }
       });
-      // The rows must be durable before their first attempt: a crash then resends the same webhook-id.
-      commitNow(db);
+      // New rows must be durable before their first attempt: a crash then resends the same webhook-id.
+      // Events nobody listens to just ride along with the next batch of changes.
+      if (created > 0) commitNow(db);
       if (events.length < FAN_OUT_BATCH) return;
     }
   }
@@ -100,6 +104,8 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     const now = Date.now();
     const attemptNumber = due.attempts + 1;
     const schedule = config.delivery.retryScheduleMs;
+    // The endpoint may have been deleted during the attempt, taking the delivery with it.
+    if (!deliveries.deliveryExists(db, due.id)) return;
     inTransaction(db, () => {
       deliveries.insertAttempt(db, due.id, {
         attempt: attemptNumber,
