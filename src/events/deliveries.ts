@@ -19,8 +19,9 @@ export function undispatchedEvents(db: Db, limit: number): OutboxEvent[] {
     .all(limit);
 }
 
-export function markDispatched(db: Db, eventId: string, now: number): void {
-  db.query("UPDATE events SET dispatched_at = ? WHERE id = ?").run(now, eventId);
+/** Marks every event up to `seq` dispatched: the batch just fanned out, read in `seq` order. */
+export function markDispatchedThrough(db: Db, seq: number, now: number): void {
+  db.query("UPDATE events SET dispatched_at = ? WHERE dispatched_at IS NULL AND seq <= ?").run(now, seq);
 }
 
 export type DeliveryTarget = { endpointId: string } | { integration: IntegrationKind };
