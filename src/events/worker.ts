@@ -28,10 +28,12 @@ export interface DeliveryWorker {
 
 const FAN_OUT_BATCH = 500;
 const MAX_IN_FLIGHT = 16;
+const QUARANTINE_MS = 60_000;
 
 export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   const { db, config, log } = ctx;
   const inFlight = new Map<string, Promise<void>>();
+  const quarantined = new Map<string, number>();
   const stopping = new AbortController();
   let running = false;
   let again = false;
@@ -196,9 +198,15 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     for (const row of deliveries.dueDeliveries(db, Date.now(), MAX_IN_FLIGHT * 4)) {
       const lane = laneOf(row);
       if (busy.has(lane) || inFlight.size >= MAX_IN_FLIGHT) continue;
+      if ((quarantined.get(row.id) ?? 0) > Date.now()) continue;
+      quarantined.delete(row.id);
       busy.add(lane);
       const work = attempt(row)
-        .catch((error: unknown) => log.error("delivery failed unexpectedly", describeError(error)))
+        .catch((error: unknown) => {
+          // A bug or a database error, not the target's answer: leave the row pending but do not spin on it.
+          quarantined.set(row.id, Date.now() + QUARANTINE_MS);
+          log.error("delivery failed unexpectedly", { deliveryId: row.id, ...describeError(error) });
+        })
         .finally(() => {
           inFlight.delete(lane);
           wake();

@@ -353,4 +353,17 @@ describe("webhook deliveries to a real loopback receiver", () => {
     });
     expect(reenabled.body.data).toMatchObject({ enabled: true, disabledReason: null });
   });
+
+  test("the address is checked again before every attempt, not only when the URL was saved", async () => {
+    start({ FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "1h" });
+    const hook = receiver();
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    // The same URL, now that private targets are no longer allowed (as if its DNS answer had changed).
+    t.ctx.config.allowPrivateTargets = false;
+    await makePost(t);
+    const history = await historyUntil(endpoint.id, (entries) => entries.length === 1);
+    expect(history[0]).toMatchObject({ attempt: 1, statusCode: null, state: "pending" });
+    expect(history[0]!.error).toContain("https");
+    expect(hook.received).toHaveLength(0);
+  });
 });
