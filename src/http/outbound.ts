@@ -149,6 +149,7 @@ export async function safeFetch(
   raw: string,
   request: OutboundRequest,
   options: OutboundOptions,
+  signal?: AbortSignal,
 ): Promise<Response> {
   const target = await resolveTarget(raw, options.allowPrivate);
   const pinned = new URL(target.url);
@@ -159,7 +160,9 @@ export async function safeFetch(
     headers: { ...request.headers, host: hostHeader },
     body: request.body,
     redirect: "manual",
-    signal: AbortSignal.timeout(options.timeoutMs),
+    signal: signal
+      ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), signal])
+      : AbortSignal.timeout(options.timeoutMs),
     tls: { serverName: target.url.hostname },
   });
 }
@@ -190,7 +193,7 @@ export async function callOnce(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const response = await safeFetch(url, request, options);
+    const response = await safeFetch(url, request, options, signal);
     const responseText = await response.text().catch(() => "");
     signal?.throwIfAborted();
     const statusCode = response.status;

@@ -45,6 +45,42 @@ describe("the delivery worker", () => {
   });
 });
 
+describe("graceful stop", () => {
+  test("stop() aborts an attempt in flight without recording it; the next worker sends it with the same id", async () => {
+    const t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
+    let releaseHeld!: () => void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    const receiver = startReceiver(async (_, index) => {
+      if (index === 0) await held;
+      return new Response("ok");
+    });
+    const endpoint = (
+      await t.call("POST", "/api/v1/integrations/webhooks", { body: { url: receiver.url, events: ["*"] } })
+    ).body.data;
+    const first = startDeliveryWorker(t.ctx);
+    await makePost(t);
+    await receiver.waitFor(1);
+    await first.stop();
+    releaseHeld();
+    const history = () =>
+      t.call("GET", `/api/v1/integrations/webhooks/${endpoint.id}`).then((r) => r.body.data.recentDeliveries);
+    expect(await history()).toEqual([]);
+
+    const second = startDeliveryWorker(t.ctx);
+    await receiver.waitFor(2);
+    expect(receiver.received[1]!.headers["webhook-id"]).toBe(receiver.received[0]!.headers["webhook-id"]);
+    let entries: { attempt: number; state: string }[] = [];
+    for (let tries = 0; tries < 1000 && entries.length === 0; tries++) {
+      entries = await history();
+      await Bun.sleep(10);
+    }
+    expect(entries).toEqual([expect.objectContaining({ attempt: 1, state: "delivered" })]);
+    await second.stop();
+    t.close();
+    receiver.stop();
+  });
+});
+
 describe("a crash between the acknowledged change and its delivery", () => {
   test("SIGKILL, restart: the event is delivered exactly once, with the same webhook-id", async () => {
     const key = `sk_${"W".repeat(32)}`;
