@@ -14,6 +14,8 @@ import { postRoutes } from "./posts/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { voteRoutes } from "./votes/routes";
+import { webhookRoutes } from "./webhooks/routes";
+import { integrationRoutes } from "./integrations/routes";
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
 export function createApp(ctx: AppContext) {
@@ -40,6 +42,8 @@ export function createApp(ctx: AppContext) {
     .use(commentRoutes(ctx))
     .use(paymentsPlugin(ctx))
     .use(emailPlugin(ctx))
+    .use(webhookRoutes(ctx))
+    .use(integrationRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

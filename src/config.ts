@@ -32,6 +32,16 @@ export interface Config {
     embedModel: string;
   };
   mail: { smtpUrl: string | null; from: string };
+  delivery: {
+    /** Time-out of one outgoing attempt. */
+    timeoutMs: number;
+    /** Wait before each retry; after the last one the delivery is marked failed. */
+    retryScheduleMs: number[];
+    /** An endpoint whose attempts have all failed for this long is disabled. */
+    disableAfterMs: number;
+  };
+  /** API roots of the providers, so tests (or an enterprise host) can point them elsewhere. */
+  providers: { codeHostApiUrl: string; issueTrackerApiUrl: string };
 }
 
 /** Thrown for a bad environment value; `main` prints its message as one line and exits with code 2. */
@@ -90,6 +100,32 @@ function httpUrl(env: Env, name: string): string | null {
     throw new ConfigError(name, `expected an http(s) URL, got "${raw}"`);
   }
   return raw.replace(/\/+$/, "");
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "250ms", "5s", "30m", "2h", "5d": one duration in milliseconds, or null when malformed. */
+function parseDuration(raw: string): number | null {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(raw.trim());
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : null;
+}
+
+function duration(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const value = parseDuration(raw);
+  if (value === null)
+    throw new ConfigError(name, `expected a duration such as 500ms, 5s, 30m, 2h or 5d, got "${raw}"`);
+  return value;
+}
+
+function durations(env: Env, name: string, fallback: string): number[] {
+  const raw = text(env, name) ?? fallback;
+  const values = raw.split(",").map(parseDuration);
+  if (values.some((value) => value === null)) {
+    throw new ConfigError(name, `expected comma-separated durations such as 5s,5m,30m, got "${raw}"`);
+  }
+  return values as number[];
 }
 
 function rateRule(env: Env, prefix: string, fallback: RateLimitRule): RateLimitRule {
@@ -158,6 +194,15 @@ export function loadConfig(env: Env = process.env): Config {
     mail: {
       smtpUrl,
       from: text(env, "FEATUREBOARD_MAIL_FROM") ?? "featureboard <no-reply@localhost>",
+    },
+    delivery: {
+      timeoutMs: duration(env, "FEATUREBOARD_DELIVERY_TIMEOUT", 10_000),
+      retryScheduleMs: durations(env, "FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,10h"),
+      disableAfterMs: duration(env, "FEATUREBOARD_WEBHOOK_DISABLE_AFTER", 5 * 86_400_000),
+    },
+    providers: {
+      codeHostApiUrl: httpUrl(env, "FEATUREBOARD_CODE_HOST_API_URL") ?? "https://api.github.com",
+      issueTrackerApiUrl: httpUrl(env, "FEATUREBOARD_ISSUE_TRACKER_API_URL") ?? "https://api.linear.app",
     },
   };
 }

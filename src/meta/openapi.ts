@@ -44,6 +44,8 @@ export function openApi(ctx: AppContext) {
         { name: "Tags", description: "Labels that group posts" },
         { name: "Board users", description: "The customers behind the votes" },
         { name: "Payments", description: "Customer revenue from the payment processor, as board-user spend" },
+        { name: "Webhooks", description: "Signed event deliveries to your endpoints (docs/webhooks.md)" },
+        { name: "Integrations", description: "Team chat, community chat, code host and issue tracker" },
       ],
     },
   });
