@@ -59,7 +59,8 @@ export function startService(
   const stop = () => {
     stopping ??= (async () => {
       log.info("shutting down", { timeoutMs: config.shutdownTimeoutMs });
-      const drained = server.stop(false).then(() => true);
+      // app.stop (not server.stop) also runs the plugins' onStop hooks: the mail sender and daily sync stop.
+      const drained = app.stop(false).then(() => true);
       const timedOut = Bun.sleep(config.shutdownTimeoutMs).then(() => false);
       if (!(await Promise.race([drained, timedOut]))) {
         log.warn("shutdown timeout reached; closing open connections");
