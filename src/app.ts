@@ -9,6 +9,8 @@ import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
 import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
+import { releaseRoutes } from "./releases/routes";
+import { roadmapRoutes } from "./roadmap/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { voteRoutes } from "./votes/routes";
@@ -36,6 +38,8 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(roadmapRoutes(ctx))
+    .use(releaseRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;
