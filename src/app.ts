@@ -7,6 +7,8 @@ import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
+import { activityRoutes } from "./activity/routes";
+import { analyticsRoutes } from "./analytics/routes";
 import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
 import { releaseRoutes } from "./releases/routes";
@@ -40,6 +42,8 @@ export function createApp(ctx: AppContext) {
     .use(commentRoutes(ctx))
     .use(roadmapRoutes(ctx))
     .use(releaseRoutes(ctx))
+    .use(analyticsRoutes(ctx))
+    .use(activityRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -45,6 +45,8 @@ export function openApi(ctx: AppContext) {
         { name: "Board users", description: "The customers behind the votes" },
         { name: "Roadmap", description: "Planned, in-progress and shipped posts" },
         { name: "Releases", description: "Changelog entries and the posts they ship" },
+        { name: "Analytics", description: "What moved on the board over a period" },
+        { name: "Activity", description: "The audit log of every change" },
       ],
     },
   });
