@@ -10,6 +10,7 @@ import { metaRoutes } from "./meta/routes";
 import { activityRoutes } from "./activity/routes";
 import { analyticsRoutes } from "./analytics/routes";
 import { commentRoutes } from "./comments/routes";
+import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
 import { releaseRoutes } from "./releases/routes";
 import { roadmapRoutes } from "./roadmap/routes";
@@ -44,6 +45,7 @@ export function createApp(ctx: AppContext) {
     .use(releaseRoutes(ctx))
     .use(analyticsRoutes(ctx))
     .use(activityRoutes(ctx))
+    .use(importRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -11,7 +11,13 @@ import type { ReleaseRow } from "./store";
 /** Where a release comes from when it is not made now: an import keeps the exported times. */
 export interface ReleaseOrigin {
   createdAt?: number;
+  updatedAt?: number;
   publishedAt?: number | null;
+  /**
+   * Restored from an export: the release was published elsewhere, so creating it ships no posts (they
+   * arrive with their own status and releaseId) and announces nothing.
+   */
+  restored?: boolean;
 }
 
 function requireReleaseRow(db: Db, projectId: string, releaseId: string): ReleaseRow {
@@ -107,7 +113,7 @@ export function createRelease(
       is_draft: isDraft ? 1 : 0,
       published_at: isDraft ? null : (origin.publishedAt ?? now),
       created_at: createdAt,
-      updated_at: createdAt,
+      updated_at: origin.updatedAt ?? createdAt,
     };
     store.insertRelease(db, row);
     store.replaceReleasePosts(db, row.id, postIds);
@@ -117,7 +123,7 @@ export function createRelease(
       entityId: row.id,
       metadata: { title, isDraft },
     });
-    if (!isDraft) {
+    if (!isDraft && !origin.restored) {
       shipPosts(db, projectId, row.id, postIds);
       announce(db, projectId, getRelease(db, projectId, row.id));
     }
