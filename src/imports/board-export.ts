@@ -232,7 +232,8 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     if (typeof post.id !== "string" || typeof post.mergedIntoId !== "string") continue;
     const postId = target("post", post.id);
     const intoId = target("post", post.mergedIntoId);
-    if (postId !== null && intoId !== null && newlyCreated.has(postId))
+    // Either end new: the link is made, also when its target arrives in a later import than the post.
+    if (postId !== null && intoId !== null && (newlyCreated.has(postId) || newlyCreated.has(intoId)))
       store.setMergedInto(db, projectId, postId, intoId);
   }
 

@@ -74,7 +74,8 @@ function parseTags(raw: unknown): string[] {
   for (const label of (labels as string[]).map((each) => each.trim()).filter((each) => each !== "")) {
     if (label.length > 50)
       throw validationError("tags", `'${label.slice(0, 60)}' is longer than 50 characters`);
-    unique.set(label.toLowerCase(), label);
+    // The first spelling of a label wins; tags match case-insensitively anyway.
+    if (!unique.has(label.toLowerCase())) unique.set(label.toLowerCase(), label);
   }
   return [...unique.values()];
 }
