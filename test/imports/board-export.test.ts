@@ -80,7 +80,7 @@ const importInto = (t: TestApp, document: unknown, key?: string) =>
     }),
   );
 
-const sorted = <T>(items: T[]) =>
+const sorted = (items: JsonBody[]): JsonBody[] =>
   [...items].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 /**
