@@ -228,14 +228,16 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     return { id: made.id, made: true };
   });
   // Merge links need both posts, so they follow once every post exists.
-  for (const post of posts) {
-    if (typeof post.id !== "string" || typeof post.mergedIntoId !== "string") continue;
-    const postId = target("post", post.id);
-    const intoId = target("post", post.mergedIntoId);
-    // Either end new: the link is made, also when its target arrives in a later import than the post.
-    if (postId !== null && intoId !== null && (newlyCreated.has(postId) || newlyCreated.has(intoId)))
-      store.setMergedInto(db, projectId, postId, intoId);
-  }
+  inTransaction(db, () => {
+    for (const post of posts) {
+      if (typeof post.id !== "string" || typeof post.mergedIntoId !== "string") continue;
+      const postId = target("post", post.id);
+      const intoId = target("post", post.mergedIntoId);
+      // Either end new: the link is made, also when its target arrives in a later import than the post.
+      if (postId !== null && intoId !== null && (newlyCreated.has(postId) || newlyCreated.has(intoId)))
+        store.setMergedInto(db, projectId, postId, intoId);
+    }
+  });
 
   each<Item & { postId: string; boardUserId: string | null; anonymousId: string | null; createdAt: string }>(
     "votes",

@@ -27,27 +27,31 @@ function csvRows(input: ImportInput): Record<string, unknown>[] {
 }
 
 /**
- * POST /import: all of it in one transaction (one commit, embeddings and events included), each row in
- * a savepoint of its own, so a bad row is reported and skipped and the good rows are kept.
+ * POST /import. Every row is a savepoint of its own directly in the group-commit transaction, so a bad
+ * row is reported and skipped, the good rows are kept, and all of them (embeddings and events included)
+ * commit together in one commit after this synchronous call. No savepoint wraps the whole import: SQLite
+ * journals pages again for every savepoint nested in an open one, which made a 10,000-row import
+ * quadratic (docs/reporting.md).
  */
 export function importData(db: Db, projectId: string, input: ImportInput): ImportResult {
   const source = input.source ?? "csv";
-  if (source === "board-export" && input.csv !== undefined)
+  if (source === "board-export" && input.csv !== undefined) {
     throw validationError("csv", "is for source csv only");
+  }
   if (source === "csv" && input.data === undefined && input.csv === undefined) {
     throw validationError("data", "is required");
   }
-  return inTransaction(db, () => {
-    const result =
-      source === "csv"
-        ? importCsvRows(db, projectId, csvRows(input))
-        : importBoardExport(db, projectId, input.data);
+  const result =
+    source === "csv"
+      ? importCsvRows(db, projectId, csvRows(input))
+      : importBoardExport(db, projectId, input.data);
+  inTransaction(db, () =>
     recordActivity(db, projectId, {
       action: "imported",
       entityType: "import",
       entityId: null,
       metadata: { source, imported: result.imported, skipped: result.skipped },
-    });
-    return result;
-  });
+    }),
+  );
+  return result;
 }
