@@ -47,7 +47,7 @@ export function openApi(ctx: AppContext) {
         { name: "Releases", description: "Changelog entries and the posts they ship" },
         { name: "Analytics", description: "What moved on the board over a period" },
         { name: "Activity", description: "The audit log of every change" },
-        { name: "Import and export", description: "Bring feedback in from csv or another board; take it all out" },
+        { name: "Import and export", description: "CSV and board-export in, the whole project out" },
       ],
     },
   });
