@@ -179,7 +179,17 @@ export function updateRelease(db: Db, projectId: string, releaseId: string, patc
         metadata: { changes },
       });
     }
-    if (after.is_draft === 0) shipPosts(db, projectId, releaseId, postIds);
+    // Publication ships every linked post; on a release already published, only the posts just added
+    // (a shipped post later moved out of ARCHIVED is not pulled back by an edit of the release).
+    if (publishes) shipPosts(db, projectId, releaseId, postIds);
+    else if (after.is_draft === 0 && postIdsChanged) {
+      shipPosts(
+        db,
+        projectId,
+        releaseId,
+        postIds.filter((id) => !beforePostIds.includes(id)),
+      );
+    }
     const release = getRelease(db, projectId, releaseId);
     if (publishes) announce(db, projectId, release, changes);
     return release;
