@@ -93,6 +93,19 @@ describe("csv import", () => {
     expect(comments.map((comment: { body: string }) => comment.body)).toEqual(["one", "two"]);
   });
 
+  test("csv text: a byte-order mark and blank lines are ignored; a stray quote is 400", async () => {
+    const response = await importRows({ csv: "\uFEFFtitle,votes\n\nFirst,2\n\nSecond,\n" });
+    expect(response.body.data).toEqual({ imported: 2, skipped: 0, errors: [] });
+    expect((await postTitled("First")).voteCount).toBe(2);
+    const stray = expectApiError(
+      await importRows({ csv: 'title\n"quoted" then text\n' }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(stray.message).toContain("csv");
+    expect(postsOf()).toBe(2);
+  });
+
   test("a bad row leaves nothing behind: not its tags, not its user", async () => {
     const response = await importRows({
       data: [{ title: "x", tags: "brand-new", author_email: "new@example.com", created_at: "last tuesday" }],
