@@ -20,12 +20,17 @@ import {
   type EntityCounts,
   EXPORT_FORMAT,
   EXPORT_VERSION,
+  type ExportComment,
   ExportCommentSchema,
   type ExportPost,
   ExportPostSchema,
+  type ExportRelease,
   ExportReleaseSchema,
+  type ExportTag,
   ExportTagSchema,
+  type ExportUser,
   ExportUserSchema,
+  type ExportVote,
   ExportVoteSchema,
   type ImportError,
   type ImportResult,
@@ -63,8 +68,6 @@ export function exportProject(db: Db, project: { id: string; slug: string; name:
 
 // ---- import ----
 
-type Item = Record<string, unknown> & { id: string };
-
 const LISTS = ["tags", "users", "posts", "votes", "comments", "releases"] as const;
 type ListName = (typeof LISTS)[number];
 const ENTITY_OF: Record<ListName, MappedEntity> = {
@@ -76,17 +79,12 @@ const ENTITY_OF: Record<ListName, MappedEntity> = {
   releases: "release",
 };
 
-function missing(entity: MappedEntity, sourceId: string): ApiError {
-  const code = (
-    {
-      tag: "TAG_NOT_FOUND",
-      user: "USER_NOT_FOUND",
-      post: "POST_NOT_FOUND",
-      release: "RELEASE_NOT_FOUND",
-    } as const
-  )[entity as "tag" | "user" | "post" | "release"];
+const NOT_FOUND = { tag: "TAG_NOT_FOUND", user: "USER_NOT_FOUND", post: "POST_NOT_FOUND" } as const;
+type Referenced = keyof typeof NOT_FOUND;
+
+function missing(entity: Referenced, sourceId: string): ApiError {
   return new ApiError(
-    code ?? "VALIDATION_ERROR",
+    NOT_FOUND[entity],
     `The ${entity} ${sourceId} it refers to is not in the export, or could not be imported`,
     "Fix the referenced entity's own error first, then import the export again: what was imported is kept.",
   );
@@ -116,7 +114,7 @@ function readDocument(data: unknown): Record<string, unknown> {
 }
 
 /**
- * Imports a board export into a project, in the caller's transaction, each entity in its own savepoint.
+ * Imports a board export into a project, each entity in its own savepoint of the group-commit transaction.
  * Every entity it creates, or matches (a tag by label, a user by email), is remembered in
  * `import_mappings`, so importing the same export again finds it and creates nothing twice. An export
  * imported into the very project it came from matches every entity that still exists by its own id.
@@ -135,7 +133,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
   const target = (entity: MappedEntity, sourceId: string): string | null =>
     store.mappedId(db, projectId, entity, sourceId) ??
     (sameProject && store.entityExists(db, projectId, entity, sourceId) ? sourceId : null);
-  const requireTarget = (entity: MappedEntity, sourceId: string): string => {
+  const requireTarget = (entity: Referenced, sourceId: string): string => {
     const id = target(entity, sourceId);
     if (id === null) throw missing(entity, sourceId);
     return id;
@@ -143,7 +141,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
   const newlyCreated = new Set<string>();
 
   /** Imports one list; `create` answers the id of the entity it made or matched, and whether it made one. */
-  function each<T extends Item>(
+  function each<T extends { id: string }>(
     name: ListName,
     schema: TSchema,
     create: (item: T) => { id: string; made: boolean },
@@ -175,7 +173,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
 
   const ms = (value: string) => Date.parse(value);
 
-  each<Item & { label: string; theme: string; createdAt: string }>("tags", ExportTagSchema, (tag) => {
+  each<ExportTag>("tags", ExportTagSchema, (tag) => {
     const existing = findTagByLabel(db, projectId, tag.label);
     if (existing) return { id: existing.id, made: false };
     return {
@@ -185,15 +183,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     };
   });
 
-  each<
-    Item & {
-      email: string | null;
-      name: string | null;
-      avatarUrl: string | null;
-      userSpend: string;
-      createdAt: string;
-    }
-  >("users", ExportUserSchema, (user) => {
+  each<ExportUser>("users", ExportUserSchema, (user) => {
     const origin = { createdAt: ms(user.createdAt) };
     if (user.email === null)
       return { id: createUserWithoutEmail(db, projectId, user, origin.createdAt), made: true };
@@ -239,32 +229,18 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     }
   });
 
-  each<Item & { postId: string; boardUserId: string | null; anonymousId: string | null; createdAt: string }>(
-    "votes",
-    ExportVoteSchema,
-    (vote) => {
-      const postId = requireTarget("post", vote.postId);
-      const voter =
-        vote.boardUserId !== null
-          ? { boardUserId: requireTarget("user", vote.boardUserId) }
-          : vote.anonymousId !== null
-            ? { anonymousId: vote.anonymousId }
-            : {};
-      return { id: castVote(db, projectId, postId, voter, { createdAt: ms(vote.createdAt) }).id, made: true };
-    },
-  );
+  each<ExportVote>("votes", ExportVoteSchema, (vote) => {
+    const postId = requireTarget("post", vote.postId);
+    const voter =
+      vote.boardUserId !== null
+        ? { boardUserId: requireTarget("user", vote.boardUserId) }
+        : vote.anonymousId !== null
+          ? { anonymousId: vote.anonymousId }
+          : {};
+    return { id: castVote(db, projectId, postId, voter, { createdAt: ms(vote.createdAt) }).id, made: true };
+  });
 
-  each<
-    Item & {
-      postId: string;
-      body: string;
-      authorName: string | null;
-      isInternalNote: boolean;
-      boardUserId: string | null;
-      anonymousId: string | null;
-      createdAt: string;
-    }
-  >("comments", ExportCommentSchema, (comment) => {
+  each<ExportComment>("comments", ExportCommentSchema, (comment) => {
     const made = createComment(
       db,
       projectId,
@@ -281,18 +257,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     return { id: made.id, made: true };
   });
 
-  each<
-    Item & {
-      title: string;
-      content: string | null;
-      label: string | null;
-      isDraft: boolean;
-      publishedAt: string | null;
-      postIds: string[];
-      createdAt: string;
-      updatedAt: string;
-    }
-  >("releases", ExportReleaseSchema, (release) => {
+  each<ExportRelease>("releases", ExportReleaseSchema, (release) => {
     const made = createRelease(
       db,
       projectId,

@@ -65,6 +65,7 @@ export const ExportTagSchema = t.Object({
   theme: t.String({ pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$" }),
   createdAt: DateTime,
 });
+export type ExportTag = Static<typeof ExportTagSchema>;
 export const ExportUserSchema = t.Object({
   id: Id,
   email: t.Nullable(t.String({ maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" })),
@@ -73,6 +74,7 @@ export const ExportUserSchema = t.Object({
   userSpend: t.String({ pattern: "^\\d{1,10}(\\.\\d{1,2})?$" }),
   createdAt: DateTime,
 });
+export type ExportUser = Static<typeof ExportUserSchema>;
 export const ExportReleaseSchema = t.Object({
   id: Id,
   title: t.String({ minLength: 1, maxLength: 200 }),
@@ -84,6 +86,8 @@ export const ExportReleaseSchema = t.Object({
   createdAt: DateTime,
   updatedAt: DateTime,
 });
+
+export type ExportRelease = Static<typeof ExportReleaseSchema>;
 
 export const BoardExportSchema = t.Object(
   {
