@@ -9,8 +9,13 @@ import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
 import { paymentsPlugin } from "./payments/routes";
 import { emailPlugin } from "./email/routes";
+import { activityRoutes } from "./activity/routes";
+import { analyticsRoutes } from "./analytics/routes";
 import { commentRoutes } from "./comments/routes";
+import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
+import { releaseRoutes } from "./releases/routes";
+import { roadmapRoutes } from "./roadmap/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { voteRoutes } from "./votes/routes";
@@ -44,6 +49,11 @@ export function createApp(ctx: AppContext) {
     .use(emailPlugin(ctx))
     .use(webhookRoutes(ctx))
     .use(integrationRoutes(ctx))
+    .use(roadmapRoutes(ctx))
+    .use(releaseRoutes(ctx))
+    .use(analyticsRoutes(ctx))
+    .use(activityRoutes(ctx))
+    .use(importRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -46,6 +46,11 @@ export function openApi(ctx: AppContext) {
         { name: "Payments", description: "Customer revenue from the payment processor, as board-user spend" },
         { name: "Webhooks", description: "Signed event deliveries to your endpoints (docs/webhooks.md)" },
         { name: "Integrations", description: "Team chat, community chat, code host and issue tracker" },
+        { name: "Roadmap", description: "Planned, in-progress and shipped posts" },
+        { name: "Releases", description: "Changelog entries and the posts they ship" },
+        { name: "Analytics", description: "What moved on the board over a period" },
+        { name: "Activity", description: "The audit log of every change" },
+        { name: "Import and export", description: "CSV and board-export in, the whole project out" },
       ],
     },
   });

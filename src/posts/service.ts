@@ -56,7 +56,13 @@ function requireTags(db: Db, projectId: string, tagIds: readonly string[]): void
   if (tagIds.some((id) => !found.has(id))) throw notFound("TAG_NOT_FOUND");
 }
 
-export function createPost(db: Db, projectId: string, input: PostCreate): Post {
+/** When a post is not made now: an import keeps the times it had where it came from. */
+export interface PostOrigin {
+  createdAt?: number;
+  updatedAt?: number;
+}
+
+export function createPost(db: Db, projectId: string, input: PostCreate, origin: PostOrigin = {}): Post {
   const title = cleanTitle(input.title);
   const metadata = serializeMetadata(input.metadata ?? null);
   const tagIds = input.tagIds ?? [];
@@ -64,7 +70,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate): Post {
     requireTags(db, projectId, tagIds);
     const author = input.createdByBoardUserId ?? null;
     if (author !== null) requireUserRow(db, projectId, author);
-    const now = Date.now();
+    const now = origin.createdAt ?? Date.now();
     const row: PostRow = {
       id: Bun.randomUUIDv7(),
       project_id: projectId,
@@ -77,7 +83,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate): Post {
       release_id: null,
       merged_into_id: null,
       created_at: now,
-      updated_at: now,
+      updated_at: origin.updatedAt ?? now,
     };
     store.insertPost(db, row);
     store.replacePostTags(db, row.id, tagIds);
@@ -111,8 +117,9 @@ function applyUpdate(
   projectId: string,
   postId: string,
   patch: PostUpdate,
+  options: UpdateOptions = {},
 ): { post: Post; changed: boolean } {
-  if (!EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
+  if (options.releaseId === undefined && !EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
     throw validationError(
       "body",
       `needs at least one of ${EDITABLE_FIELDS.join(", ")}; notify alone changes nothing`,
@@ -147,6 +154,9 @@ function applyUpdate(
     // Leaving ARCHIVED unlinks the post from the release that shipped it.
     if (previousStatus === "ARCHIVED") after.release_id = null;
   }
+  // Only an ARCHIVED post carries the release that shipped it.
+  if (options.releaseId !== undefined && after.status === "ARCHIVED") after.release_id = options.releaseId;
+  if (after.release_id !== before.release_id && !statusChanged) changes.push("releaseId");
 
   if (changes.length === 0 && !statusChanged) return { post: store.toPost(before), changed: false };
 
@@ -179,8 +189,19 @@ function applyUpdate(
   return { post, changed: true };
 }
 
-export function updatePost(db: Db, projectId: string, postId: string, patch: PostUpdate): Post {
-  return inTransaction(db, () => applyUpdate(db, projectId, postId, patch).post);
+/** Internal to featureboard, never from a client: releases set `releaseId` as they archive shipped posts. */
+export interface UpdateOptions {
+  releaseId?: string | null;
+}
+
+export function updatePost(
+  db: Db,
+  projectId: string,
+  postId: string,
+  patch: PostUpdate,
+  options: UpdateOptions = {},
+): Post {
+  return inTransaction(db, () => applyUpdate(db, projectId, postId, patch, options).post);
 }
 
 /** Each item is its own transaction: one failing item leaves the others applied. */
