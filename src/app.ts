@@ -7,6 +7,7 @@ import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
+import { aiRoutes } from "./ai/routes";
 import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
 import { tagRoutes } from "./tags/routes";
@@ -36,6 +37,7 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(aiRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -43,6 +43,7 @@ export function openApi(ctx: AppContext) {
         { name: "Comments", description: "Discussion and internal notes on a post" },
         { name: "Tags", description: "Labels that group posts" },
         { name: "Board users", description: "The customers behind the votes" },
+        { name: "AI", description: "Triage, summaries and sprint plans (growth plan)" },
       ],
     },
   });

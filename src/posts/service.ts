@@ -1,4 +1,5 @@
 import { recordActivity } from "../activity/store";
+import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
@@ -79,6 +80,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate): Post {
       updated_at: now,
     };
     store.insertPost(db, row);
+    embedPost(db, projectId, row.id, row);
     store.replacePostTags(db, row.id, tagIds);
     if (author !== null) store.subscribe(db, row.id, author, now);
     const post = store.toPost(row);
@@ -152,6 +154,7 @@ function applyUpdate(
   const now = Date.now();
   after.updated_at = now;
   store.updatePostRow(db, after);
+  if (changes.includes("title") || changes.includes("description")) embedPost(db, projectId, postId, after);
   if (tagsChanged) store.replacePostTags(db, postId, patch.tagIds ?? []);
   const post = store.toPost(after);
 
@@ -199,7 +202,8 @@ export function deletePost(db: Db, projectId: string, postId: string): void {
   inTransaction(db, () => {
     const row = requirePostRow(db, projectId, postId);
     const post = withTags(db, [row])[0]!;
-    // Votes, comments, tag links and subscribers go with it (ON DELETE CASCADE).
+    // Votes, comments, tag links and subscribers go with it (ON DELETE CASCADE); its vector does not.
+    forgetPost(db, postId);
     store.deletePostRow(db, projectId, postId);
     store.insertTombstone(db, projectId, postId, Date.now());
     recordActivity(db, projectId, {
@@ -231,6 +235,7 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
       );
     }
     const moved = store.moveEngagement(db, sourceId, intoId);
+    forgetPost(db, sourceId);
     store.updatePostRow(db, {
       ...source,
       status: "CLOSED",
