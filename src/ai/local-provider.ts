@@ -29,11 +29,14 @@ function titleFrom(text: string): string {
   return title[0]!.toUpperCase() + title.slice(1);
 }
 
-/** Tags whose label, or one of its words, appears in the text. */
+/** Tags whose label, or all of its words once normalised, appear in the text. */
 export function matchTags(text: string, tagLabels: string[]): string[] {
   const lower = ` ${normalise(text)} `;
+  const plain = ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, " ")} `;
   const textTerms = new Set(terms(text));
   return tagLabels.filter((label) => {
+    const plainLabel = label.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+    if (plainLabel !== "" && plain.includes(` ${plainLabel} `)) return true;
     const normalisedLabel = normalise(label);
     if (normalisedLabel !== "" && lower.includes(` ${normalisedLabel} `)) return true;
     const labelTerms = terms(label);
