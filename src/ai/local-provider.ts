@@ -35,7 +35,10 @@ export function matchTags(text: string, tagLabels: string[]): string[] {
   const plain = ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, " ")} `;
   const textTerms = new Set(terms(text));
   return tagLabels.filter((label) => {
-    const plainLabel = label.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+    const plainLabel = label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
     if (plainLabel !== "" && plain.includes(` ${plainLabel} `)) return true;
     const normalisedLabel = normalise(label);
     if (normalisedLabel !== "" && lower.includes(` ${normalisedLabel} `)) return true;

@@ -68,16 +68,22 @@ describe("GET /posts/similar", () => {
     const post = await makePost(t, { title: "Offline mode", description: "Work without internet" });
     const twin = await makePost(t, { title: "Use the app offline" });
     const ids = async () =>
-      (await similar("offline mode without internet", "&threshold=0.5")).body.data.map((h: { id: string }) => h.id);
+      (await similar("offline mode without internet", "&threshold=0.5")).body.data.map(
+        (h: { id: string }) => h.id,
+      );
     expect(await ids()).toContain(post.id);
     expect((await t.call("DELETE", `/api/v1/posts/${post.id}`)).status).toBe(200);
     expect(await ids()).not.toContain(post.id);
     const target = await makePost(t, { title: "Offline support" });
-    expect((await t.call("POST", `/api/v1/posts/${twin.id}/merge`, { body: { intoPostId: target.id } })).status).toBe(200);
+    expect(
+      (await t.call("POST", `/api/v1/posts/${twin.id}/merge`, { body: { intoPostId: target.id } })).status,
+    ).toBe(200);
     expect(await ids()).not.toContain(twin.id);
     expect(await ids()).toContain(target.id);
     const rows = t.ctx.db
-      .query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM post_embeddings WHERE post_id IN (?, ?)")
+      .query<{ n: number }, [string, string]>(
+        "SELECT count(*) AS n FROM post_embeddings WHERE post_id IN (?, ?)",
+      )
       .get(post.id, twin.id);
     expect(rows?.n).toBe(0);
   });

@@ -19,7 +19,9 @@ async function payingUser(email: string, spend: number) {
 }
 
 const postCount = () =>
-  t.ctx.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM posts WHERE project_id = ?").get(t.project.project.id)!.n;
+  t.ctx.db
+    .query<{ n: number }, [string]>("SELECT count(*) AS n FROM posts WHERE project_id = ?")
+    .get(t.project.project.id)!.n;
 
 describe("POST /posts/from-text", () => {
   test("a new idea → 201 created: PENDING post, source and source_url in metadata, tags among the project's", async () => {
@@ -38,14 +40,20 @@ describe("POST /posts/from-text", () => {
     expect(action).toBe("created");
     expect(post.status).toBe("PENDING");
     expect(post.title.toLowerCase()).toContain("mobile app");
-    expect(post.metadata).toEqual({ source: "support-email", source_url: "https://mail.example.com/thread/42" });
+    expect(post.metadata).toEqual({
+      source: "support-email",
+      source_url: "https://mail.example.com/thread/42",
+    });
     expect(Array.isArray(similar_posts)).toBe(true);
     const stored = await t.call("GET", `/api/v1/posts/${post.id}`);
     expect(stored.body.data.tags.map((tag: { id: string }) => tag.id)).toEqual([mobile.id]);
   });
 
   test("a near-duplicate of an existing post → matched_duplicate with that post, and no new post", async () => {
-    const existing = await makePost(t, { title: "Export data to CSV", description: "Download all records as CSV" });
+    const existing = await makePost(t, {
+      title: "Export data to CSV",
+      description: "Download all records as CSV",
+    });
     const before = postCount();
     const response = await t.call("POST", "/api/v1/posts/from-text", {
       body: { text: "Please let us download our records as an Excel spreadsheet.", source: "intercom" },
@@ -61,7 +69,11 @@ describe("POST /posts/from-text", () => {
   });
 
   test("text is required", async () => {
-    expectApiError(await t.call("POST", "/api/v1/posts/from-text", { body: { source: "x" } }), 400, "VALIDATION_ERROR");
+    expectApiError(
+      await t.call("POST", "/api/v1/posts/from-text", { body: { source: "x" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 });
 
@@ -73,21 +85,32 @@ describe("POST /ai/triage", () => {
     expect(triaged).toBe(recommendations.length);
     for (const item of recommendations) {
       expect(Object.keys(item).sort()).toEqual(
-        ["duplicate_of", "postId", "priority", "reason", "suggested_status", "suggested_tags", "title"].sort(),
+        [
+          "duplicate_of",
+          "postId",
+          "priority",
+          "reason",
+          "suggested_status",
+          "suggested_tags",
+          "title",
+        ].sort(),
       );
       expect(["high", "medium", "low"]).toContain(item.priority);
       expect(typeof item.reason).toBe("string");
       expect(item.reason.length).toBeGreaterThan(0);
     }
     const approved = await makePost(t, { title: "Approved already", status: "APPROVED" });
-    const all = (await t.call("POST", "/api/v1/ai/triage", { body: { limit: 100 } })).body.data.recommendations;
+    const all = (await t.call("POST", "/api/v1/ai/triage", { body: { limit: 100 } })).body.data
+      .recommendations;
     expect(all.some((item: { postId: string }) => item.postId === approved.id)).toBe(false);
     const listed = await t.call("GET", "/api/v1/posts?status=PENDING&sort=date&limit=100");
     const oldestFirst = listed.body.data.map((post: { id: string }) => post.id).reverse();
     expect(all.map((item: { postId: string }) => item.postId)).toEqual(oldestFirst);
     const limited = (await t.call("POST", "/api/v1/ai/triage", { body: { limit: 2 } })).body.data;
     expect(limited.triaged).toBe(2);
-    expect(limited.recommendations.map((item: { postId: string }) => item.postId)).toEqual(oldestFirst.slice(0, 2));
+    expect(limited.recommendations.map((item: { postId: string }) => item.postId)).toEqual(
+      oldestFirst.slice(0, 2),
+    );
   });
 
   test("the default limit is 20", async () => {
@@ -96,9 +119,16 @@ describe("POST /ai/triage", () => {
   });
 
   test("a duplicate points at the earlier post, never at itself, and never both ways", async () => {
-    const first = await makePost(t, { title: "Two-factor authentication", description: "2FA with an authenticator app" });
-    const second = await makePost(t, { title: "Multi-factor login", description: "MFA codes on every account" });
-    const all = (await t.call("POST", "/api/v1/ai/triage", { body: { limit: 100 } })).body.data.recommendations;
+    const first = await makePost(t, {
+      title: "Two-factor authentication",
+      description: "2FA with an authenticator app",
+    });
+    const second = await makePost(t, {
+      title: "Multi-factor login",
+      description: "MFA codes on every account",
+    });
+    const all = (await t.call("POST", "/api/v1/ai/triage", { body: { limit: 100 } })).body.data
+      .recommendations;
     for (const item of all) expect(item.duplicate_of).not.toBe(item.postId);
     const byId = new Map(all.map((item: { postId: string }) => [item.postId, item]));
     expect(byId.get(second.id)).toMatchObject({ duplicate_of: first.id, suggested_status: "CLOSED" });
@@ -110,7 +140,8 @@ describe("POST /ai/triage", () => {
     for (let i = 0; i < 12; i++) await vote(popular.id, { anonymousId: `anon-${i}` });
     const big = await payingUser("cfo@bigcorp.example", 5000);
     await vote(popular.id, { boardUserId: big.id });
-    const all = (await t.call("POST", "/api/v1/ai/triage", { body: { limit: 100 } })).body.data.recommendations;
+    const all = (await t.call("POST", "/api/v1/ai/triage", { body: { limit: 100 } })).body.data
+      .recommendations;
     const item = all.find((entry: { postId: string }) => entry.postId === popular.id);
     expect(item.priority).toBe("high");
     expect(item.suggested_status).toBe("APPROVED");
@@ -119,7 +150,11 @@ describe("POST /ai/triage", () => {
   });
 
   test("limit is validated", async () => {
-    expectApiError(await t.call("POST", "/api/v1/ai/triage", { body: { limit: 0 } }), 400, "VALIDATION_ERROR");
+    expectApiError(
+      await t.call("POST", "/api/v1/ai/triage", { body: { limit: 0 } }),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 });
 
@@ -143,7 +178,11 @@ describe("POST /ai/summary", () => {
       const response = await t.call("POST", "/api/v1/ai/summary", { body: { period } });
       expect(response.body.data.stats.period).toBe(period);
     }
-    expectApiError(await t.call("POST", "/api/v1/ai/summary", { body: { period: "year" } }), 400, "VALIDATION_ERROR");
+    expectApiError(
+      await t.call("POST", "/api/v1/ai/summary", { body: { period: "year" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 });
 
@@ -160,7 +199,9 @@ describe("POST /ai/sprint-plan", () => {
       expect(item.reason.length).toBeGreaterThan(0);
     }
     expect(typeof data.summary).toBe("string");
-    const three = await t.call("POST", "/api/v1/ai/sprint-plan", { body: { capacity: 3, strategy: "popular" } });
+    const three = await t.call("POST", "/api/v1/ai/sprint-plan", {
+      body: { capacity: 3, strategy: "popular" },
+    });
     expect(three.body.data.items).toHaveLength(3);
     expect(three.body.data.items[0].voteCount).toBe(13);
   });
@@ -174,15 +215,18 @@ describe("POST /ai/sprint-plan", () => {
       const user = await makeUser(t, { email: `free${i}@example.com` });
       await vote(free.id, { boardUserId: user.id });
     }
-    const items = (await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "revenue", capacity: 50 } })).body
-      .data.items;
+    const items = (
+      await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "revenue", capacity: 50 } })
+    ).body.data.items;
     const position = (id: string) => items.findIndex((item: { postId: string }) => item.postId === id);
     expect(position(paid.id)).toBeGreaterThanOrEqual(0);
     expect(position(paid.id)).toBeLessThan(position(free.id));
     expect(items[position(paid.id)].reason).toContain("$20,000.00/month");
-    const popular = (await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "popular", capacity: 50 } })).body
-      .data.items;
-    const popularPosition = (id: string) => popular.findIndex((item: { postId: string }) => item.postId === id);
+    const popular = (
+      await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "popular", capacity: 50 } })
+    ).body.data.items;
+    const popularPosition = (id: string) =>
+      popular.findIndex((item: { postId: string }) => item.postId === id);
     expect(popularPosition(free.id)).toBeLessThan(popularPosition(paid.id));
   });
 
@@ -207,15 +251,21 @@ describe("POST /ai/sprint-plan", () => {
       title: "Rebuild the reporting engine",
       description: "A complete rewrite of reporting with custom dimensions, scheduled exports, ".repeat(20),
     });
-    for (const post of [short, long]) for (let i = 0; i < 40; i++) await vote(post.id, { anonymousId: `qw-${post.id}-${i}` });
-    const items = (await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "quick-wins", capacity: 50 } })).body
-      .data.items;
+    for (const post of [short, long])
+      for (let i = 0; i < 40; i++) await vote(post.id, { anonymousId: `qw-${post.id}-${i}` });
+    const items = (
+      await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "quick-wins", capacity: 50 } })
+    ).body.data.items;
     const ids = items.map((item: { postId: string }) => item.postId);
     expect(ids.indexOf(short.id)).toBeLessThan(ids.indexOf(long.id));
     expect(items[ids.indexOf(short.id)].reason).toContain("Quick win");
   });
 
   test("an unknown strategy is refused", async () => {
-    expectApiError(await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "vibes" } }), 400, "VALIDATION_ERROR");
+    expectApiError(
+      await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "vibes" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 });
