@@ -20,7 +20,7 @@ const TOPICS = [
 
 /** Topic vectors: texts about the same topic point the same way, whatever their wording. */
 function fakeEmbedding(text: string): number[] {
-  const vector = TOPICS.map((topic) => (topic.test(text) ? 1 : 0));
+  const vector: number[] = TOPICS.map((topic) => (topic.test(text) ? 1 : 0));
   vector.push(0.05 * (text.length % 7));
   return vector;
 }
