@@ -7,9 +7,9 @@ import * as store from "./store";
 import { dot, fromBlob, signature } from "./vectors";
 
 /** Up to this many posts a project is scanned exactly; above it the signature index finds candidates. */
-export const EXACT_SCAN_LIMIT = 2000;
+export const EXACT_SCAN_LIMIT = 1000;
 /** Candidates the Hamming scan hands to the exact re-ranking (see docs/ai.md for the recall it buys). */
-export const CANDIDATES = 48;
+export const CANDIDATES = 24;
 
 export interface SimilarPost {
   id: string;

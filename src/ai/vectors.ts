@@ -1,7 +1,7 @@
 /** Vector helpers shared by both providers, the index and the benchmark. */
 
 /** Bits of the coarse signature stored in the vec0 table (a fixed size, whatever the provider's dimension). */
-export const SIGNATURE_BITS = 256;
+export const SIGNATURE_BITS = 1024;
 
 export function l2Normalise(vector: Float32Array): Float32Array {
   let sum = 0;

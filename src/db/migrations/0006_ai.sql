@@ -1,5 +1,5 @@
 -- Semantic similarity (decisions §7). A post's embedding is stored twice: its full vector here (re-ranking
--- reads a few hundred by key, which vec0 does slowly) and its 256-bit signature in the vec0 table below,
+-- reads a few hundred by key, which vec0 does slowly) and its 1024-bit signature in the vec0 table below,
 -- which the KNN scan searches. The signature has a fixed size whatever the provider's dimension, so the
 -- vec0 table can be created here; changing provider rebuilds the rows, not the table.
 
@@ -36,5 +36,5 @@ CREATE INDEX embedding_queue_project ON embedding_queue (project_id, queued_at);
 -- npm build of sqlite-vec (no AVX), measured in docs/ai.md.
 CREATE VIRTUAL TABLE post_signatures USING vec0 (
   project_id  TEXT PARTITION KEY,
-  signature   BIT[256]
+  signature   BIT[1024]
 );
