@@ -68,14 +68,14 @@ function planes(dimension: number): Float32Array {
 export function signature(vector: Float32Array): Uint8Array {
   const dimension = vector.length;
   const matrix = planes(dimension);
+  // Local vectors are sparse: only their non-zero entries take part in the projections.
+  const nonZero: number[] = [];
+  for (let i = 0; i < dimension; i++) if (vector[i] !== 0) nonZero.push(i);
   const bits = new Uint8Array(SIGNATURE_BITS / 8);
   for (let plane = 0; plane < SIGNATURE_BITS; plane++) {
     let sum = 0;
     const offset = plane * dimension;
-    for (let i = 0; i < dimension; i++) {
-      const value = vector[i]!;
-      if (value !== 0) sum += value * matrix[offset + i]!;
-    }
+    for (const i of nonZero) sum += vector[i]! * matrix[offset + i]!;
     if (sum > 0) bits[plane >> 3] = bits[plane >> 3]! | (1 << (plane & 7));
   }
   return bits;
