@@ -17,7 +17,14 @@ import type {
   SummaryRequest,
   TriageInput,
 } from "./schema";
-import { embedQuery, nearest, requireProvider, type SimilarPost, similarTo } from "./similarity";
+import {
+  embedQuery,
+  nearest,
+  REQUEST_DRAIN_BATCHES,
+  requireProvider,
+  type SimilarPost,
+  similarTo,
+} from "./similarity";
 import { fromBlob } from "./vectors";
 
 export const DEFAULT_THRESHOLD = 0.7;
@@ -150,7 +157,7 @@ async function similarToPost(db: Db, projectId: string, post: CandidateRow, limi
 export async function triageInbox(db: Db, projectId: string, input: TriageInput = {}) {
   requireAiPlan(db, projectId, "AI triage");
   const provider = requireProvider(db);
-  await drainQueue(db, projectId);
+  await drainQueue(db, projectId, REQUEST_DRAIN_BATCHES);
   const posts = candidates(
     db,
     projectId,

@@ -10,6 +10,11 @@ import { dot, fromBlob, signature } from "./vectors";
 export const EXACT_SCAN_LIMIT = 1000;
 /** Candidates the Hamming scan hands to the exact re-ranking (see docs/ai.md for the recall it buys). */
 export const CANDIDATES = 24;
+/**
+ * Batches of queued posts a request embeds before it searches: enough for the posts of the last moments,
+ * bounded so a request during a full re-embed (after a provider change) does not wait for all of it.
+ */
+export const REQUEST_DRAIN_BATCHES = 4;
 
 export interface SimilarPost {
   id: string;
@@ -83,7 +88,7 @@ export async function similarTo(
   options: { threshold: number; limit: number; excludeIds?: readonly string[] },
 ): Promise<SimilarPost[]> {
   const provider = requireProvider(db);
-  await drainQueue(db, projectId);
+  await drainQueue(db, projectId, REQUEST_DRAIN_BATCHES);
   const vector = await embedQuery(provider, query);
   const excluded = new Set(options.excludeIds ?? []);
   const scored = nearest(db, projectId, vector, options.limit + excluded.size)
