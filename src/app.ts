@@ -11,6 +11,7 @@ import { paymentsPlugin } from "./payments/routes";
 import { emailPlugin } from "./email/routes";
 import { activityRoutes } from "./activity/routes";
 import { analyticsRoutes } from "./analytics/routes";
+import { aiRoutes } from "./ai/routes";
 import { commentRoutes } from "./comments/routes";
 import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext) {
     .use(analyticsRoutes(ctx))
     .use(activityRoutes(ctx))
     .use(importRoutes(ctx))
+    .use(aiRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -30,6 +30,9 @@ export interface Config {
     openaiBaseUrl: string | null;
     chatModel: string;
     embedModel: string;
+    /** Per request to the provider; the client retries `maxRetries` times before UPSTREAM_ERROR. */
+    timeoutMs: number;
+    maxRetries: number;
   };
   mail: { smtpUrl: string | null; from: string };
   delivery: {
@@ -190,6 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
       openaiBaseUrl,
       chatModel: text(env, "FEATUREBOARD_CHAT_MODEL") ?? "gpt-4o-mini",
       embedModel: text(env, "FEATUREBOARD_EMBED_MODEL") ?? "text-embedding-3-small",
+      timeoutMs: integer(env, "FEATUREBOARD_AI_TIMEOUT_MS", 30_000, 1, 600_000),
+      maxRetries: integer(env, "FEATUREBOARD_AI_MAX_RETRIES", 2, 0, 10),
     },
     mail: {
       smtpUrl,

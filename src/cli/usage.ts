@@ -10,6 +10,8 @@ Usage:
   featureboard project set-plan SLUG PLAN
   featureboard keys create --project SLUG --kind secret|publishable [--json]
   featureboard keys revoke PREFIX
+  featureboard ai status                     which model the stored embeddings belong to, and what waits
+  featureboard ai reindex [--all]            embed waiting posts now (--all: every post) after a provider change
   featureboard backup PATH                   consistent copy of the database while it is in use
   featureboard --version
 

@@ -51,6 +51,7 @@ export function openApi(ctx: AppContext) {
         { name: "Analytics", description: "What moved on the board over a period" },
         { name: "Activity", description: "The audit log of every change" },
         { name: "Import and export", description: "CSV and board-export in, the whole project out" },
+        { name: "AI", description: "Triage, summaries and sprint plans (growth plan)" },
       ],
     },
   });
