@@ -31,14 +31,9 @@ export function textHashOf(db: Db, postId: string, modelKey: string): string | n
   );
 }
 
-/** Removes a post's vector and signature (vec0 has no cascade, and INSERT OR REPLACE fails on it). */
+/** Removes a post's vector; a trigger of migration 0006 removes its signature (vec0 has no cascade). */
 export function deleteEmbedding(db: Db, postId: string): void {
-  const row = db
-    .query<{ vector_id: number }, [string]>("SELECT vector_id FROM post_embeddings WHERE post_id = ?")
-    .get(postId);
-  if (!row) return;
-  db.query("DELETE FROM post_signatures WHERE rowid = ?").run(row.vector_id);
-  db.query("DELETE FROM post_embeddings WHERE vector_id = ?").run(row.vector_id);
+  db.query("DELETE FROM post_embeddings WHERE post_id = ?").run(postId);
 }
 
 export function writeEmbedding(

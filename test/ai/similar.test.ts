@@ -88,6 +88,19 @@ describe("GET /posts/similar", () => {
     expect(rows?.n).toBe(0);
   });
 
+  test("a post removed outside the post service (a cascade) takes its signature, and later posts embed", async () => {
+    const gone = await makePost(t, { title: "Offline sync for field teams" });
+    t.ctx.db.run("DELETE FROM posts WHERE id = ?", [gone.id]);
+    const signatures = () =>
+      t.ctx.db.query<{ n: number }, []>("SELECT count(*) AS n FROM post_signatures").get()?.n ?? 0;
+    const embeddings = () =>
+      t.ctx.db.query<{ n: number }, []>("SELECT count(*) AS n FROM post_embeddings").get()?.n ?? 0;
+    expect(signatures()).toBe(embeddings());
+    const next = await makePost(t, { title: "Offline sync for field teams, again" });
+    expect(next.id).toBeString();
+    expect(signatures()).toBe(embeddings());
+  });
+
   test("posts of another project are never found", async () => {
     await makePost(t, { title: "Kanban swimlanes for squads" }, t.other.secretKey);
     const hits = (await similar("kanban swimlanes for squads", "&threshold=0&limit=50")).body.data;

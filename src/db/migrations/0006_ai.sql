@@ -11,8 +11,9 @@ CREATE TABLE ai_index_state (
 ) STRICT;
 
 CREATE TABLE post_embeddings (
-  -- The vec0 rowid of the signature: a stable integer (a rowid of posts could change on VACUUM).
-  vector_id    INTEGER PRIMARY KEY,
+  -- The vec0 rowid of the signature: a stable integer (a rowid of posts could change on VACUUM), never
+  -- reused, so a signature can never be taken for a later post's.
+  vector_id    INTEGER PRIMARY KEY AUTOINCREMENT,
   post_id      TEXT NOT NULL UNIQUE REFERENCES posts (id) ON DELETE CASCADE,
   project_id   TEXT NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   model_key    TEXT NOT NULL,
@@ -38,3 +39,10 @@ CREATE VIRTUAL TABLE post_signatures USING vec0 (
   project_id  TEXT PARTITION KEY,
   signature   BIT[1024]
 );
+
+-- A post removed by any path (its own deletion, a cascade from its project) takes its signature with it: the
+-- vec0 table has no foreign keys.
+CREATE TRIGGER post_embeddings_forget_signature AFTER DELETE ON post_embeddings
+BEGIN
+  DELETE FROM post_signatures WHERE rowid = old.vector_id;
+END;
