@@ -7,13 +7,23 @@ import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
+import { paymentsPlugin } from "./payments/routes";
+import { emailPlugin } from "./email/routes";
+import { activityRoutes } from "./activity/routes";
+import { analyticsRoutes } from "./analytics/routes";
+import { aiRoutes } from "./ai/routes";
 import { mcpRoutes } from "./mcp/routes";
 import { commentRoutes } from "./comments/routes";
+import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
+import { releaseRoutes } from "./releases/routes";
+import { roadmapRoutes } from "./roadmap/routes";
 import { publicRoutes } from "./public/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { voteRoutes } from "./votes/routes";
+import { webhookRoutes } from "./webhooks/routes";
+import { integrationRoutes } from "./integrations/routes";
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
 export function createApp(ctx: AppContext) {
@@ -38,6 +48,16 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(paymentsPlugin(ctx))
+    .use(emailPlugin(ctx))
+    .use(webhookRoutes(ctx))
+    .use(integrationRoutes(ctx))
+    .use(roadmapRoutes(ctx))
+    .use(releaseRoutes(ctx))
+    .use(analyticsRoutes(ctx))
+    .use(activityRoutes(ctx))
+    .use(importRoutes(ctx))
+    .use(aiRoutes(ctx))
     .use(publicRoutes(ctx))
     .use(mcpRoutes(ctx))
     .use(userRoutes(ctx));

@@ -1,5 +1,7 @@
 import { recordActivity } from "../activity/store";
+import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
+import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { requireUserRow } from "../users/service";
@@ -55,7 +57,13 @@ function requireTags(db: Db, projectId: string, tagIds: readonly string[]): void
   if (tagIds.some((id) => !found.has(id))) throw notFound("TAG_NOT_FOUND");
 }
 
-export function createPost(db: Db, projectId: string, input: PostCreate): Post {
+/** When a post is not made now: an import keeps the times it had where it came from. */
+export interface PostOrigin {
+  createdAt?: number;
+  updatedAt?: number;
+}
+
+export function createPost(db: Db, projectId: string, input: PostCreate, origin: PostOrigin = {}): Post {
   const title = cleanTitle(input.title);
   const metadata = serializeMetadata(input.metadata ?? null);
   const tagIds = input.tagIds ?? [];
@@ -63,7 +71,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate): Post {
     requireTags(db, projectId, tagIds);
     const author = input.createdByBoardUserId ?? null;
     if (author !== null) requireUserRow(db, projectId, author);
-    const now = Date.now();
+    const now = origin.createdAt ?? Date.now();
     const row: PostRow = {
       id: Bun.randomUUIDv7(),
       project_id: projectId,
@@ -76,9 +84,10 @@ export function createPost(db: Db, projectId: string, input: PostCreate): Post {
       release_id: null,
       merged_into_id: null,
       created_at: now,
-      updated_at: now,
+      updated_at: origin.updatedAt ?? now,
     };
     store.insertPost(db, row);
+    embedPost(db, projectId, row.id, row);
     store.replacePostTags(db, row.id, tagIds);
     if (author !== null) store.subscribe(db, row.id, author, now);
     const post = store.toPost(row);
@@ -110,8 +119,9 @@ function applyUpdate(
   projectId: string,
   postId: string,
   patch: PostUpdate,
+  options: UpdateOptions = {},
 ): { post: Post; changed: boolean } {
-  if (!EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
+  if (options.releaseId === undefined && !EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
     throw validationError(
       "body",
       `needs at least one of ${EDITABLE_FIELDS.join(", ")}; notify alone changes nothing`,
@@ -146,12 +156,16 @@ function applyUpdate(
     // Leaving ARCHIVED unlinks the post from the release that shipped it.
     if (previousStatus === "ARCHIVED") after.release_id = null;
   }
+  // Only an ARCHIVED post carries the release that shipped it.
+  if (options.releaseId !== undefined && after.status === "ARCHIVED") after.release_id = options.releaseId;
+  if (after.release_id !== before.release_id && !statusChanged) changes.push("releaseId");
 
   if (changes.length === 0 && !statusChanged) return { post: store.toPost(before), changed: false };
 
   const now = Date.now();
   after.updated_at = now;
   store.updatePostRow(db, after);
+  if (changes.includes("title") || changes.includes("description")) embedPost(db, projectId, postId, after);
   if (tagsChanged) store.replacePostTags(db, postId, patch.tagIds ?? []);
   const post = store.toPost(after);
 
@@ -173,13 +187,24 @@ function applyUpdate(
     });
     appendEvent(db, projectId, "post.status_changed", { post, previousStatus, status: after.status });
     if (patch.notify === true)
-      store.insertStatusNotification(db, projectId, postId, previousStatus, after.status, now);
+      queueStatusEmails(db, projectId, { post, previousStatus, status: after.status }, now);
   }
   return { post, changed: true };
 }
 
-export function updatePost(db: Db, projectId: string, postId: string, patch: PostUpdate): Post {
-  return inTransaction(db, () => applyUpdate(db, projectId, postId, patch).post);
+/** Internal to featureboard, never from a client: releases set `releaseId` as they archive shipped posts. */
+export interface UpdateOptions {
+  releaseId?: string | null;
+}
+
+export function updatePost(
+  db: Db,
+  projectId: string,
+  postId: string,
+  patch: PostUpdate,
+  options: UpdateOptions = {},
+): Post {
+  return inTransaction(db, () => applyUpdate(db, projectId, postId, patch, options).post);
 }
 
 /** Each item is its own transaction: one failing item leaves the others applied. */
@@ -199,7 +224,8 @@ export function deletePost(db: Db, projectId: string, postId: string): void {
   inTransaction(db, () => {
     const row = requirePostRow(db, projectId, postId);
     const post = withTags(db, [row])[0]!;
-    // Votes, comments, tag links and subscribers go with it (ON DELETE CASCADE).
+    // Votes, comments, tag links and subscribers go with it (ON DELETE CASCADE); its vector does not.
+    forgetPost(db, postId);
     store.deletePostRow(db, projectId, postId);
     store.insertTombstone(db, projectId, postId, Date.now());
     recordActivity(db, projectId, {
@@ -231,6 +257,7 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
       );
     }
     const moved = store.moveEngagement(db, sourceId, intoId);
+    forgetPost(db, sourceId);
     store.updatePostRow(db, {
       ...source,
       status: "CLOSED",
