@@ -2,7 +2,9 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { listComments } from "../comments/service";
 import { getPost } from "../posts/service";
 import type { Project } from "../projects/schema";
-import { getBoard, getPublicPost, getPublicRoadmap } from "../public/service";
+import { getBoard, getPublicChangelog, getPublicPost, getPublicRoadmap } from "../public/service";
+import { listPublishedReleases } from "../releases/service";
+import { getRoadmap } from "../roadmap/service";
 import { AGENT_GUIDE } from "./guide";
 import { boardProject, type McpSession } from "./tool";
 
@@ -70,7 +72,28 @@ export const STATIC_RESOURCES: StaticResource[] = [
     description: "Approved, in-progress and complete posts, each column by votes.",
     mimeType: "application/json",
     needsProject: true,
-    read: (session) => getPublicRoadmap(session.ctx.db, resourceProject(session).id),
+    read(session) {
+      const project = resourceProject(session);
+      return session.adminProject
+        ? getRoadmap(session.ctx.db, project.id)
+        : getPublicRoadmap(session.ctx.db, project.id);
+    },
+  },
+  {
+    uri: "featureboard://changelog",
+    name: "changelog",
+    title: "Changelog",
+    description:
+      "The 20 latest published releases, newest first (list_releases pages further in admin mode).",
+    mimeType: "application/json",
+    needsProject: true,
+    read(session) {
+      const project = resourceProject(session);
+      const query = { page: 1, limit: 20 };
+      return session.adminProject
+        ? listPublishedReleases(session.ctx.db, project.id, query)
+        : getPublicChangelog(session.ctx.db, project.id, query);
+    },
   },
 ];
 

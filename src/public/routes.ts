@@ -8,7 +8,9 @@ import { dataOf, errorResponses } from "../http/schemas";
 import {
   BoardParams,
   BoardPostParams,
+  ChangelogQuery,
   PublicBoardSchema,
+  PublicChangelogSchema,
   PublicCommentBodySchema,
   PublicCommentSchema,
   PublicPostDetailSchema,
@@ -198,6 +200,21 @@ export function publicRoutes(ctx: AppContext) {
             summary: "Get a board's roadmap",
             description:
               "Approved, in-progress and complete posts, each column by votes (up to 100 per column).",
+          },
+        },
+      )
+      .get(
+        "/boards/:slug/changelog",
+        ({ request, params, query }) =>
+          board.getPublicChangelog(db, projectOf(request, params.slug).id, query),
+        {
+          params: BoardParams,
+          query: ChangelogQuery,
+          response: { 200: PublicChangelogSchema, ...errorResponses(400, 403, 404) },
+          detail: {
+            summary: "Get a board's changelog",
+            description:
+              "Published releases, newest first (drafts never appear); `page`, `limit` (default 20).",
           },
         },
       ),

@@ -72,6 +72,26 @@ export const PublicRoadmapSchema = t.Object(
 );
 export type PublicRoadmap = Static<typeof PublicRoadmapSchema>;
 
+export const PublicReleaseSchema = t.Object(
+  {
+    id: Id,
+    title: t.String(),
+    content: t.Nullable(t.String({ description: "Markdown release notes" })),
+    label: t.Nullable(t.String({ description: "Version label, such as v2.3" })),
+    publishedAt: DateTime,
+    postIds: t.Array(Id, { description: "The posts this release shipped" }),
+  },
+  { title: "PublicRelease" },
+);
+export type PublicRelease = Static<typeof PublicReleaseSchema>;
+
+export const PublicChangelogSchema = t.Object(
+  { data: t.Array(PublicReleaseSchema), pagination: PaginationSchema },
+  { description: "Published releases, newest first" },
+);
+
+export const ChangelogQuery = t.Object(pageQuery(100));
+
 export const PublicPostListSchema = t.Object(
   { data: t.Array(PublicPostSchema), pagination: PaginationSchema },
   { description: "A page of the board's visible posts" },

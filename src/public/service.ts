@@ -12,6 +12,8 @@ import { findPostRow, subscribe } from "../posts/store";
 import type { PostRow } from "../posts/store";
 import type { Project } from "../projects/schema";
 import { authenticateKey, requireProjectBySlug } from "../projects/service";
+import type { Release } from "../releases/schema";
+import { listPublishedReleases } from "../releases/service";
 import { upsertUserByEmail } from "../users/service";
 import { findUserRowByEmail } from "../users/store";
 import type { Vote } from "../votes/schema";
@@ -24,6 +26,7 @@ import {
   type PublicPost,
   type PublicPostDetail,
   type PublicPostsQueryInput,
+  type PublicRelease,
   type PublicRoadmap,
   type PublicSubmit,
   type PublicVote,
@@ -116,6 +119,18 @@ export function toPublicComment(comment: Comment): PublicComment {
   };
 }
 
+export function toPublicRelease(release: Release): PublicRelease {
+  return {
+    id: release.id,
+    title: release.title,
+    content: release.content,
+    label: release.label,
+    // Only published releases reach the public, so the date is always there.
+    publishedAt: release.publishedAt ?? release.updatedAt,
+    postIds: release.postIds,
+  };
+}
+
 // ---- reading ----
 
 export function getBoard(db: Db, project: Project, publicUrl: string): PublicBoard {
@@ -177,6 +192,16 @@ export function getPublicRoadmap(db: Db, projectId: string, perColumn = 100): Pu
       store.listVisiblePostRows(db, { projectId, statuses: [status], words: [] }, "votes", perColumn, 0),
     ).map(toPublicPost);
   return { approved: column("APPROVED"), in_progress: column("IN_PROGRESS"), complete: column("COMPLETE") };
+}
+
+/** The changelog: published releases only, newest first (default 20 a page). */
+export function getPublicChangelog(
+  db: Db,
+  projectId: string,
+  query: { page?: number; limit?: number },
+): { data: PublicRelease[]; pagination: Pagination } {
+  const list = listPublishedReleases(db, projectId, query);
+  return { data: list.data.map(toPublicRelease), pagination: list.pagination };
 }
 
 // ---- writing ----

@@ -32,6 +32,19 @@ const ADMIN_TOOLS = [
   "create_tag",
   "list_users",
   "update_user",
+  "get_roadmap",
+  "get_analytics",
+  "get_activity",
+  "list_releases",
+  "create_release",
+  "search_similar",
+  "submit_feedback",
+  "triage_inbox",
+  "get_summary",
+  "plan_sprint",
+  "sync_payments",
+  "list_webhooks",
+  "create_webhook",
 ];
 const PUBLIC_TOOLS = ["submit_feature_request", "browse_board", "upvote_post", "add_public_comment"];
 

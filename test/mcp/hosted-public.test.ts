@@ -154,6 +154,7 @@ describe("hosted MCP without a key (public mode)", () => {
     const client = await publicClient("acme");
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri).sort()).toEqual([
+      "featureboard://changelog",
       "featureboard://guide",
       "featureboard://project",
       "featureboard://roadmap",

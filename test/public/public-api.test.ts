@@ -214,6 +214,45 @@ describe("browsing a board", () => {
   });
 });
 
+describe("changelog", () => {
+  test("published releases only, newest first, with their notes and shipped posts", async () => {
+    const shipped = await makePost(t, { title: "Shipped in v1", status: "COMPLETE" });
+    await t.call("POST", "/api/v1/releases", { body: { title: "Unpublished draft" } });
+    const first = await t.call("POST", "/api/v1/releases", {
+      body: { title: "v1", content: "- First", label: "v1", isDraft: false, postIds: [shipped.id] },
+    });
+    const second = await t.call("POST", "/api/v1/releases", {
+      body: { title: "v2", content: "- Second", isDraft: false },
+    });
+    const changelog = await pub("GET", `${board}/changelog`);
+    expect(changelog.status).toBe(200);
+    expect(changelog.body.data).toEqual([
+      {
+        id: second.body.data.id,
+        title: "v2",
+        content: "- Second",
+        label: null,
+        publishedAt: second.body.data.publishedAt,
+        postIds: [],
+      },
+      {
+        id: first.body.data.id,
+        title: "v1",
+        content: "- First",
+        label: "v1",
+        publishedAt: first.body.data.publishedAt,
+        postIds: [shipped.id],
+      },
+    ]);
+    expect(changelog.body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
+    const page = await pub("GET", `${board}/changelog?limit=1&page=2`);
+    expect(page.body.data.map((release: { title: string }) => release.title)).toEqual(["v1"]);
+    // The shipped post is ARCHIVED: off the listings, still reachable by id.
+    expect((await pub("GET", `${board}/posts/${shipped.id}`)).body.data.status).toBe("ARCHIVED");
+    expectApiError(await pub("GET", "/api/public/boards/hidden-none/changelog"), 404, "PROJECT_NOT_FOUND");
+  });
+});
+
 describe("votes and comments", () => {
   test("voting twice with one anonymous id keeps one vote; unvote removes it; unvoting again is harmless", async () => {
     const post = await makePost(t, { title: "Vote me", status: "APPROVED" });
@@ -294,6 +333,7 @@ describe("access", () => {
       ["GET", `${hidden}/posts`],
       ["GET", `${hidden}/posts/${post.id}`],
       ["GET", `${hidden}/roadmap`],
+      ["GET", `${hidden}/changelog`],
       ["POST", `${hidden}/posts/${post.id}/vote`, { anonymousId: "a" }],
       ["DELETE", `${hidden}/posts/${post.id}/vote`, { anonymousId: "a" }],
       ["POST", `${hidden}/posts/${post.id}/comments`, { body: "hi" }],

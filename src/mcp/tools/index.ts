@@ -1,10 +1,20 @@
 import type { McpSession, Tool } from "../tool";
+import { AI_TOOLS } from "./ai";
 import { BOARD_TOOLS } from "./board";
+import { INTEGRATION_TOOLS } from "./integrations";
 import { POST_TOOLS } from "./posts";
 import { PUBLIC_TOOLS } from "./public";
+import { ROADMAP_TOOLS } from "./roadmap";
 
 /** Every tool, built once at start-up; both transports serve this list. */
-export const TOOLS: Tool[] = [...PUBLIC_TOOLS, ...POST_TOOLS, ...BOARD_TOOLS];
+export const TOOLS: Tool[] = [
+  ...PUBLIC_TOOLS,
+  ...POST_TOOLS,
+  ...BOARD_TOOLS,
+  ...ROADMAP_TOOLS,
+  ...AI_TOOLS,
+  ...INTEGRATION_TOOLS,
+];
 
 const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 

@@ -1,0 +1,138 @@
+import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
+import {
+  FromTextResultSchema,
+  PERIODS,
+  SimilarPostSchema,
+  SprintPlanResultSchema,
+  STRATEGIES,
+  SummaryResultSchema,
+  TriageResultSchema,
+} from "../../ai/schema";
+import * as ai from "../../ai/service";
+import { enforceRateLimit } from "../../http/rate-limit";
+import type { Project } from "../../projects/schema";
+import { adminProject, ADDS, defineTool, type McpSession, READS, type Tool } from "../tool";
+import { Args, defined } from "./args";
+
+/** AI tools draw on the project's AI budget (decisions §5), as the REST AI routes do. */
+function aiProject(session: McpSession): Project {
+  const project = adminProject(session);
+  enforceRateLimit(session.ctx.rateLimits.ai, project.id, {});
+  return project;
+}
+
+/** AI tools may call the configured model provider, which can be an outside service. */
+const AI_READS = { ...READS, openWorldHint: true };
+const AI_ADDS = { ...ADDS, openWorldHint: true };
+const GATED = " Needs the growth plan or higher (PLAN_UPGRADE_REQUIRED otherwise).";
+
+export const searchSimilarTool = defineTool({
+  name: "search_similar",
+  title: "Search similar posts",
+  description:
+    "Use before creating a post, or when a user describes a need, to find existing posts that mean the same thing even " +
+    "when worded differently. similarity is calibrated: 0.7 and above is a likely duplicate." +
+    GATED,
+  access: "admin",
+  annotations: AI_READS,
+  input: Args({
+    query: Type.String({ minLength: 1, maxLength: 10000, description: "The text to compare posts with" }),
+    threshold: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: "Minimum similarity, default 0.7" }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" })),
+  }),
+  output: t.Object({ posts: t.Array(SimilarPostSchema) }),
+  async run(session, args) {
+    const input = { query: args.query, ...defined({ threshold: args.threshold, limit: args.limit }) };
+    const found = await ai.findSimilarPosts(session.ctx.db, aiProject(session).id, input);
+    return { posts: found.data };
+  },
+});
+
+export const submitFeedbackTool = defineTool({
+  name: "submit_feedback",
+  title: "File raw feedback",
+  description:
+    "Use with raw customer text (an email, a chat message, a call note): extracts a post, and when an existing post " +
+    "already asks for it (similarity ≥ 0.7) matches it instead of creating a duplicate." +
+    GATED,
+  access: "admin",
+  annotations: AI_ADDS,
+  input: Args({
+    text: Type.String({ minLength: 1, maxLength: 20000, description: "The feedback as received" }),
+    source: Type.Optional(Type.String({ maxLength: 100, description: "Origin label, such as 'intercom'" })),
+    source_url: Type.Optional(Type.String({ maxLength: 2000, description: "Link to the original" })),
+  }),
+  output: FromTextResultSchema,
+  async run(session, args) {
+    const input = { text: args.text, ...defined({ source: args.source, source_url: args.source_url }) };
+    const result = await ai.createPostFromText(session.ctx.db, aiProject(session).id, input);
+    return result.data;
+  },
+});
+
+export const triageInboxTool = defineTool({
+  name: "triage_inbox",
+  title: "Triage the inbox",
+  description:
+    "Use to work through PENDING posts: a recommendation per post (status, tags, duplicate_of, priority, reason). " +
+    "It changes nothing; apply the decisions with update_post, bulk_update_posts or merge_posts." +
+    GATED,
+  access: "admin",
+  annotations: AI_READS,
+  input: Args({
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" })),
+  }),
+  output: TriageResultSchema,
+  run: async (session, args) =>
+    (await ai.triageInbox(session.ctx.db, aiProject(session).id, defined(args))).data,
+});
+
+export const getSummaryTool = defineTool({
+  name: "get_summary",
+  title: "Summarise recent feedback",
+  description:
+    "Use for a written digest of what customers asked for over a period: summary, highlights, top themes and figures." +
+    GATED,
+  access: "admin",
+  annotations: AI_READS,
+  input: Args({
+    period: Type.Optional(
+      Type.Union(
+        PERIODS.map((period) => Type.Literal(period)),
+        { description: "Default week" },
+      ),
+    ),
+  }),
+  output: SummaryResultSchema,
+  run: async (session, args) =>
+    (await ai.summariseFeedback(session.ctx.db, aiProject(session).id, defined(args))).data,
+});
+
+export const planSprintTool = defineTool({
+  name: "plan_sprint",
+  title: "Propose a sprint plan",
+  description:
+    "Use to choose what to build next: picks `capacity` posts by strategy (balanced, revenue, popular, quick-wins) with " +
+    "a reason each. It changes nothing; move the chosen posts with update_post." +
+    GATED,
+  access: "admin",
+  annotations: AI_READS,
+  input: Args({
+    capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" })),
+    strategy: Type.Optional(Type.Union(STRATEGIES.map((strategy) => Type.Literal(strategy)))),
+  }),
+  output: SprintPlanResultSchema,
+  run: async (session, args) =>
+    (await ai.planSprint(session.ctx.db, aiProject(session).id, defined(args))).data,
+});
+
+export const AI_TOOLS: Tool[] = [
+  searchSimilarTool,
+  submitFeedbackTool,
+  triageInboxTool,
+  getSummaryTool,
+  planSprintTool,
+];
