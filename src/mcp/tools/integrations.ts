@@ -4,7 +4,7 @@ import { SyncResultSchema } from "../../payments/schema";
 import { syncPayments } from "../../payments/service";
 import { CreatedWebhookSchema, WebhookSchema } from "../../webhooks/schema";
 import { createWebhook, listWebhooks } from "../../webhooks/service";
-import { ADDS, adminProject, defineTool, READS, type Tool } from "../tool";
+import { ADDS, adminProject, defineTool, READS, type Tool, UPDATES } from "../tool";
 import { Args } from "./args";
 
 export const syncPaymentsTool = defineTool({
@@ -15,7 +15,8 @@ export const syncPaymentsTool = defineTool({
     "board user's monthly spend (creating users for unknown customer emails). Needs a configured payments integration " +
     "and the growth plan.",
   access: "admin",
-  annotations: { ...ADDS, idempotentHint: true, openWorldHint: true },
+  // Overwrites spend with the processor's figures: running it twice gives the same result.
+  annotations: { ...UPDATES, openWorldHint: true },
   input: Args({}),
   output: SyncResultSchema,
   run: (session) => syncPayments(session.ctx, adminProject(session).id),
