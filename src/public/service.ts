@@ -7,14 +7,14 @@ import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { pageRequest, pagination, type Pagination } from "../http/paging";
 import type { PostWithTags } from "../posts/schema";
-import { createPost, getPost, withTags } from "../posts/service";
+import { createPost, withTags } from "../posts/service";
 import { findPostRow, subscribe } from "../posts/store";
 import type { PostRow } from "../posts/store";
 import type { Project } from "../projects/schema";
 import { authenticateKey, requireProjectBySlug } from "../projects/service";
 import type { Release } from "../releases/schema";
 import { listPublishedReleases } from "../releases/service";
-import { upsertUserByEmail } from "../users/service";
+import { requireUserRow, upsertUserByEmail } from "../users/service";
 import { findUserRowByEmail } from "../users/store";
 import type { Vote } from "../votes/schema";
 import { removeVote } from "../votes/service";
@@ -269,13 +269,15 @@ export function votePublic(db: Db, projectId: string, postId: string, voter: Pub
     }
     if (voteCount === null) throw notFound("POST_NOT_FOUND");
     if (boardUserId !== null) subscribe(db, postId, boardUserId, now);
+    // The event goes to trusted webhooks only, and carries the voter like a REST vote's does.
+    const user = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);
     const vote: Vote = {
       id,
       boardUserId,
       anonymousId: voter.anonymousId,
       createdAt: iso(now),
-      boardUserName: null,
-      boardUserEmail: null,
+      boardUserName: user?.name ?? null,
+      boardUserEmail: user?.email ?? null,
     };
     recordActivity(db, projectId, {
       action: "created",
@@ -334,9 +336,4 @@ export function commentPublic(
       }),
     );
   });
-}
-
-/** A post as the public sees it, whatever its status (for MCP results about a post the caller just wrote). */
-export function publicViewOfPost(db: Db, projectId: string, postId: string): PublicPost {
-  return toPublicPost(getPost(db, projectId, postId));
 }

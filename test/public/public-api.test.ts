@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { TokenBuckets } from "../../src/http/rate-limit";
 import { createProject } from "../../src/projects/service";
 import { createTestApp, expectApiError } from "../support/app";
-import { makePost, makeTag } from "../support/board";
+import { makePost, makeTag, watchChanges } from "../support/board";
 import {
   plantPrivateData,
   PrivateDataScan,
@@ -320,6 +320,43 @@ describe("votes and comments", () => {
       400,
       "VALIDATION_ERROR",
     );
+  });
+});
+
+describe("changes made through the public API", () => {
+  test("write the same activity and events as the REST API; an idempotent repeat writes none", async () => {
+    const post = await makePost(t, { title: "Watched", status: "APPROVED" });
+    const path = `${board}/posts/${post.id}`;
+    let changes = watchChanges(t);
+    await pub("POST", `${path}/vote`, {
+      body: { anonymousId: "w1", email: "watcher@example.com", name: "Wat" },
+    });
+    const cast = changes();
+    expect(cast.events.map((event) => event.type)).toEqual(["user.created", "vote.created"]);
+    expect(cast.events[1]!.payload.data).toMatchObject({
+      postId: post.id,
+      voteCount: 1,
+      anonymousId: "w1",
+      boardUserEmail: "watcher@example.com",
+      boardUserName: "Wat",
+    });
+    expect(cast.activity.map((entry) => `${entry.entityType}.${entry.action}`)).toEqual([
+      "user.created",
+      "vote.created",
+    ]);
+
+    changes = watchChanges(t);
+    await pub("POST", `${path}/vote`, { body: { anonymousId: "w1" } });
+    expect(changes()).toEqual({ events: [], activity: [] });
+
+    changes = watchChanges(t);
+    await pub("DELETE", `${path}/vote`, { body: { anonymousId: "w1" } });
+    expect(changes().events.map((event) => event.type)).toEqual(["vote.removed"]);
+
+    changes = watchChanges(t);
+    await pub("POST", `${path}/comments`, { body: { body: "Seen", authorName: "W" } });
+    await pub("POST", "/api/public/posts", { body: { projectSlug: "acme", title: "Watched submission" } });
+    expect(changes().events.map((event) => event.type)).toEqual(["comment.created", "post.created"]);
   });
 });
 
