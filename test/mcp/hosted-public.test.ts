@@ -212,6 +212,28 @@ describe("hosted MCP without a key (public mode)", () => {
     expect((await readJson(malformed)).error_code).toBe("INVALID_JSON");
   });
 
+  test("public mode is rate limited per client IP, like the public API", async () => {
+    const limited = createTestApp({
+      FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "60",
+      FEATUREBOARD_RATE_LIMIT_IP_BURST: "3",
+    });
+    const limitedServer = listen(limited);
+    try {
+      // Connecting takes some of the burst of 3 (initialize, initialized, the client's GET probe); the
+      // calls after it run the bucket dry.
+      const client = await connectHttp(limitedServer.url, { project: "acme" });
+      let refusal: unknown = null;
+      for (let call = 0; call < 4 && refusal === null; call++) {
+        await client.listTools().catch((error: unknown) => (refusal = error));
+      }
+      expect(String(refusal)).toContain("RATE_LIMITED");
+      await client.close();
+    } finally {
+      await limitedServer.stop();
+      limited.close();
+    }
+  });
+
   test("a key that is not a secret key is refused at the door", async () => {
     await expect(connectHttp(server.url, { key: t.project.publishableKey })).rejects.toThrow(
       /SECRET_KEY_REQUIRED/,
