@@ -11,6 +11,7 @@ import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
+import { webRoutes } from "./web/routes";
 import { voteRoutes } from "./votes/routes";
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
@@ -36,6 +37,7 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(webRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

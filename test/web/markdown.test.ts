@@ -7,8 +7,8 @@ const md = (source: string) => renderMarkdown(source).value;
 describe("html templates", () => {
   test("escape every interpolated value, nested lists included", () => {
     const title = `<img src=x onerror=alert(1)>`;
-    const out = html`<h1 title="${title}">${title}</h1>
-      ${[title, html`<b>${"'&\""}</b>`]}`.value;
+    // prettier-ignore
+    const out = html`<h1 title="${title}">${title}</h1>${[title, html`<b>${"'&\""}</b>`]}`.value;
     expect(out).toBe(
       `<h1 title="&lt;img src=x onerror=alert(1)&gt;">&lt;img src=x onerror=alert(1)&gt;</h1>` +
         `&lt;img src=x onerror=alert(1)&gt;<b>&#39;&amp;&quot;</b>`,
