@@ -7,8 +7,12 @@ import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
+import { activityRoutes } from "./activity/routes";
+import { analyticsRoutes } from "./analytics/routes";
 import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
+import { releaseRoutes } from "./releases/routes";
+import { roadmapRoutes } from "./roadmap/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { webRoutes } from "./web/routes";
@@ -37,6 +41,10 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(roadmapRoutes(ctx))
+    .use(releaseRoutes(ctx))
+    .use(analyticsRoutes(ctx))
+    .use(activityRoutes(ctx))
     .use(webRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;

@@ -1,4 +1,6 @@
 import type { Db } from "../db/connection";
+import { iso } from "../db/time";
+import type { ActivityEntry } from "./schema";
 
 export interface ActivityInput {
   action: string;
@@ -21,4 +23,56 @@ export function recordActivity(db: Db, projectId: string, entry: ActivityInput):
     metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
     now: Date.now(),
   });
+}
+
+interface ActivityRow {
+  id: string;
+  action: string;
+  entity_type: string;
+  entity_id: string | null;
+  metadata: string | null;
+  created_at: number;
+}
+
+function toEntry(row: ActivityRow): ActivityEntry {
+  return {
+    id: row.id,
+    action: row.action,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    createdAt: iso(row.created_at),
+  };
+}
+
+function filterOf(projectId: string, entityType: string | undefined) {
+  return entityType === undefined
+    ? { sql: "project_id = ?", params: [projectId] }
+    : { sql: "project_id = ? AND entity_type = ?", params: [projectId, entityType] };
+}
+
+export function countActivity(db: Db, projectId: string, entityType?: string): number {
+  const { sql, params } = filterOf(projectId, entityType);
+  return (
+    db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM activity WHERE ${sql}`).get(...params)?.n ??
+    0
+  );
+}
+
+/** Newest first; ids are time-ordered, so they break ties within a millisecond. */
+export function listActivity(
+  db: Db,
+  projectId: string,
+  entityType: string | undefined,
+  limit: number,
+  offset: number,
+): ActivityEntry[] {
+  const { sql, params } = filterOf(projectId, entityType);
+  return db
+    .query<ActivityRow, (string | number)[]>(
+      `SELECT id, action, entity_type, entity_id, metadata, created_at FROM activity WHERE ${sql}
+       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    )
+    .all(...params, limit, offset)
+    .map(toEntry);
 }

@@ -43,6 +43,10 @@ export function openApi(ctx: AppContext) {
         { name: "Comments", description: "Discussion and internal notes on a post" },
         { name: "Tags", description: "Labels that group posts" },
         { name: "Board users", description: "The customers behind the votes" },
+        { name: "Roadmap", description: "Planned, in-progress and shipped posts" },
+        { name: "Releases", description: "Changelog entries and the posts they ship" },
+        { name: "Analytics", description: "What moved on the board over a period" },
+        { name: "Activity", description: "The audit log of every change" },
       ],
     },
   });

@@ -110,8 +110,9 @@ function applyUpdate(
   projectId: string,
   postId: string,
   patch: PostUpdate,
+  options: UpdateOptions = {},
 ): { post: Post; changed: boolean } {
-  if (!EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
+  if (options.releaseId === undefined && !EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
     throw validationError(
       "body",
       `needs at least one of ${EDITABLE_FIELDS.join(", ")}; notify alone changes nothing`,
@@ -146,6 +147,9 @@ function applyUpdate(
     // Leaving ARCHIVED unlinks the post from the release that shipped it.
     if (previousStatus === "ARCHIVED") after.release_id = null;
   }
+  // Only an ARCHIVED post carries the release that shipped it.
+  if (options.releaseId !== undefined && after.status === "ARCHIVED") after.release_id = options.releaseId;
+  if (after.release_id !== before.release_id && !statusChanged) changes.push("releaseId");
 
   if (changes.length === 0 && !statusChanged) return { post: store.toPost(before), changed: false };
 
@@ -178,8 +182,19 @@ function applyUpdate(
   return { post, changed: true };
 }
 
-export function updatePost(db: Db, projectId: string, postId: string, patch: PostUpdate): Post {
-  return inTransaction(db, () => applyUpdate(db, projectId, postId, patch).post);
+/** Internal to featureboard, never from a client: releases set `releaseId` as they archive shipped posts. */
+export interface UpdateOptions {
+  releaseId?: string | null;
+}
+
+export function updatePost(
+  db: Db,
+  projectId: string,
+  postId: string,
+  patch: PostUpdate,
+  options: UpdateOptions = {},
+): Post {
+  return inTransaction(db, () => applyUpdate(db, projectId, postId, patch, options).post);
 }
 
 /** Each item is its own transaction: one failing item leaves the others applied. */

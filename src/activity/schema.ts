@@ -1,0 +1,37 @@
+import { type Static, t } from "elysia";
+import { pageQuery, PaginationSchema } from "../http/paging";
+import { DateTime, Id } from "../http/schemas";
+
+export const ActivityEntrySchema = t.Object(
+  {
+    id: Id,
+    action: t.String(),
+    entityType: t.String(),
+    entityId: t.Nullable(t.String()),
+    metadata: t.Nullable(t.Record(t.String(), t.Unknown())),
+    createdAt: DateTime,
+  },
+  { title: "ActivityEntry" },
+);
+export type ActivityEntry = Static<typeof ActivityEntrySchema>;
+
+export const ACTIVITY_DEFAULT_LIMIT = 50;
+/** The specification leaves the maximum open; 100 matches every other listing. */
+export const ACTIVITY_MAX_LIMIT = 100;
+
+export const ListActivityQuery = t.Object({
+  ...pageQuery(ACTIVITY_MAX_LIMIT),
+  entityType: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 50,
+      description: "Only entries about this kind of entity: post, tag, release…",
+    }),
+  ),
+});
+export type ListActivityQueryInput = Static<typeof ListActivityQuery>;
+
+export const ActivityListSchema = t.Object(
+  { data: t.Array(ActivityEntrySchema), pagination: PaginationSchema },
+  { description: "A page of the audit log, newest first" },
+);

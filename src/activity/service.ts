@@ -1,0 +1,13 @@
+import type { Db } from "../db/connection";
+import { pagination, pageRequest } from "../http/paging";
+import { ACTIVITY_DEFAULT_LIMIT, type ListActivityQueryInput } from "./schema";
+import * as store from "./store";
+
+/** The audit log, newest first, optionally of one entity type. */
+export function listActivity(db: Db, projectId: string, query: ListActivityQueryInput) {
+  const page = pageRequest(query, ACTIVITY_DEFAULT_LIMIT);
+  return {
+    data: store.listActivity(db, projectId, query.entityType, page.limit, page.offset),
+    pagination: pagination(page, store.countActivity(db, projectId, query.entityType)),
+  };
+}

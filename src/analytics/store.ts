@@ -1,0 +1,47 @@
+import type { Db } from "../db/connection";
+
+function countSince(db: Db, table: "posts" | "votes" | "comments", projectId: string, since: number): number {
+  return (
+    db
+      .query<{ n: number }, [string, number]>(
+        `SELECT count(*) AS n FROM ${table} WHERE project_id = ? AND created_at >= ?`,
+      )
+      .get(projectId, since)?.n ?? 0
+  );
+}
+
+export const countPostsSince = (db: Db, projectId: string, since: number) =>
+  countSince(db, "posts", projectId, since);
+export const countVotesSince = (db: Db, projectId: string, since: number) =>
+  countSince(db, "votes", projectId, since);
+export const countCommentsSince = (db: Db, projectId: string, since: number) =>
+  countSince(db, "comments", projectId, since);
+
+/** Ids of the posts with the most votes cast since `since`; ties by overall votes, then newest. */
+export function topVotedPostIds(db: Db, projectId: string, since: number, limit: number): string[] {
+  return db
+    .query<{ id: string }, [string, number, number]>(
+      `SELECT p.id FROM votes v JOIN posts p ON p.id = v.post_id
+       WHERE v.project_id = ? AND v.created_at >= ?
+       GROUP BY p.id ORDER BY count(*) DESC, p.vote_count DESC, p.created_at DESC, p.id DESC LIMIT ?`,
+    )
+    .all(projectId, since, limit)
+    .map((row) => row.id);
+}
+
+/** Tags by how many posts created since `since` carry them. */
+export function trendingTags(
+  db: Db,
+  projectId: string,
+  since: number,
+  limit: number,
+): { label: string; post_count: number }[] {
+  return db
+    .query<{ label: string; post_count: number }, [string, number, number]>(
+      `SELECT t.label, count(*) AS post_count FROM posts p
+       JOIN post_tags pt ON pt.post_id = p.id JOIN tags t ON t.id = pt.tag_id
+       WHERE p.project_id = ? AND p.created_at >= ?
+       GROUP BY t.id ORDER BY post_count DESC, t.label COLLATE NOCASE LIMIT ?`,
+    )
+    .all(projectId, since, limit);
+}
