@@ -36,6 +36,8 @@ export interface CommentView {
 export interface ReleaseView {
   id: string;
   title: string;
+  /** A version label such as v2.3. */
+  label: string | null;
   content: string | null;
   publishedAt: string;
   updatedAt: string;
@@ -377,7 +379,10 @@ export function changelogPage(view: ChangelogPageView): Html {
               (release) =>
                 html`<article class="release" id="release-${release.id}">
                   <h2>${release.title}</h2>
-                  <p class="meta">${date(release.publishedAt)}</p>
+                  <p class="meta">
+                    ${release.label ? html`<span class="tag">${release.label}</span>` : ""}
+                    ${date(release.publishedAt)}
+                  </p>
                   <div class="markdown">${release.content ? renderMarkdown(release.content) : ""}</div>
                 </article>`,
             )
@@ -404,7 +409,7 @@ export function changelogFeed(board: BoardRef, releases: ReleaseView[], publicUr
   );
   const entries = releases.map(
     (release) => `<entry>
-<title>${escapeHtml(release.title)}</title>
+<title>${escapeHtml(release.label ? `${release.label}: ${release.title}` : release.title)}</title>
 <id>${escapeHtml(`${page}#release-${release.id}`)}</id>
 <link rel="alternate" type="text/html" href="${escapeHtml(`${page}#release-${release.id}`)}"/>
 <published>${release.publishedAt}</published>

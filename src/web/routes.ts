@@ -7,10 +7,20 @@ import { authenticateKey } from "../projects/service";
 import { ASSETS_PATH, BOARD_ASSETS, type Asset, WIDGET_SCRIPT } from "./assets";
 import type { Html } from "./html";
 import { boardPath, htmlResponse } from "./layout";
-import { boardPage, notFoundPage, postPage, roadmapPage, submitPage } from "./pages";
+import {
+  boardPage,
+  changelogFeed,
+  changelogPage,
+  notFoundPage,
+  postPage,
+  roadmapPage,
+  submitPage,
+} from "./pages";
 import {
   type Board,
   loadBoardPage,
+  loadChangelogPage,
+  loadFeedReleases,
   loadPostPage,
   loadRoadmapPage,
   PageNotFound,
@@ -107,21 +117,43 @@ export function webRoutes(ctx: AppContext) {
       },
     );
 
-  return new Elysia({ name: "web", detail: { hide: true } })
-    .use(widget)
-    .get(`${ASSETS_PATH}/:file`, ({ params, query }) => {
-      const asset = BOARD_ASSETS[params.file];
-      return asset ? assetResponse(asset, query.v) : notFoundResponse();
-    })
-    .get("/b/:slug", ({ params, query }) =>
-      boardPageResponse(params.slug, (board) => boardPage(loadBoardPage(db, board, query))),
-    )
-    .get("/b/:slug/posts/:postId", ({ params, query }) =>
-      boardPageResponse(params.slug, (board) => postPage(loadPostPage(db, board, params.postId, query))),
-    )
-    .get("/b/:slug/submit", ({ params }) => boardPageResponse(params.slug, submitPage))
-    .get("/b/:slug/roadmap", ({ params }) =>
-      boardPageResponse(params.slug, (board) => roadmapPage(loadRoadmapPage(db, board))),
-    )
-    .get("/b/*", () => notFoundResponse());
+  return (
+    new Elysia({ name: "web", detail: { hide: true } })
+      .use(widget)
+      .get(`${ASSETS_PATH}/:file`, ({ params, query }) => {
+        const asset = BOARD_ASSETS[params.file];
+        return asset ? assetResponse(asset, query.v) : notFoundResponse();
+      })
+      .get("/b/:slug", ({ params, query }) =>
+        boardPageResponse(params.slug, (board) => boardPage(loadBoardPage(db, board, query))),
+      )
+      .get("/b/:slug/posts/:postId", ({ params, query }) =>
+        boardPageResponse(params.slug, (board) => postPage(loadPostPage(db, board, params.postId, query))),
+      )
+      .get("/b/:slug/submit", ({ params }) => boardPageResponse(params.slug, submitPage))
+      .get("/b/:slug/roadmap", ({ params }) =>
+        boardPageResponse(params.slug, (board) => roadmapPage(loadRoadmapPage(db, board))),
+      )
+      .get("/b/:slug/changelog", ({ params, query }) =>
+        boardPageResponse(params.slug, (board) => changelogPage(loadChangelogPage(db, board, query))),
+      )
+      // A feed reader polling is not a page view.
+      .get("/b/:slug/changelog.atom", ({ params }) => {
+        let board: Board;
+        try {
+          board = requirePublicBoard(db, params.slug);
+        } catch (error) {
+          if (error instanceof PageNotFound) return notFoundResponse();
+          throw error;
+        }
+        return new Response(changelogFeed(board, loadFeedReleases(db, board), ctx.config.publicUrl), {
+          headers: {
+            "content-type": "application/atom+xml; charset=utf-8",
+            "x-content-type-options": "nosniff",
+            "cache-control": "public, max-age=300",
+          },
+        });
+      })
+      .get("/b/*", () => notFoundResponse())
+  );
 }

@@ -3,14 +3,17 @@ import type { Db } from "../db/connection";
 import { iso } from "../db/time";
 import { findPostRow, tagsOfPosts } from "../posts/store";
 import { findProjectBySlug } from "../projects/store";
+import { listPublishedReleases } from "../releases/service";
 import { listTags } from "../tags/store";
 import type { BoardRef } from "./layout";
 import {
   type BoardPageView,
   type BoardQuery,
+  type ChangelogPageView,
   type PageInfo,
   type PostPageView,
   type PostView,
+  type ReleaseView,
   type RoadmapPageView,
   VISIBLE_STATUSES,
   type VisibleStatus,
@@ -27,6 +30,8 @@ export interface Board extends BoardRef {
 export const BOARD_PAGE_SIZE = 20;
 export const COMMENT_PAGE_SIZE = 20;
 export const ROADMAP_COLUMN_SIZE = 50;
+export const CHANGELOG_PAGE_SIZE = 10;
+export const FEED_SIZE = 20;
 
 /** A private board is answered exactly like one that does not exist: nothing of it shows. */
 export function requirePublicBoard(db: Db, slug: string): Board {
@@ -132,4 +137,26 @@ export function loadRoadmapPage(db: Db, board: Board): RoadmapPageView {
       return { status, posts: toPostViews(db, rows), more: total - rows.length };
     }),
   };
+}
+
+function releaseViews(db: Db, board: Board, page: number, limit: number) {
+  const { data, pagination } = listPublishedReleases(db, board.projectId, { page, limit });
+  const releases: ReleaseView[] = data.map((release) => ({
+    id: release.id,
+    title: release.title,
+    label: release.label,
+    content: release.content,
+    // Listed releases are published, so they carry a publication time.
+    publishedAt: release.publishedAt ?? release.updatedAt,
+    updatedAt: release.updatedAt,
+  }));
+  return { releases, pages: { page, total: pagination.total, totalPages: pagination.totalPages } };
+}
+
+export function loadChangelogPage(db: Db, board: Board, raw: RawQuery): ChangelogPageView {
+  return { board, ...releaseViews(db, board, pageNumber(raw.page), CHANGELOG_PAGE_SIZE) };
+}
+
+export function loadFeedReleases(db: Db, board: Board): ReleaseView[] {
+  return releaseViews(db, board, 1, FEED_SIZE).releases;
 }

@@ -24,6 +24,11 @@ beforeAll(async () => {
     tagIds: [tag.id],
   });
   await t.call("POST", `/api/v1/posts/${xssPost.id}/comments`, { body: { body: XSS, authorName: XSS } });
+  const release = await t.call("POST", "/api/v1/releases", {
+    body: { title: XSS, content: `${XSS}\n\n**Faster** exports`, isDraft: false, label: "v1.2" },
+  });
+  expect(release.status).toBe(201);
+  await t.call("POST", "/api/v1/releases", { body: { title: "Secret draft", content: "not yet" } });
 });
 afterAll(() => t.close());
 
@@ -33,6 +38,7 @@ const boardPages = () => [
   `/b/acme/posts/${xssPost.id}`,
   "/b/acme/roadmap",
   "/b/acme/submit",
+  "/b/acme/changelog",
   "/b/acme?q=img",
   "/b/acme?status=APPROVED&sort=new",
 ];
@@ -99,11 +105,22 @@ describe("every board page", () => {
         await full.call("POST", `/api/v1/posts/${posts[0].id}/comments`, {
           body: { body: "A thoughtful comment & more. ".repeat(60), authorName: "Somebody" },
         });
+      const notes = "- **Faster exports** for [everyone](https://example.com/notes)\n".repeat(50);
+      for (let index = 0; index < 12; index++)
+        await full.call("POST", "/api/v1/releases", {
+          body: { title: `Release ${index}`, content: notes, isDraft: false },
+        });
       const assets = Object.values(BOARD_ASSETS).reduce(
         (sum, asset) => sum + Buffer.byteLength(asset.body),
         0,
       );
-      for (const path of ["/b/acme", `/b/acme/posts/${posts[0].id}`, "/b/acme/roadmap", "/b/acme/submit"]) {
+      for (const path of [
+        "/b/acme",
+        `/b/acme/posts/${posts[0].id}`,
+        "/b/acme/roadmap",
+        "/b/acme/submit",
+        "/b/acme/changelog",
+      ]) {
         const response = await full.call("GET", path, { key: null });
         expect(response.status).toBe(200);
         const total = Buffer.byteLength(response.text) + assets;
@@ -205,17 +222,50 @@ describe("the board listing", () => {
   });
 });
 
+describe("the changelog", () => {
+  test("shows published releases with their notes rendered, never drafts", async () => {
+    const { text } = await page("/b/acme/changelog");
+    expect(text).toContain("<strong>Faster</strong> exports");
+    expect(text).toContain('<span class="tag">v1.2</span>');
+    expect(text).not.toContain("Secret draft");
+  });
+
+  test("has an Atom feed of the published releases, escaped", async () => {
+    const response = await page("/b/acme/changelog.atom");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/atom+xml; charset=utf-8");
+    const xml = response.text;
+    expect(xml).toStartWith(
+      '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">',
+    );
+    expect(xml.match(/<entry>/g)?.length).toBe(1);
+    expect(xml).toContain(`<id>${t.ctx.config.publicUrl}/b/acme/changelog</id>`);
+    expect(xml).toContain("<title>v1.2: &lt;img src=x onerror=alert(1)&gt;</title>");
+    // The rendered notes are escaped once more inside the feed: readers unescape them to safe HTML.
+    expect(xml).toContain("&lt;strong&gt;Faster&lt;/strong&gt;");
+    expect(xml).toContain("&amp;lt;img src=x onerror=alert(1)&amp;gt;");
+    expect(xml).not.toContain("Secret draft");
+    expect(xml).not.toContain("<img");
+  });
+});
+
 describe("page views", () => {
   test("every board page view counts once; assets, feeds and 404s do not", async () => {
     const board = createTestApp();
     try {
       const { id } = board.project.project;
       const before = countPageViews(board.ctx.db, id, Date.now());
-      for (const path of ["/b/acme", "/b/acme/roadmap", "/b/acme/submit"])
+      for (const path of ["/b/acme", "/b/acme/roadmap", "/b/acme/submit", "/b/acme/changelog"])
         await board.call("GET", path, { key: null });
-      for (const path of ["/b/acme/posts/nope", "/b/_assets/board.css", "/widget.js", "/b/acme/nothing"])
+      for (const path of [
+        "/b/acme/posts/nope",
+        "/b/_assets/board.css",
+        "/widget.js",
+        "/b/acme/nothing",
+        "/b/acme/changelog.atom",
+      ])
         await board.call("GET", path, { key: null });
-      expect(countPageViews(board.ctx.db, id, Date.now()) - before).toBe(3);
+      expect(countPageViews(board.ctx.db, id, Date.now()) - before).toBe(4);
     } finally {
       board.close();
     }
