@@ -13,6 +13,7 @@ import { commentRoutes } from "./comments/routes";
 import { postRoutes } from "./posts/routes";
 import { releaseRoutes } from "./releases/routes";
 import { roadmapRoutes } from "./roadmap/routes";
+import { publicRoutes } from "./public/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { webRoutes } from "./web/routes";
@@ -46,6 +47,7 @@ export function createApp(ctx: AppContext) {
     .use(analyticsRoutes(ctx))
     .use(activityRoutes(ctx))
     .use(webRoutes(ctx))
+    .use(publicRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

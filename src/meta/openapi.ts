@@ -47,6 +47,7 @@ export function openApi(ctx: AppContext) {
         { name: "Releases", description: "Changelog entries and the posts they ship" },
         { name: "Analytics", description: "What moved on the board over a period" },
         { name: "Activity", description: "The audit log of every change" },
+        { name: "Public", description: "The keyless public API of public boards (/api/public)" },
       ],
     },
   });

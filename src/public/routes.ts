@@ -1,0 +1,205 @@
+import { Elysia } from "elysia";
+import { recordPageView } from "../analytics/page-views";
+import type { AppContext } from "../context";
+import { enforceRateLimit } from "../http/rate-limit";
+import { requestInfo } from "../http/request-info";
+import { keylessRoutes } from "../http/routes";
+import { dataOf, errorResponses } from "../http/schemas";
+import {
+  BoardParams,
+  BoardPostParams,
+  PublicBoardSchema,
+  PublicCommentBodySchema,
+  PublicCommentSchema,
+  PublicPostDetailSchema,
+  PublicPostListSchema,
+  PublicPostSchema,
+  PublicPostsQuery,
+  PublicRoadmapSchema,
+  PublicSubmitSchema,
+  PublicUnvoteBodySchema,
+  PublicVoteBodySchema,
+  PublicVoteSchema,
+} from "./schema";
+import * as board from "./service";
+
+export const PUBLIC_PREFIX = "/api/public";
+const PUBLISHABLE_KEY_HEADER = "x-publishable-key";
+
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+  "access-control-allow-headers": "Content-Type, X-Publishable-Key, X-Request-Id",
+  "access-control-expose-headers": "RateLimit, RateLimit-Policy, Retry-After, X-Request-Id",
+  "access-control-max-age": "86400",
+};
+
+/**
+ * The public API is called from any web page (the widget, a customer's own site), so it answers CORS
+ * preflights and allows every origin: it needs no cookies and no key, and sends nothing private.
+ * Requests without an Authorization header are already metered per IP by the keyless limiter; one that
+ * carries the header (which the public API ignores) is metered per IP here, so it cannot dodge the limit.
+ */
+function publicPlumbing(ctx: AppContext) {
+  return new Elysia({ name: "public.plumbing" }).onRequest(({ request, set }) => {
+    if (!new URL(request.url).pathname.startsWith(`${PUBLIC_PREFIX}/`)) return;
+    Object.assign(set.headers, CORS_HEADERS);
+    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS_HEADERS });
+    if (request.headers.has("authorization")) {
+      enforceRateLimit(ctx.rateLimits.publicIp, requestInfo(request).clientIp, set.headers);
+    }
+  });
+}
+
+const publishableKeyNote =
+  "The board is addressed by its slug; the widget may also send `X-Publishable-Key: pk_…`. A private board answers 403 BOARD_NOT_PUBLIC.";
+
+export function publicRoutes(ctx: AppContext) {
+  const { db, config } = ctx;
+  const projectOf = (request: Request, slug?: string) =>
+    board.resolvePublicProject(db, { slug, publishableKey: request.headers.get(PUBLISHABLE_KEY_HEADER) });
+
+  return new Elysia().use(publicPlumbing(ctx)).use(
+    keylessRoutes(PUBLIC_PREFIX, "Public")
+      .post(
+        "/posts",
+        ({ request, body, status }) => {
+          const project = projectOf(request, body.projectSlug);
+          return status(201, { data: board.submitPublicPost(db, project, body) });
+        },
+        {
+          body: PublicSubmitSchema,
+          response: {
+            201: dataOf(PublicPostSchema, "The submitted post, PENDING"),
+            ...errorResponses(400, 403, 404),
+          },
+          detail: {
+            summary: "Submit a feature request",
+            description:
+              "No key. The post starts PENDING and is listed only once the team approves it. `metadata` is stored as private " +
+              "context and never shown publicly; `email` links the post to a board user and is never shown either. " +
+              "`projectSlug` may be replaced by the header `X-Publishable-Key: pk_…`.",
+          },
+        },
+      )
+      .get(
+        "/boards/:slug",
+        ({ request, params }) => {
+          const project = projectOf(request, params.slug);
+          recordPageView(db, project.id);
+          return { data: board.getBoard(db, project, config.publicUrl) };
+        },
+        {
+          params: BoardParams,
+          response: { 200: dataOf(PublicBoardSchema, "The board"), ...errorResponses(400, 403, 404) },
+          detail: {
+            summary: "Get a public board",
+            description: `Name, board page URL and post counts; counts as a page view. ${publishableKeyNote}`,
+          },
+        },
+      )
+      .get(
+        "/boards/:slug/posts",
+        ({ request, params, query }) => board.listVisiblePosts(db, projectOf(request, params.slug).id, query),
+        {
+          params: BoardParams,
+          query: PublicPostsQuery,
+          response: { 200: PublicPostListSchema, ...errorResponses(400, 403, 404) },
+          detail: {
+            summary: "List a board's posts",
+            description:
+              "Approved, in-progress and complete posts (never PENDING): `sort=votes` (default) or `date`, `status`, " +
+              `\`q\` (every word must appear in title or description), \`page\`, \`limit\` (default 20). ${publishableKeyNote}`,
+          },
+        },
+      )
+      .get(
+        "/boards/:slug/posts/:postId",
+        ({ request, params }) => ({
+          data: board.getPublicPost(db, projectOf(request, params.slug).id, params.postId),
+        }),
+        {
+          params: BoardPostParams,
+          response: {
+            200: dataOf(PublicPostDetailSchema, "The post with its public comments"),
+            ...errorResponses(403, 404),
+          },
+          detail: {
+            summary: "Get a post with its public comments",
+            description: "Internal notes are never included. A PENDING post answers 404.",
+          },
+        },
+      )
+      .post(
+        "/boards/:slug/posts/:postId/vote",
+        ({ request, params, body, status }) => {
+          const project = projectOf(request, params.slug);
+          const outcome = board.votePublic(db, project.id, params.postId, body);
+          return status(outcome.alreadyVoted ? 200 : 201, { data: outcome.vote });
+        },
+        {
+          params: BoardPostParams,
+          body: PublicVoteBodySchema,
+          response: {
+            200: dataOf(PublicVoteSchema, "Already voted: nothing changed"),
+            201: dataOf(PublicVoteSchema, "The vote was cast"),
+            ...errorResponses(400, 403, 404),
+          },
+          detail: {
+            summary: "Vote on a post",
+            description:
+              "Idempotent: one vote per `anonymousId` (and per board user when `email` is given); voting again answers 200 " +
+              "and changes nothing.",
+          },
+        },
+      )
+      .delete(
+        "/boards/:slug/posts/:postId/vote",
+        ({ request, params, body }) => ({
+          data: board.unvotePublic(db, projectOf(request, params.slug).id, params.postId, body),
+        }),
+        {
+          params: BoardPostParams,
+          body: PublicUnvoteBodySchema,
+          response: { 200: dataOf(PublicVoteSchema, "The vote is gone"), ...errorResponses(400, 403, 404) },
+          detail: {
+            summary: "Remove a vote",
+            description:
+              "Removes the vote of this `anonymousId` (or of the board user of `email`); none is not an error.",
+          },
+        },
+      )
+      .post(
+        "/boards/:slug/posts/:postId/comments",
+        ({ request, params, body, status }) =>
+          status(201, {
+            data: board.commentPublic(db, projectOf(request, params.slug).id, params.postId, body),
+          }),
+        {
+          params: BoardPostParams,
+          body: PublicCommentBodySchema,
+          response: { 201: dataOf(PublicCommentSchema, "The comment"), ...errorResponses(400, 403, 404) },
+          detail: {
+            summary: "Comment on a post",
+            description: "Public comments only; 1 to 5000 characters.",
+          },
+        },
+      )
+      .get(
+        "/boards/:slug/roadmap",
+        ({ request, params }) => ({ data: board.getPublicRoadmap(db, projectOf(request, params.slug).id) }),
+        {
+          params: BoardParams,
+          response: {
+            200: dataOf(PublicRoadmapSchema, "Posts by roadmap column"),
+            ...errorResponses(403, 404),
+          },
+          detail: {
+            summary: "Get a board's roadmap",
+            description:
+              "Approved, in-progress and complete posts, each column by votes (up to 100 per column).",
+          },
+        },
+      ),
+  );
+}

@@ -1,0 +1,137 @@
+import { type Static, t } from "elysia";
+import { pageQuery, PaginationSchema } from "../http/paging";
+import { DateTime, Enum, Id } from "../http/schemas";
+import { MetadataSchema } from "../posts/schema";
+import { Email } from "../users/schema";
+
+/**
+ * The public API's own shapes. They list only what anyone may see: no `metadata`, no internal notes, no
+ * emails, no spend. With `normalize: false` a response carrying any field not listed here fails closed
+ * (500) instead of leaking, so these schemas are what makes a leak impossible, not a filter applied later.
+ */
+
+/** The statuses a public board lists; PENDING (not yet moderated), CLOSED and ARCHIVED are not listed. */
+export const VISIBLE_STATUSES = ["APPROVED", "IN_PROGRESS", "COMPLETE"] as const;
+export type VisibleStatus = (typeof VISIBLE_STATUSES)[number];
+
+export const PublicTagSchema = t.Object(
+  { id: Id, label: t.String(), theme: t.String() },
+  { title: "PublicTag" },
+);
+
+export const PublicPostSchema = t.Object(
+  {
+    id: Id,
+    title: t.String(),
+    description: t.Nullable(t.String()),
+    status: t.String({ description: "PENDING right after a public submission, until the team approves it" }),
+    voteCount: t.Integer(),
+    tags: t.Array(PublicTagSchema),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { title: "PublicPost" },
+);
+export type PublicPost = Static<typeof PublicPostSchema>;
+
+export const PublicCommentSchema = t.Object(
+  { id: Id, postId: Id, body: t.String(), authorName: t.Nullable(t.String()), createdAt: DateTime },
+  { title: "PublicComment" },
+);
+export type PublicComment = Static<typeof PublicCommentSchema>;
+
+export const PublicPostDetailSchema = t.Object(
+  { ...PublicPostSchema.properties, comments: t.Array(PublicCommentSchema) },
+  { title: "PublicPostDetail" },
+);
+export type PublicPostDetail = Static<typeof PublicPostDetailSchema>;
+
+export const PublicBoardSchema = t.Object(
+  {
+    slug: t.String(),
+    name: t.String(),
+    boardUrl: t.String({ description: "The board page: {public_url}/b/{slug}" }),
+    counts: t.Object({
+      posts: t.Integer({ description: "Visible posts (approved, in progress, complete)" }),
+      approved: t.Integer(),
+      in_progress: t.Integer(),
+      complete: t.Integer(),
+    }),
+  },
+  { title: "PublicBoard" },
+);
+export type PublicBoard = Static<typeof PublicBoardSchema>;
+
+export const PublicRoadmapSchema = t.Object(
+  {
+    approved: t.Array(PublicPostSchema),
+    in_progress: t.Array(PublicPostSchema),
+    complete: t.Array(PublicPostSchema),
+  },
+  { title: "PublicRoadmap" },
+);
+export type PublicRoadmap = Static<typeof PublicRoadmapSchema>;
+
+export const PublicPostListSchema = t.Object(
+  { data: t.Array(PublicPostSchema), pagination: PaginationSchema },
+  { description: "A page of the board's visible posts" },
+);
+
+export const PublicVoteSchema = t.Object(
+  {
+    postId: Id,
+    voted: t.Boolean({ description: "Whether this voter now has a vote on the post" }),
+    voteCount: t.Integer(),
+  },
+  { title: "PublicVote" },
+);
+export type PublicVote = Static<typeof PublicVoteSchema>;
+
+// ---- inputs ----
+
+const AnonymousId = t.String({
+  minLength: 1,
+  maxLength: 200,
+  description: "A stable id of the visitor's browser or device",
+});
+const PersonName = t.String({ maxLength: 200 });
+
+export const PublicSubmitSchema = t.Object({
+  projectSlug: t.Optional(
+    t.String({ minLength: 1, maxLength: 48, description: "Required unless X-Publishable-Key is sent" }),
+  ),
+  title: t.String({ minLength: 1, maxLength: 200 }),
+  description: t.Optional(t.Nullable(t.String({ maxLength: 10000 }))),
+  metadata: t.Optional(MetadataSchema),
+  email: t.Optional(Email),
+  name: t.Optional(PersonName),
+});
+export type PublicSubmit = Static<typeof PublicSubmitSchema>;
+
+export const PublicVoteBodySchema = t.Object({
+  anonymousId: AnonymousId,
+  email: t.Optional(Email),
+  name: t.Optional(PersonName),
+});
+export type PublicVoteBody = Static<typeof PublicVoteBodySchema>;
+
+export const PublicUnvoteBodySchema = t.Object({ anonymousId: AnonymousId, email: t.Optional(Email) });
+export type PublicUnvoteBody = Static<typeof PublicUnvoteBodySchema>;
+
+export const PublicCommentBodySchema = t.Object({
+  body: t.String({ minLength: 1, maxLength: 5000 }),
+  authorName: t.Optional(PersonName),
+  anonymousId: t.Optional(AnonymousId),
+});
+export type PublicCommentBody = Static<typeof PublicCommentBodySchema>;
+
+export const PublicPostsQuery = t.Object({
+  status: t.Optional(Enum(VISIBLE_STATUSES, { description: "One of the visible statuses" })),
+  sort: t.Optional(Enum(["votes", "date"], { description: "`votes` (default) or `date`" })),
+  q: t.Optional(t.String({ maxLength: 200, description: "Words that must appear in title or description" })),
+  ...pageQuery(100),
+});
+export type PublicPostsQueryInput = Static<typeof PublicPostsQuery>;
+
+export const BoardParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 48 }) });
+export const BoardPostParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 48 }), postId: Id });

@@ -1,0 +1,317 @@
+import { recordActivity } from "../activity/store";
+import { createComment, listComments } from "../comments/service";
+import type { Comment } from "../comments/schema";
+import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
+import { iso } from "../db/time";
+import { appendEvent } from "../events/outbox";
+import { ApiError, notFound, validationError } from "../http/errors";
+import { pageRequest, pagination, type Pagination } from "../http/paging";
+import type { PostWithTags } from "../posts/schema";
+import { createPost, getPost, withTags } from "../posts/service";
+import { findPostRow, subscribe } from "../posts/store";
+import type { PostRow } from "../posts/store";
+import type { Project } from "../projects/schema";
+import { authenticateKey, requireProjectBySlug } from "../projects/service";
+import { upsertUserByEmail } from "../users/service";
+import { findUserRowByEmail } from "../users/store";
+import type { Vote } from "../votes/schema";
+import { removeVote } from "../votes/service";
+import { insertVote, voteCountOf } from "../votes/store";
+import {
+  type PublicBoard,
+  type PublicComment,
+  type PublicCommentBody,
+  type PublicPost,
+  type PublicPostDetail,
+  type PublicPostsQueryInput,
+  type PublicRoadmap,
+  type PublicSubmit,
+  type PublicVote,
+  VISIBLE_STATUSES,
+} from "./schema";
+import * as store from "./store";
+
+/** The board page of a project: `{public_url}/b/{slug}`. */
+export function boardUrl(publicUrl: string, slug: string): string {
+  return `${publicUrl}/b/${encodeURIComponent(slug)}`;
+}
+
+// ---- which project, and may the public see it ----
+
+function boardNotPublic(slug: string): ApiError {
+  return new ApiError(
+    "BOARD_NOT_PUBLIC",
+    `The board '${slug}' is private`,
+    "Only public boards answer without a key; use the REST API with a secret key of the project.",
+  );
+}
+
+function notPublishableKey(): ApiError {
+  return new ApiError(
+    "INVALID_API_KEY",
+    "X-Publishable-Key is not an active publishable key",
+    "Send the project's pk_ key (never a secret sk_ key in a web page), or create one with: featureboard keys create --project <slug> --kind publishable",
+  );
+}
+
+export interface PublicProjectSource {
+  /** From the path (`/boards/{slug}`) or the body (`projectSlug`). */
+  slug?: string | undefined;
+  /** The `X-Publishable-Key` header of the widget. */
+  publishableKey?: string | null | undefined;
+}
+
+/**
+ * The project a public request addresses: by slug, or by the widget's publishable key (both may be sent
+ * when they agree). Unknown slug → 404 PROJECT_NOT_FOUND; private board → 403 BOARD_NOT_PUBLIC.
+ */
+export function resolvePublicProject(db: Db, source: PublicProjectSource): Project {
+  let project: Project;
+  if (source.publishableKey) {
+    const authenticated = authenticateKey(db, source.publishableKey);
+    if (authenticated?.kind !== "publishable") throw notPublishableKey();
+    project = authenticated.project;
+    if (source.slug !== undefined && source.slug !== project.slug) {
+      throw validationError(
+        "projectSlug",
+        `does not match the project of X-Publishable-Key ('${project.slug}')`,
+      );
+    }
+  } else {
+    if (source.slug === undefined)
+      throw validationError("projectSlug", "is required unless X-Publishable-Key is sent");
+    project = requireProjectBySlug(db, source.slug);
+  }
+  if (!project.isPublic) throw boardNotPublic(project.slug);
+  return project;
+}
+
+/** A public board by slug; what every `/api/public/boards/{slug}` route starts from. */
+export function requirePublicBoard(db: Db, slug: string): Project {
+  return resolvePublicProject(db, { slug });
+}
+
+// ---- mapping to public shapes: field by field, so nothing private can ride along ----
+
+export function toPublicPost(post: PostWithTags): PublicPost {
+  return {
+    id: post.id,
+    title: post.title,
+    description: post.description,
+    status: post.status,
+    voteCount: post.voteCount,
+    tags: post.tags.map((tag) => ({ id: tag.id, label: tag.label, theme: tag.theme })),
+    createdAt: post.createdAt,
+    updatedAt: post.updatedAt,
+  };
+}
+
+export function toPublicComment(comment: Comment): PublicComment {
+  return {
+    id: comment.id,
+    postId: comment.postId,
+    body: comment.body,
+    authorName: comment.authorName,
+    createdAt: comment.createdAt,
+  };
+}
+
+// ---- reading ----
+
+export function getBoard(db: Db, project: Project, publicUrl: string): PublicBoard {
+  const counts = store.countsByStatus(db, project.id);
+  return {
+    slug: project.slug,
+    name: project.name,
+    boardUrl: boardUrl(publicUrl, project.slug),
+    counts: {
+      posts: counts.APPROVED + counts.IN_PROGRESS + counts.COMPLETE,
+      approved: counts.APPROVED,
+      in_progress: counts.IN_PROGRESS,
+      complete: counts.COMPLETE,
+    },
+  };
+}
+
+export interface PublicPostList {
+  data: PublicPost[];
+  pagination: Pagination;
+}
+
+/** The board's visible posts (APPROVED, IN_PROGRESS, COMPLETE): by votes (default) or date, searchable. */
+export function listVisiblePosts(db: Db, projectId: string, query: PublicPostsQueryInput): PublicPostList {
+  const filter: store.VisibleFilter = {
+    projectId,
+    statuses: query.status ? [query.status] : VISIBLE_STATUSES,
+    words: (query.q ?? "").split(/\s+/).filter((word) => word !== ""),
+  };
+  const page = pageRequest(query, 20);
+  const rows = store.listVisiblePostRows(db, filter, query.sort ?? "votes", page.limit, page.offset);
+  return {
+    data: withTags(db, rows).map(toPublicPost),
+    pagination: pagination(page, store.countVisiblePosts(db, filter)),
+  };
+}
+
+/**
+ * A post the public may reach by id. PENDING posts are not moderated yet, so they answer like unknown
+ * ones; closed and archived posts stay reachable (links to them live on).
+ */
+function requirePublicPostRow(db: Db, projectId: string, postId: string): PostRow {
+  const row = findPostRow(db, projectId, postId);
+  if (!row || row.status === "PENDING") throw notFound("POST_NOT_FOUND");
+  return row;
+}
+
+export function getPublicPost(db: Db, projectId: string, postId: string): PublicPostDetail {
+  const row = requirePublicPostRow(db, projectId, postId);
+  const post = toPublicPost(withTags(db, [row])[0]!);
+  return { ...post, comments: listComments(db, projectId, postId, "public").map(toPublicComment) };
+}
+
+/** APPROVED, IN_PROGRESS and COMPLETE posts, each column by votes. */
+export function getPublicRoadmap(db: Db, projectId: string, perColumn = 100): PublicRoadmap {
+  const column = (status: (typeof VISIBLE_STATUSES)[number]) =>
+    withTags(
+      db,
+      store.listVisiblePostRows(db, { projectId, statuses: [status], words: [] }, "votes", perColumn, 0),
+    ).map(toPublicPost);
+  return { approved: column("APPROVED"), in_progress: column("IN_PROGRESS"), complete: column("COMPLETE") };
+}
+
+// ---- writing ----
+
+/**
+ * The board user behind an email given on the public API: the existing one (left unchanged, so nobody
+ * can rename a customer by knowing their email), or a new one.
+ */
+function boardUserForEmail(db: Db, projectId: string, email: string | undefined, name: string | undefined) {
+  if (email === undefined) return null;
+  const existing = findUserRowByEmail(db, projectId, email.trim());
+  if (existing) return existing.id;
+  return upsertUserByEmail(db, projectId, { email, ...(name ? { name } : {}) }).user.id;
+}
+
+/** A public submission: always PENDING, so it is listed only once the team approves it. */
+export function submitPublicPost(db: Db, project: Project, input: PublicSubmit): PublicPost {
+  return inTransaction(db, () => {
+    const author = boardUserForEmail(db, project.id, input.email, input.name);
+    const post = createPost(db, project.id, {
+      title: input.title,
+      status: "PENDING",
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...(author !== null ? { createdByBoardUserId: author } : {}),
+    });
+    return toPublicPost({ ...post, tags: [] });
+  });
+}
+
+export interface PublicVoter {
+  anonymousId: string;
+  email?: string | undefined;
+  name?: string | undefined;
+}
+
+/** Whether the post was already voted on by this voter, and the post's vote state afterwards. */
+export interface PublicVoteOutcome {
+  vote: PublicVote;
+  alreadyVoted: boolean;
+}
+
+/**
+ * One vote per voter per post, idempotent: voting again (same anonymous id, or the same board user when
+ * an email is given) changes nothing. The vote keeps both the anonymous id and the board user, so either
+ * finds it again.
+ */
+export function votePublic(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVoteOutcome {
+  return inTransaction(db, () => {
+    requirePublicPostRow(db, projectId, postId);
+    const boardUserId = boardUserForEmail(db, projectId, voter.email, voter.name);
+    const already = () => ({
+      vote: { postId, voted: true, voteCount: voteCountOf(db, postId) },
+      alreadyVoted: true,
+    });
+    if (store.findVoterVoteId(db, postId, voter.anonymousId, boardUserId) !== null) return already();
+    const id = Bun.randomUUIDv7();
+    const now = Date.now();
+    let voteCount: number | null;
+    try {
+      voteCount = insertVote(db, { id, projectId, postId, boardUserId, anonymousId: voter.anonymousId }, now);
+    } catch (error) {
+      if (isUniqueViolation(error)) return already();
+      throw error;
+    }
+    if (voteCount === null) throw notFound("POST_NOT_FOUND");
+    if (boardUserId !== null) subscribe(db, postId, boardUserId, now);
+    const vote: Vote = {
+      id,
+      boardUserId,
+      anonymousId: voter.anonymousId,
+      createdAt: iso(now),
+      boardUserName: null,
+      boardUserEmail: null,
+    };
+    recordActivity(db, projectId, {
+      action: "created",
+      entityType: "vote",
+      entityId: id,
+      metadata: { postId, source: "public" },
+    });
+    appendEvent(db, projectId, "vote.created", { ...vote, postId, voteCount });
+    return { vote: { postId, voted: true, voteCount }, alreadyVoted: false };
+  });
+}
+
+/** Removes this voter's vote, if any: removing a vote that is not there is not an error. */
+export function unvotePublic(
+  db: Db,
+  projectId: string,
+  postId: string,
+  voter: { anonymousId: string; email?: string | undefined },
+): PublicVote {
+  return inTransaction(db, () => {
+    requirePublicPostRow(db, projectId, postId);
+    const user = voter.email === undefined ? null : findUserRowByEmail(db, projectId, voter.email.trim());
+    const voteId = store.findVoterVoteId(db, postId, voter.anonymousId, user?.id ?? null);
+    if (voteId !== null) removeVote(db, projectId, postId, voteId);
+    return { postId, voted: false, voteCount: voteCountOf(db, postId) };
+  });
+}
+
+/** Votes when this voter has not voted yet, otherwise removes the vote (the MCP `upvote_post` tool). */
+export function toggleVotePublic(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVote {
+  return inTransaction(db, () => {
+    requirePublicPostRow(db, projectId, postId);
+    const user = voter.email === undefined ? null : findUserRowByEmail(db, projectId, voter.email.trim());
+    if (store.findVoterVoteId(db, postId, voter.anonymousId, user?.id ?? null) !== null) {
+      return unvotePublic(db, projectId, postId, voter);
+    }
+    return votePublic(db, projectId, postId, voter).vote;
+  });
+}
+
+/** A public comment: never an internal note. */
+export function commentPublic(
+  db: Db,
+  projectId: string,
+  postId: string,
+  input: PublicCommentBody,
+): PublicComment {
+  return inTransaction(db, () => {
+    requirePublicPostRow(db, projectId, postId);
+    return toPublicComment(
+      createComment(db, projectId, postId, {
+        body: input.body,
+        authorName: input.authorName ?? null,
+        anonymousId: input.anonymousId ?? null,
+        isInternalNote: false,
+      }),
+    );
+  });
+}
+
+/** A post as the public sees it, whatever its status (for MCP results about a post the caller just wrote). */
+export function publicViewOfPost(db: Db, projectId: string, postId: string): PublicPost {
+  return toPublicPost(getPost(db, projectId, postId));
+}

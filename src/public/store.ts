@@ -1,0 +1,89 @@
+import type { Db } from "../db/connection";
+import type { PostRow } from "../posts/store";
+import { VISIBLE_STATUSES, type VisibleStatus } from "./schema";
+
+const POST_COLUMNS = `id, project_id, title, description, status, vote_count, metadata, created_by_board_user_id,
+  release_id, merged_into_id, created_at, updated_at`;
+
+const ORDER = {
+  votes: "vote_count DESC, created_at DESC, id DESC",
+  date: "created_at DESC, id DESC",
+} as const;
+
+export interface VisibleFilter {
+  projectId: string;
+  statuses: readonly VisibleStatus[];
+  /** Words that must each appear in the title or the description (case-insensitive). */
+  words: readonly string[];
+}
+
+/** `%`, `_` and `\` in a search word match themselves. */
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function where(filter: VisibleFilter): { sql: string; params: string[] } {
+  const clauses = ["project_id = ?", "status IN (SELECT value FROM json_each(?))"];
+  const params = [filter.projectId, JSON.stringify(filter.statuses)];
+  for (const word of filter.words) {
+    clauses.push("(title LIKE ? ESCAPE '\\' OR coalesce(description, '') LIKE ? ESCAPE '\\')");
+    params.push(likePattern(word), likePattern(word));
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+export function listVisiblePostRows(
+  db: Db,
+  filter: VisibleFilter,
+  sort: keyof typeof ORDER,
+  limit: number,
+  offset: number,
+): PostRow[] {
+  const { sql, params } = where(filter);
+  return db
+    .query<PostRow, (string | number)[]>(
+      `SELECT ${POST_COLUMNS} FROM posts WHERE ${sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`,
+    )
+    .all(...params, limit, offset);
+}
+
+/** Without search words the per-status counters answer; a search counts its matches. */
+export function countVisiblePosts(db: Db, filter: VisibleFilter): number {
+  if (filter.words.length === 0) {
+    const counts = countsByStatus(db, filter.projectId);
+    return filter.statuses.reduce((sum, status) => sum + counts[status], 0);
+  }
+  const { sql, params } = where(filter);
+  return (
+    db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM posts WHERE ${sql}`).get(...params)?.n ?? 0
+  );
+}
+
+export function countsByStatus(db: Db, projectId: string): Record<VisibleStatus, number> {
+  const counts: Record<VisibleStatus, number> = { APPROVED: 0, IN_PROGRESS: 0, COMPLETE: 0 };
+  const rows = db
+    .query<{ status: string; n: number }, [string]>("SELECT status, n FROM post_counts WHERE project_id = ?")
+    .all(projectId);
+  for (const row of rows) {
+    if ((VISIBLE_STATUSES as readonly string[]).includes(row.status))
+      counts[row.status as VisibleStatus] = row.n;
+  }
+  return counts;
+}
+
+/** The vote a public voter holds on a post: by their anonymous id, or by the board user of their email. */
+export function findVoterVoteId(
+  db: Db,
+  postId: string,
+  anonymousId: string,
+  boardUserId: string | null,
+): string | null {
+  return (
+    db
+      .query<{ id: string }, [string, string, string | null]>(
+        `SELECT id FROM votes WHERE post_id = ?1 AND (anonymous_id = ?2 OR (?3 IS NOT NULL AND board_user_id = ?3))
+         ORDER BY created_at LIMIT 1`,
+      )
+      .get(postId, anonymousId, boardUserId)?.id ?? null
+  );
+}
