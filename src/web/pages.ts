@@ -1,14 +1,20 @@
+import type { PostStatus } from "../posts/schema";
+import { VISIBLE_STATUSES, type VisibleStatus } from "../public/schema";
 import { escapeHtml, html, type Html, raw } from "./html";
 import { type BoardRef, boardPath, shell } from "./layout";
 import { renderMarkdown } from "./markdown";
 
-/** The statuses a public board shows, in roadmap order, with the words a customer reads. */
-export const VISIBLE_STATUSES = ["APPROVED", "IN_PROGRESS", "COMPLETE"] as const;
-export type VisibleStatus = (typeof VISIBLE_STATUSES)[number];
-export const STATUS_LABELS: Record<VisibleStatus, string> = {
+/**
+ * What a customer reads for each status a public page can show. Listings and the roadmap show the visible
+ * statuses; a closed or archived post keeps its page (the public API still answers it), so links live on.
+ */
+export type ShownStatus = Exclude<PostStatus, "PENDING">;
+export const STATUS_LABELS: Record<ShownStatus, string> = {
   APPROVED: "Planned",
   IN_PROGRESS: "In progress",
   COMPLETE: "Complete",
+  CLOSED: "Closed",
+  ARCHIVED: "Archived",
 };
 
 export interface TagView {
@@ -20,7 +26,7 @@ export interface PostView {
   id: string;
   title: string;
   description: string | null;
-  status: VisibleStatus;
+  status: ShownStatus;
   voteCount: number;
   createdAt: string;
   tags: TagView[];
@@ -112,7 +118,7 @@ function date(iso: string): Html {
   return html`<time datetime="${iso}">${dateFormat.format(new Date(iso))}</time>`;
 }
 
-function statusBadge(status: VisibleStatus): Html {
+function statusBadge(status: ShownStatus): Html {
   return html`<span class="status status-${status.toLowerCase().replace("_", "-")}"
     >${STATUS_LABELS[status]}</span
   >`;

@@ -6,7 +6,7 @@ import { dataOf } from "../http/schemas";
 import { authenticateKey } from "../projects/service";
 import { ASSETS_PATH, BOARD_ASSETS, type Asset, WIDGET_SCRIPT } from "./assets";
 import type { Html } from "./html";
-import { boardPath, htmlResponse } from "./layout";
+import { htmlResponse } from "./layout";
 import {
   boardPage,
   changelogFeed,
@@ -24,7 +24,7 @@ import {
   loadPostPage,
   loadRoadmapPage,
   PageNotFound,
-  requirePublicBoard,
+  requireBoard,
 } from "./views";
 
 function assetResponse(asset: Asset, version: string | undefined, headers: Record<string, string> = {}) {
@@ -45,7 +45,6 @@ const notFoundResponse = () => htmlResponse(notFoundPage(), 404);
 const WidgetBoardSchema = t.Object({
   slug: t.String(),
   name: t.String(),
-  boardUrl: t.String({ description: "The board's public page" }),
 });
 
 /**
@@ -61,15 +60,13 @@ export function webRoutes(ctx: AppContext) {
     let page: Html;
     let board: Board;
     try {
-      board = requirePublicBoard(db, slug);
+      board = requireBoard(db, slug);
       page = render(board);
     } catch (error) {
       if (error instanceof PageNotFound) return notFoundResponse();
-      if (error instanceof ApiError && (error.status === 404 || error.code === "BOARD_NOT_PUBLIC"))
-        return notFoundResponse();
       throw error;
     }
-    recordPageView(db, board.projectId);
+    recordPageView(db, board.project.id);
     return htmlResponse(page);
   }
 
@@ -107,7 +104,6 @@ export function webRoutes(ctx: AppContext) {
           data: {
             slug: project.slug,
             name: project.name,
-            boardUrl: `${ctx.config.publicUrl}${boardPath(project.slug)}`,
           },
         };
       },
@@ -132,7 +128,9 @@ export function webRoutes(ctx: AppContext) {
       )
       .get("/b/:slug/submit", ({ params }) => boardPageResponse(params.slug, submitPage))
       .get("/b/:slug/roadmap", ({ params }) =>
-        boardPageResponse(params.slug, (board) => roadmapPage(loadRoadmapPage(db, board))),
+        boardPageResponse(params.slug, (board) =>
+          roadmapPage(loadRoadmapPage(db, board, ctx.config.publicUrl)),
+        ),
       )
       .get("/b/:slug/changelog", ({ params, query }) =>
         boardPageResponse(params.slug, (board) => changelogPage(loadChangelogPage(db, board, query))),
@@ -141,7 +139,7 @@ export function webRoutes(ctx: AppContext) {
       .get("/b/:slug/changelog.atom", ({ params }) => {
         let board: Board;
         try {
-          board = requirePublicBoard(db, params.slug);
+          board = requireBoard(db, params.slug);
         } catch (error) {
           if (error instanceof PageNotFound) return notFoundResponse();
           throw error;

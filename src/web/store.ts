@@ -1,66 +1,56 @@
 import type { Db } from "../db/connection";
-import type { VisibleStatus } from "./pages";
+import type { PostRow } from "../posts/store";
+import { VISIBLE_STATUSES, type VisibleStatus } from "../public/schema";
 
 /**
- * The board page's listing: what the public API's listing does not offer (a tag filter, search over
- * title and description together with several visible statuses) in one query with its total.
+ * The board page's tag filter, which the public API's listing does not offer: the same visible posts,
+ * search and order as `listVisiblePosts` (src/public), restricted to the posts carrying one tag.
  */
-export interface BoardFilter {
-  projectId: string;
-  statuses: readonly VisibleStatus[];
-  tagId: string | null;
-  /** Matched as a substring of the title or the description, ASCII case-insensitively. */
-  q: string;
+export interface TaggedListing {
+  status?: VisibleStatus;
+  q?: string;
+  sort: "votes" | "date";
+  page: number;
+  limit: number;
 }
 
-export interface BoardPostRow {
-  id: string;
-  title: string;
-  description: string | null;
-  status: VisibleStatus;
-  vote_count: number;
-  created_at: number;
-}
+const COLUMNS = `id, project_id, title, description, status, vote_count, metadata, created_by_board_user_id,
+  release_id, merged_into_id, created_at, updated_at`;
 
 const ORDER = {
   votes: "vote_count DESC, created_at DESC, id DESC",
-  new: "created_at DESC, id DESC",
+  date: "created_at DESC, id DESC",
 } as const;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+/** `%`, `_` and `\` in a search word match themselves, as in the public API's search. */
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-function where(filter: BoardFilter): { sql: string; params: string[] } {
-  const clauses = ["project_id = ?", "status IN (SELECT value FROM json_each(?))"];
-  const params = [filter.projectId, JSON.stringify(filter.statuses)];
-  if (filter.tagId !== null) {
-    clauses.push("id IN (SELECT post_id FROM post_tags WHERE tag_id = ?)");
-    params.push(filter.tagId);
-  }
-  if (filter.q !== "") {
-    const pattern = `%${escapeLike(filter.q)}%`;
-    clauses.push("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')");
-    params.push(pattern, pattern);
-  }
-  return { sql: clauses.join(" AND "), params };
-}
-
-export function listBoardPosts(
+export function listTaggedVisiblePosts(
   db: Db,
-  filter: BoardFilter,
-  sort: keyof typeof ORDER,
-  limit: number,
-  offset: number,
-): { rows: BoardPostRow[]; total: number } {
-  const { sql, params } = where(filter);
+  projectId: string,
+  tagId: string,
+  listing: TaggedListing,
+): { rows: PostRow[]; total: number } {
+  const clauses = [
+    "project_id = ?",
+    "status IN (SELECT value FROM json_each(?))",
+    "id IN (SELECT post_id FROM post_tags WHERE tag_id = ?)",
+  ];
+  const params = [projectId, JSON.stringify(listing.status ? [listing.status] : VISIBLE_STATUSES), tagId];
+  for (const word of (listing.q ?? "").split(/\s+/).filter((word) => word !== "")) {
+    clauses.push("(title LIKE ? ESCAPE '\\' OR coalesce(description, '') LIKE ? ESCAPE '\\')");
+    params.push(likePattern(word), likePattern(word));
+  }
+  const where = clauses.join(" AND ");
   const rows = db
-    .query<BoardPostRow, (string | number)[]>(
-      `SELECT id, title, description, status, vote_count, created_at FROM posts WHERE ${sql}
-       ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`,
+    .query<PostRow, (string | number)[]>(
+      `SELECT ${COLUMNS} FROM posts WHERE ${where} ORDER BY ${ORDER[listing.sort]} LIMIT ? OFFSET ?`,
     )
-    .all(...params, limit, offset);
+    .all(...params, listing.limit, (listing.page - 1) * listing.limit);
   const total =
-    db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM posts WHERE ${sql}`).get(...params)?.n ?? 0;
+    db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM posts WHERE ${where}`).get(...params)?.n ??
+    0;
   return { rows, total };
 }

@@ -300,11 +300,7 @@ describe("assets and the widget", () => {
     const found = await page(`/widget/board?key=${t.project.publishableKey}`);
     expect(found.status).toBe(200);
     expect(found.headers.get("access-control-allow-origin")).toBe("*");
-    expect(found.body.data).toEqual({
-      slug: "acme",
-      name: "Acme",
-      boardUrl: `${t.ctx.config.publicUrl}/b/acme`,
-    });
+    expect(found.body.data).toEqual({ slug: "acme", name: "Acme" });
 
     const secretKey = await page(`/widget/board?key=${t.project.secretKey}`);
     expectApiError(secretKey, 401, "INVALID_API_KEY");

@@ -80,13 +80,6 @@
     return "/boards/" + encodeURIComponent(board) + rest;
   }
 
-  function voteCountOf(json) {
-    var data = json && json.data;
-    if (data && typeof data.voteCount === "number") return data.voteCount;
-    if (data && data.post && typeof data.post.voteCount === "number") return data.post.voteCount;
-    return null;
-  }
-
   function setupVoting() {
     var voted = votedPosts();
     var buttons = document.querySelectorAll("button.vote[data-post]");
@@ -102,9 +95,7 @@
           anonymousId: anonymousId(),
         })
           .then(function (json) {
-            var known = voteCountOf(json);
-            var current = Number(count.textContent) || 0;
-            count.textContent = String(known !== null ? known : Math.max(0, current + (wasVoted ? -1 : 1)));
+            count.textContent = String(json.data.voteCount);
             button.setAttribute("aria-pressed", wasVoted ? "false" : "true");
             rememberVote(postId, !wasVoted);
           })

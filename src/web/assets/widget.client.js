@@ -59,8 +59,9 @@
     return id;
   }
 
-  // Plain-text bodies keep these cross-origin requests "simple" (no preflight); the public API reads
-  // every body as JSON whatever its Content-Type.
+  // Plain-text bodies keep the GETs and POSTs "simple" cross-origin requests (no preflight round trip):
+  // the public API reads every body as JSON whatever its Content-Type. Removing a vote (DELETE) is
+  // preflighted, which the public API answers.
   function request(method, path, body) {
     var init = { method: method, mode: "cors", credentials: "omit" };
     if (body !== undefined) {
@@ -92,6 +93,8 @@
   }
 
   function mount(board) {
+    // The board is served by the same origin as this script.
+    var boardUrl = origin + "/b/" + encodeURIComponent(board.slug);
     var host = element("div", { "data-featureboard-widget": board.slug });
     var shadow = host.attachShadow({ mode: "open" });
     if (
@@ -159,7 +162,7 @@
     panel.appendChild(list);
     var more = element(
       "a",
-      { class: "more", href: board.boardUrl, target: "_blank", rel: "noopener" },
+      { class: "more", href: boardUrl, target: "_blank", rel: "noopener" },
       "See all requests",
     );
     panel.appendChild(more);
@@ -196,30 +199,27 @@
           "▲ " + post.voteCount,
         );
         button.addEventListener("click", function () {
-          if (button.getAttribute("aria-pressed") === "true") return;
+          var wasVoted = button.getAttribute("aria-pressed") === "true";
           button.disabled = true;
-          request(
-            "POST",
+          var path =
             "/api/public/boards/" +
-              encodeURIComponent(board.slug) +
-              "/posts/" +
-              encodeURIComponent(post.id) +
-              "/vote",
-            { anonymousId: anonymousId() },
-          )
+            encodeURIComponent(board.slug) +
+            "/posts/" +
+            encodeURIComponent(post.id) +
+            "/vote";
+          request(wasVoted ? "DELETE" : "POST", path, { anonymousId: anonymousId() })
             .then(function (json) {
-              var data = json && json.data;
-              var count =
-                data && typeof data.voteCount === "number"
-                  ? data.voteCount
-                  : data && data.post && typeof data.post.voteCount === "number"
-                    ? data.post.voteCount
-                    : post.voteCount + 1;
+              var count = json.data.voteCount;
               button.textContent = "▲ " + count;
-              button.setAttribute("aria-pressed", "true");
-              button.setAttribute("aria-label", "You voted for " + post.title + ", " + count + " votes");
-              var list = voted();
-              list.push(post.id);
+              button.setAttribute("aria-pressed", String(!wasVoted));
+              button.setAttribute(
+                "aria-label",
+                (wasVoted ? "Vote for " : "You voted for ") + post.title + ", " + count + " votes",
+              );
+              var list = voted().filter(function (id) {
+                return id !== post.id;
+              });
+              if (!wasVoted) list.push(post.id);
               storageSet(votesKey, JSON.stringify(list));
             })
             .catch(function (error) {
@@ -234,7 +234,7 @@
           element(
             "a",
             {
-              href: board.boardUrl + "/posts/" + encodeURIComponent(post.id),
+              href: boardUrl + "/posts/" + encodeURIComponent(post.id),
               target: "_blank",
               rel: "noopener",
             },
