@@ -73,7 +73,8 @@ export function shell(options: ShellOptions): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 ${options.description ? html`<meta name="description" content="${options.description}" />` : ""}
-<link rel="stylesheet" href="${assetUrl("board.css")}">
+<link rel="icon" href="data:," />
+    <link rel="stylesheet" href="${assetUrl("board.css")}">
 ${
   board
     ? html`<link

@@ -154,9 +154,10 @@ function pager(pages: PageInfo, hrefFor: (page: number) => string): Html {
   </nav>`;
 }
 
-const SCRIPT_NOTE = html`<noscript
-  ><p class="note">Voting, commenting and submitting need JavaScript; reading does not.</p></noscript
->`;
+/** Removed by the board script once it runs (a `<noscript>` is not shown where script is merely blocked). */
+const SCRIPT_NOTE = html`<p class="note script-note">
+  Voting, commenting and submitting need JavaScript; reading does not.
+</p>`;
 
 function boardQueryString(query: BoardQuery, page: number): string {
   const params = new URLSearchParams();

@@ -195,4 +195,7 @@
 
   setupVoting();
   setupForms();
+  Array.prototype.forEach.call(document.querySelectorAll(".script-note"), function (note) {
+    note.remove();
+  });
 })();

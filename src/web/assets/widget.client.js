@@ -25,7 +25,7 @@
     ".send{margin-top:10px;background:#3f3fc4;color:#fff;border:0;border-radius:6px;padding:8px 14px;font:inherit;font-weight:600;cursor:pointer}" +
     ".status{min-height:1.4em;margin:6px 0 0;font-size:13px;font-weight:600}.status.error{color:#b91c1c}" +
     "ol{list-style:none;margin:0;padding:0}li{display:flex;gap:10px;align-items:center;padding:6px 0;border-top:1px solid #eceef2}" +
-    ".vote{min-width:48px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
+    ".vote{flex:none;white-space:nowrap;min-width:48px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
     ".vote[aria-pressed=true]{background:#3f3fc4;color:#fff;border-color:#3f3fc4}" +
     "a{color:#3f3fc4}:focus-visible{outline:3px solid #3f3fc4;outline-offset:2px}" +
     ".more{font-size:13px;margin-top:8px;display:block}";
