@@ -113,6 +113,41 @@ async function openPage(options: { javaScriptEnabled?: boolean } = {}) {
   return { page, problems, close: () => context.close() };
 }
 
+/**
+ * Runs in the page: text whose colour against its nearest painted background falls under the WCAG AA
+ * ratio for body text (4.5:1), as "element.class: ratio".
+ */
+function lowContrastText(): string[] {
+  const channels = (colour: string) => (colour.match(/[\d.]+/g) ?? []).map(Number);
+  const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+    const linear = (value: number) => {
+      const v = value / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  };
+  const backgroundOf = (element: Element): number[] => {
+    for (let node: Element | null = element; node; node = node.parentElement) {
+      const colour = channels(getComputedStyle(node).backgroundColor);
+      if (colour.length === 3 || (colour[3] ?? 0) > 0) return colour.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const failures: string[] = [];
+  for (const element of document.querySelectorAll("body *")) {
+    const ownText = [...element.childNodes].some((node) => node.nodeType === 3 && node.textContent?.trim());
+    if (!ownText || element.getClientRects().length === 0) continue;
+    const [lighter, darker] = [
+      luminance(channels(getComputedStyle(element).color)),
+      luminance(backgroundOf(element)),
+    ].sort((a, b) => b - a) as [number, number];
+    const ratio = (lighter + 0.05) / (darker + 0.05);
+    if (ratio < 4.5)
+      failures.push(`${element.tagName.toLowerCase()}.${element.className}: ${ratio.toFixed(2)}`);
+  }
+  return failures;
+}
+
 const skip = browserMissing();
 
 describe.skipIf(skip)("the board in Chromium", () => {
@@ -282,11 +317,13 @@ describe.skipIf(skip)("the board in Chromium", () => {
     await close();
   }, 60_000);
 
-  test("every form control has a label; pages have lang, title and viewport; focus is visible", async () => {
+  test("every form control has a label; pages have lang, title, viewport, AA contrast, visible focus, and fit a phone", async () => {
     const { page, close } = await openPage();
     const postId = (await t.call("GET", "/api/v1/posts?status=APPROVED&limit=1")).body.data[0].id;
-    for (const path of ["", `/posts/${postId}`, "/submit", "/roadmap", "/changelog", "/no-such-page"]) {
+    const paths = ["", `/posts/${postId}`, "/submit", "/roadmap", "/changelog", "/no-such-page"];
+    for (const path of paths) {
       await page.goto(`${base}/b/acme${path}`);
+      expect(await page.evaluate(lowContrastText), path).toEqual([]);
       const audit = await page.evaluate(() => ({
         lang: document.documentElement.lang,
         title: document.title,
@@ -307,6 +344,13 @@ describe.skipIf(skip)("the board in Chromium", () => {
       return { text: active.textContent, outline: getComputedStyle(active).outlineStyle };
     });
     expect(skipLink).toEqual({ text: "Skip to content", outline: "solid" });
+
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const path of paths) {
+      await page.goto(`${base}/b/acme${path}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
     await close();
   }, 60_000);
 
