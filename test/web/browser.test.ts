@@ -401,6 +401,18 @@ describe.skipIf(skip)("the board in Chromium", () => {
       expect((await t.call("GET", `/api/v1/posts/${before.id}`)).body.data.voteCount).toBe(
         before.voteCount + 1,
       );
+      // Taken back with a DELETE, which crosses origins only after a CORS preflight; then given again.
+      await firstVote.click();
+      await page.waitForFunction(() => {
+        const host = document.querySelector("[data-featureboard-widget]")!;
+        return host.shadowRoot!.querySelector(".vote")?.getAttribute("aria-pressed") === "false";
+      });
+      expect((await t.call("GET", `/api/v1/posts/${before.id}`)).body.data.voteCount).toBe(before.voteCount);
+      await firstVote.click();
+      await page.waitForFunction(() => {
+        const host = document.querySelector("[data-featureboard-widget]")!;
+        return host.shadowRoot!.querySelector(".vote")?.getAttribute("aria-pressed") === "true";
+      });
 
       await page.getByLabel("What would you like?").fill("Zapier integration");
       await page.getByLabel("Details (optional)").fill("Connect the board to the rest of our tools.");
