@@ -218,6 +218,13 @@ function postCard(board: BoardRef, post: PostView): Html {
   </li>`;
 }
 
+function emptyBoardMessage(view: BoardPageView, filtered: boolean): Html {
+  if (view.pages.total > 0)
+    return html`This page is past the last one:
+      <a href="${boardPath(view.board.slug, boardQueryString(view.query, 1))}">back to the first page</a>.`;
+  return html`${filtered ? "No requests match these filters." : "No requests yet: be the first to submit one."}`;
+}
+
 export function boardPage(view: BoardPageView): Html {
   const { board, query } = view;
   const filtered = query.q !== "" || query.status !== null || query.tagId !== null;
@@ -226,9 +233,7 @@ export function boardPage(view: BoardPageView): Html {
       ? html`<ol class="posts">
           ${view.posts.map((post) => postCard(board, post))}
         </ol>`
-      : html`<p class="empty">
-          ${filtered ? "No requests match these filters." : "No requests yet: be the first to submit one."}
-        </p>`;
+      : html`<p class="empty">${emptyBoardMessage(view, filtered)}</p>`;
   return shell({
     title: "Feature requests",
     description: `Feature requests for ${board.name}: vote on what matters to you.`,
@@ -236,8 +241,8 @@ export function boardPage(view: BoardPageView): Html {
     section: "posts",
     body: html`<h1>Feature requests</h1>
       <p class="lede">
-        ${plural(view.pages.total, "request", "requests")}${filtered ? " match" : ""}. Vote for the ones you
-        need, or <a href="${boardPath(board.slug, "/submit")}">submit your own</a>.
+        ${plural(view.pages.total, "request", "requests")}${filtered ? (view.pages.total === 1 ? " matches" : " match") : ""}.
+        Vote for the ones you need, or <a href="${boardPath(board.slug, "/submit")}">submit your own</a>.
       </p>
       ${filters(view)} ${list}
       ${pager(view.pages, (page) => boardPath(board.slug, boardQueryString(query, page)))} ${SCRIPT_NOTE}`,

@@ -55,19 +55,23 @@ const WidgetBoardSchema = t.Object({
 export function webRoutes(ctx: AppContext) {
   const { db } = ctx;
 
-  /** Renders a board page, or the 404 page when the board or what it asks for is not public. */
-  function boardPageResponse(slug: string, render: (board: Board) => Html): Response {
-    let page: Html;
-    let board: Board;
+  /** Answers for a public board, or with the 404 page when the board or what it asks for is not public. */
+  function forBoard(slug: string, respond: (board: Board) => Response): Response {
     try {
-      board = requireBoard(db, slug);
-      page = render(board);
+      return respond(requireBoard(db, slug));
     } catch (error) {
       if (error instanceof PageNotFound) return notFoundResponse();
       throw error;
     }
-    recordPageView(db, board.project.id);
-    return htmlResponse(page);
+  }
+
+  /** A board page: rendered, then counted as one view of the board. */
+  function boardPageResponse(slug: string, render: (board: Board) => Html): Response {
+    return forBoard(slug, (board) => {
+      const page = render(board);
+      recordPageView(db, board.project.id);
+      return htmlResponse(page);
+    });
   }
 
   const widget = new Elysia({ detail: { hide: true } })
@@ -108,7 +112,7 @@ export function webRoutes(ctx: AppContext) {
         };
       },
       {
-        query: t.Object({ key: t.String({ maxLength: 200 }), v: t.Optional(t.String()) }),
+        query: t.Object({ key: t.String({ maxLength: 200 }) }),
         response: { 200: dataOf(WidgetBoardSchema) },
       },
     );
@@ -136,22 +140,19 @@ export function webRoutes(ctx: AppContext) {
         boardPageResponse(params.slug, (board) => changelogPage(loadChangelogPage(db, board, query))),
       )
       // A feed reader polling is not a page view.
-      .get("/b/:slug/changelog.atom", ({ params }) => {
-        let board: Board;
-        try {
-          board = requireBoard(db, params.slug);
-        } catch (error) {
-          if (error instanceof PageNotFound) return notFoundResponse();
-          throw error;
-        }
-        return new Response(changelogFeed(board, loadFeedReleases(db, board), ctx.config.publicUrl), {
-          headers: {
-            "content-type": "application/atom+xml; charset=utf-8",
-            "x-content-type-options": "nosniff",
-            "cache-control": "public, max-age=300",
-          },
-        });
-      })
+      .get("/b/:slug/changelog.atom", ({ params }) =>
+        forBoard(
+          params.slug,
+          (board) =>
+            new Response(changelogFeed(board, loadFeedReleases(db, board), ctx.config.publicUrl), {
+              headers: {
+                "content-type": "application/atom+xml; charset=utf-8",
+                "x-content-type-options": "nosniff",
+                "cache-control": "public, max-age=300",
+              },
+            }),
+        ),
+      )
       .get("/b/*", () => notFoundResponse())
   );
 }

@@ -227,6 +227,7 @@ describe.skipIf(skip)("the board in Chromium", () => {
     await page.getByLabel("Your name (optional)").fill("Sam");
     await page.getByRole("button", { name: "Post comment" }).click();
     await page.getByText("Comment posted.").waitFor();
+    expect(await page.locator(".comment-count").textContent()).toBe("(1)");
     await page.reload();
     await page.locator(".comment", { hasText: "Finance asks for this every quarter." }).waitFor();
     expect(await page.locator(".comment strong").last().textContent()).toBe("Sam");

@@ -203,6 +203,12 @@ describe("the board listing", () => {
       expect(await titles(`?tag=${tag.id}`)).toEqual(["Older CSV export"]);
       expect(await titles("?q=dark")).toEqual(["Newer dark mode"]);
       expect(await titles("?q=pending")).toEqual([]);
+      expect((await board.call("GET", "/b/acme?q=pending", { key: null })).text).toContain(
+        "No requests match these filters.",
+      );
+      const pastTheEnd = (await board.call("GET", "/b/acme?page=9", { key: null })).text;
+      expect(pastTheEnd).toContain("This page is past the last one:");
+      expect(pastTheEnd).toContain('<a href="/b/acme">back to the first page</a>');
       // Odd values are ignored rather than refused: a page URL is typed and shared by people.
       expect(await titles("?status=PENDING&sort=sideways&page=-3")).toEqual([
         "Older CSV export",

@@ -143,7 +143,9 @@
     var empty = document.querySelector(".no-comments");
     if (empty) empty.remove();
     var counter = document.querySelector(".comment-count");
-    if (counter) counter.textContent = "(" + list.children.length + ")";
+    // The list may show one page of many: the total is the one the page was rendered with, plus this one.
+    if (counter)
+      counter.textContent = "(" + ((parseInt(counter.textContent.replace(/\D/g, ""), 10) || 0) + 1) + ")";
   }
 
   var handlers = {
