@@ -175,6 +175,26 @@ describe("what a board does not show", () => {
   });
 });
 
+describe("closed and archived posts", () => {
+  test("keep their page, so shared links live on, but are never listed", async () => {
+    const closed = await makePost(t, { title: "Retired idea", status: "CLOSED" });
+    const archived = await makePost(t, { title: "Shipped long ago", status: "ARCHIVED" });
+    for (const [post, label] of [
+      [closed, "Closed"],
+      [archived, "Archived"],
+    ] as const) {
+      const response = await page(`/b/acme/posts/${post.id}`);
+      expect(response.status).toBe(200);
+      expect(response.text).toContain(`>${label}</span`);
+    }
+    for (const path of ["/b/acme", "/b/acme/roadmap", "/b/acme?q=idea"]) {
+      const { text } = await page(path);
+      expect(text).not.toContain("Retired idea");
+      expect(text).not.toContain("Shipped long ago");
+    }
+  });
+});
+
 describe("the board listing", () => {
   test("filters by status, tag and search, sorts by votes or date, and pages", async () => {
     const board = createTestApp();
