@@ -228,6 +228,9 @@ describe.skipIf(skip)("the board in Chromium", () => {
     await page.getByRole("button", { name: "Post comment" }).click();
     await page.getByText("Comment posted.").waitFor();
     expect(await page.locator(".comment-count").textContent()).toBe("(1)");
+    expect(await page.getByLabel("Comment", { exact: true }).evaluate((box) => box.matches(":focus"))).toBe(
+      true,
+    );
     await page.reload();
     await page.locator(".comment", { hasText: "Finance asks for this every quarter." }).waitFor();
     expect(await page.locator(".comment strong").last().textContent()).toBe("Sam");
@@ -369,6 +372,7 @@ describe.skipIf(skip)("the board in Chromium", () => {
 </style></head>
 <body><h1>Acme Inc</h1><p>The product site of a customer, on another origin.</p>
 <script src="${base}/widget.js" data-key="${t.project.publishableKey}" async></script>
+<script src="${base}/widget.js" data-key="${t.project.publishableKey}" async></script>
 </body></html>`,
           { headers: { "content-type": "text/html; charset=utf-8" } },
         ),
@@ -421,6 +425,11 @@ describe.skipIf(skip)("the board in Chromium", () => {
       await screenshot(page, "widget");
       await page.getByRole("button", { name: "Send request" }).click();
       await page.getByText("Thank you! The team will review your request.").waitFor();
+      // Escape closes the panel and gives focus back to the launcher; the script included twice made one.
+      await page.keyboard.press("Escape");
+      expect(await page.getByText("Top requests").isVisible()).toBe(false);
+      expect(await launcher.evaluate((button) => button.matches(":focus"))).toBe(true);
+      expect(await page.locator("[data-featureboard-widget]").count()).toBe(1);
       const submitted = await pendingPostTitled("Zapier integration");
       expect(submitted.description).toBe("Connect the board to the rest of our tools.");
       expect(problems).toEqual([]);

@@ -190,6 +190,8 @@
           })
           .then(function () {
             fieldset.disabled = false;
+            // Disabling the fieldset while sending took focus away: bring it back to the form.
+            form.querySelector("input, textarea").focus();
           });
       });
     });

@@ -296,6 +296,8 @@
         })
         .then(function () {
           send.disabled = false;
+          // Disabling the button while sending took focus away: keep it in the panel.
+          if (!panel.hidden) shadow.getElementById("fb-title-input").focus();
         });
     });
   }
@@ -303,6 +305,8 @@
   function start() {
     request("GET", "/widget/board?key=" + encodeURIComponent(key))
       .then(function (json) {
+        // A page that includes the script twice gets one launcher.
+        if (document.querySelector("[data-featureboard-widget]")) return;
         mount(json.data);
       })
       .catch(function (error) {
