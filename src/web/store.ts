@@ -14,12 +14,12 @@ export interface TaggedListing {
   limit: number;
 }
 
-const COLUMNS = `id, project_id, title, description, status, vote_count, metadata, created_by_board_user_id,
-  release_id, merged_into_id, created_at, updated_at`;
+const COLUMNS = `p.id, p.project_id, p.title, p.description, p.status, p.vote_count, p.metadata,
+  p.created_by_board_user_id, p.release_id, p.merged_into_id, p.created_at, p.updated_at`;
 
 const ORDER = {
-  votes: "vote_count DESC, created_at DESC, id DESC",
-  date: "created_at DESC, id DESC",
+  votes: "p.vote_count DESC, p.created_at DESC, p.id DESC",
+  date: "p.created_at DESC, p.id DESC",
 } as const;
 
 /** `%`, `_` and `\` in a search word match themselves, as in the public API's search. */
@@ -27,30 +27,29 @@ function likePattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
+/**
+ * Driven from the tag's `post_tags` rows (CROSS JOIN fixes that order in SQLite): a tag usually marks a
+ * small share of the posts, so reading its rows and sorting them beats walking every visible post in
+ * vote order and probing each for the tag (measured in bench/web.ts: about half the time at 100k posts).
+ */
 export function listTaggedVisiblePosts(
   db: Db,
   projectId: string,
   tagId: string,
   listing: TaggedListing,
 ): { rows: PostRow[]; total: number } {
-  const clauses = [
-    "project_id = ?",
-    "status IN (SELECT value FROM json_each(?))",
-    "id IN (SELECT post_id FROM post_tags WHERE tag_id = ?)",
-  ];
-  const params = [projectId, JSON.stringify(listing.status ? [listing.status] : VISIBLE_STATUSES), tagId];
+  const clauses = ["pt.tag_id = ?", "p.project_id = ?", "p.status IN (SELECT value FROM json_each(?))"];
+  const params = [tagId, projectId, JSON.stringify(listing.status ? [listing.status] : VISIBLE_STATUSES)];
   for (const word of (listing.q ?? "").split(/\s+/).filter((word) => word !== "")) {
-    clauses.push("(title LIKE ? ESCAPE '\\' OR coalesce(description, '') LIKE ? ESCAPE '\\')");
+    clauses.push("(p.title LIKE ? ESCAPE '\\' OR coalesce(p.description, '') LIKE ? ESCAPE '\\')");
     params.push(likePattern(word), likePattern(word));
   }
-  const where = clauses.join(" AND ");
+  const from = `post_tags pt CROSS JOIN posts p ON p.id = pt.post_id WHERE ${clauses.join(" AND ")}`;
   const rows = db
     .query<PostRow, (string | number)[]>(
-      `SELECT ${COLUMNS} FROM posts WHERE ${where} ORDER BY ${ORDER[listing.sort]} LIMIT ? OFFSET ?`,
+      `SELECT ${COLUMNS} FROM ${from} ORDER BY ${ORDER[listing.sort]} LIMIT ? OFFSET ?`,
     )
     .all(...params, listing.limit, (listing.page - 1) * listing.limit);
-  const total =
-    db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM posts WHERE ${where}`).get(...params)?.n ??
-    0;
+  const total = db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${from}`).get(...params)?.n ?? 0;
   return { rows, total };
 }

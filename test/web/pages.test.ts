@@ -221,6 +221,9 @@ describe("the board listing", () => {
       expect(await titles("?sort=new")).toEqual(["Newer dark mode", "Older CSV export"]);
       expect(await titles("?status=IN_PROGRESS")).toEqual(["Newer dark mode"]);
       expect(await titles(`?tag=${tag.id}`)).toEqual(["Older CSV export"]);
+      expect(await titles(`?tag=${tag.id}&q=csv+older`)).toEqual(["Older CSV export"]);
+      expect(await titles(`?tag=${tag.id}&q=dark`)).toEqual([]);
+      expect(await titles(`?tag=${tag.id}&status=IN_PROGRESS`)).toEqual([]);
       expect(await titles("?q=dark")).toEqual(["Newer dark mode"]);
       expect(await titles("?q=pending")).toEqual([]);
       expect((await board.call("GET", "/b/acme?q=pending", { key: null })).text).toContain(
