@@ -70,7 +70,7 @@ inTransaction(ctx.db, () => {
     insertTag.run(id, tagIds[i % 20]!);
   }
 });
-await ctx.db.query("ANALYZE").run();
+ctx.db.query("ANALYZE").run();
 
 const cases: [string, string][] = [
   ["public API listing (JSON, reference)", "/api/public/boards/bench/posts?limit=20"],
