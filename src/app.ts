@@ -10,6 +10,7 @@ import { metaRoutes } from "./meta/routes";
 import { activityRoutes } from "./activity/routes";
 import { analyticsRoutes } from "./analytics/routes";
 import { commentRoutes } from "./comments/routes";
+import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
 import { releaseRoutes } from "./releases/routes";
 import { roadmapRoutes } from "./roadmap/routes";
@@ -48,6 +49,7 @@ export function createApp(ctx: AppContext) {
     .use(activityRoutes(ctx))
     .use(webRoutes(ctx))
     .use(publicRoutes(ctx))
+    .use(importRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

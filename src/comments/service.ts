@@ -32,7 +32,14 @@ export interface CommentInput {
   anonymousId?: string | null;
 }
 
-export function createComment(db: Db, projectId: string, postId: string, input: CommentInput): Comment {
+export function createComment(
+  db: Db,
+  projectId: string,
+  postId: string,
+  input: CommentInput,
+  /** An import keeps the time the comment was written where it came from. */
+  origin: { createdAt?: number } = {},
+): Comment {
   const body = checkBody(input.body);
   return inTransaction(db, () => {
     requirePostRow(db, projectId, postId);
@@ -48,7 +55,7 @@ export function createComment(db: Db, projectId: string, postId: string, input: 
         anonymousId: input.anonymousId ?? null,
         isInternal: input.isInternalNote ?? false,
       },
-      Date.now(),
+      origin.createdAt ?? Date.now(),
     );
     const comment = store.toComment(row);
     recordActivity(db, projectId, {

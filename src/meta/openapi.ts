@@ -48,6 +48,7 @@ export function openApi(ctx: AppContext) {
         { name: "Analytics", description: "What moved on the board over a period" },
         { name: "Activity", description: "The audit log of every change" },
         { name: "Public", description: "The keyless public API of public boards (/api/public)" },
+        { name: "Import and export", description: "CSV and board-export in, the whole project out" },
       ],
     },
   });

@@ -55,7 +55,13 @@ function requireTags(db: Db, projectId: string, tagIds: readonly string[]): void
   if (tagIds.some((id) => !found.has(id))) throw notFound("TAG_NOT_FOUND");
 }
 
-export function createPost(db: Db, projectId: string, input: PostCreate): Post {
+/** When a post is not made now: an import keeps the times it had where it came from. */
+export interface PostOrigin {
+  createdAt?: number;
+  updatedAt?: number;
+}
+
+export function createPost(db: Db, projectId: string, input: PostCreate, origin: PostOrigin = {}): Post {
   const title = cleanTitle(input.title);
   const metadata = serializeMetadata(input.metadata ?? null);
   const tagIds = input.tagIds ?? [];
@@ -63,7 +69,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate): Post {
     requireTags(db, projectId, tagIds);
     const author = input.createdByBoardUserId ?? null;
     if (author !== null) requireUserRow(db, projectId, author);
-    const now = Date.now();
+    const now = origin.createdAt ?? Date.now();
     const row: PostRow = {
       id: Bun.randomUUIDv7(),
       project_id: projectId,
@@ -76,7 +82,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate): Post {
       release_id: null,
       merged_into_id: null,
       created_at: now,
-      updated_at: now,
+      updated_at: origin.updatedAt ?? now,
     };
     store.insertPost(db, row);
     store.replacePostTags(db, row.id, tagIds);

@@ -11,7 +11,13 @@ import type { ReleaseRow } from "./store";
 /** Where a release comes from when it is not made now: an import keeps the exported times. */
 export interface ReleaseOrigin {
   createdAt?: number;
+  updatedAt?: number;
   publishedAt?: number | null;
+  /**
+   * Restored from an export: the release was published elsewhere, so creating it ships no posts (they
+   * arrive with their own status and releaseId) and announces nothing.
+   */
+  restored?: boolean;
 }
 
 function requireReleaseRow(db: Db, projectId: string, releaseId: string): ReleaseRow {
@@ -107,7 +113,7 @@ export function createRelease(
       is_draft: isDraft ? 1 : 0,
       published_at: isDraft ? null : (origin.publishedAt ?? now),
       created_at: createdAt,
-      updated_at: createdAt,
+      updated_at: origin.updatedAt ?? createdAt,
     };
     store.insertRelease(db, row);
     store.replaceReleasePosts(db, row.id, postIds);
@@ -117,7 +123,7 @@ export function createRelease(
       entityId: row.id,
       metadata: { title, isDraft },
     });
-    if (!isDraft) {
+    if (!isDraft && !origin.restored) {
       shipPosts(db, projectId, row.id, postIds);
       announce(db, projectId, getRelease(db, projectId, row.id));
     }
@@ -173,7 +179,17 @@ export function updateRelease(db: Db, projectId: string, releaseId: string, patc
         metadata: { changes },
       });
     }
-    if (after.is_draft === 0) shipPosts(db, projectId, releaseId, postIds);
+    // Publication ships every linked post; on a release already published, only the posts just added
+    // (a shipped post later moved out of ARCHIVED is not pulled back by an edit of the release).
+    if (publishes) shipPosts(db, projectId, releaseId, postIds);
+    else if (after.is_draft === 0 && postIdsChanged) {
+      shipPosts(
+        db,
+        projectId,
+        releaseId,
+        postIds.filter((id) => !beforePostIds.includes(id)),
+      );
+    }
     const release = getRelease(db, projectId, releaseId);
     if (publishes) announce(db, projectId, release, changes);
     return release;

@@ -108,7 +108,7 @@ export function postIdsOf(db: Db, releaseIds: readonly string[]): Map<string, st
 
 export function replaceReleasePosts(db: Db, releaseId: string, postIds: readonly string[]): void {
   db.query("DELETE FROM release_posts WHERE release_id = ?").run(releaseId);
-  const insert = db.query("INSERT INTO release_posts (release_id, post_id) VALUES (?, ?)");
+  const insert = db.query("INSERT OR IGNORE INTO release_posts (release_id, post_id) VALUES (?, ?)");
   for (const postId of postIds) insert.run(releaseId, postId);
 }
 

@@ -30,7 +30,13 @@ function ensureLabelFree(db: Db, projectId: string, label: string, exceptId?: st
   }
 }
 
-export function createTag(db: Db, projectId: string, input: TagCreate): Tag {
+export function createTag(
+  db: Db,
+  projectId: string,
+  input: TagCreate,
+  /** An import keeps the time the tag was created where it came from. */
+  origin: { createdAt?: number } = {},
+): Tag {
   const label = cleanLabel(input.label);
   return inTransaction(db, () => {
     ensureLabelFree(db, projectId, label);
@@ -38,7 +44,7 @@ export function createTag(db: Db, projectId: string, input: TagCreate): Tag {
       db,
       projectId,
       { id: Bun.randomUUIDv7(), label, theme: input.theme ?? DEFAULT_TAG_THEME },
-      Date.now(),
+      origin.createdAt ?? Date.now(),
     );
     recordActivity(db, projectId, {
       action: "created",

@@ -85,6 +85,8 @@ export function upsertUserByEmail(
   db: Db,
   projectId: string,
   input: UserUpsert,
+  /** An import keeps the time a new user was registered where it came from. */
+  origin: { createdAt?: number } = {},
 ): { user: BoardUser; created: boolean } {
   const email = input.email.trim();
   return inTransaction(db, () => {
@@ -104,7 +106,7 @@ export function upsertUserByEmail(
       name: input.name ?? null,
       avatar_url: input.avatarUrl ?? null,
       spend_cents: toCents(input.userSpend ?? 0),
-      created_at: Date.now(),
+      created_at: origin.createdAt ?? Date.now(),
     };
     store.insertUser(db, projectId, row);
     const user = store.toBoardUser(row);

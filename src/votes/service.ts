@@ -34,7 +34,14 @@ function duplicateVote(): ApiError {
  * Casts one vote. Uniqueness per board user and per anonymous id is the database's unique indexes, and
  * the vote count moves in the same transaction as the vote row, so concurrent votes cannot break either.
  */
-export function castVote(db: Db, projectId: string, postId: string, input: VoteCreate): Vote {
+export function castVote(
+  db: Db,
+  projectId: string,
+  postId: string,
+  input: VoteCreate,
+  /** An import keeps the time the vote was cast where it came from. */
+  origin: { createdAt?: number } = {},
+): Vote {
   const boardUserId = input.boardUserId ?? null;
   const anonymousId = input.anonymousId ?? null;
   if ((boardUserId === null) === (anonymousId === null)) {
@@ -43,7 +50,7 @@ export function castVote(db: Db, projectId: string, postId: string, input: VoteC
   return inTransaction(db, () => {
     const voter = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);
     const id = Bun.randomUUIDv7();
-    const now = Date.now();
+    const now = origin.createdAt ?? Date.now();
     let voteCount: number | null;
     try {
       voteCount = store.insertVote(db, { id, projectId, postId, boardUserId, anonymousId }, now);

@@ -90,7 +90,7 @@ async function analytics(period?: string) {
   return response.body.data;
 }
 
-const idsOf = (posts: { id: string }[]) => posts.map((post) => post.id);
+const idsOf = (posts: { id: string }[]): (string | undefined)[] => posts.map((post) => post.id);
 
 test("week (the default): the last 7 days", async () => {
   const data = await analytics();

@@ -171,6 +171,19 @@ describe("shipped posts", () => {
     // Moving a shipped post back out of ARCHIVED clears its releaseId.
     const reopened = await t.call("PATCH", `/api/v1/posts/${first.id}`, { body: { status: "IN_PROGRESS" } });
     expect(reopened.body.data).toMatchObject({ status: "IN_PROGRESS", releaseId: null });
+    // Editing the published release does not pull it back; a post added to it ships at once.
+    const added = await makePost(t, { title: "late addition", status: "COMPLETE" });
+    await t.call("PATCH", `/api/v1/releases/${draft.id}`, {
+      body: { content: "edited", postIds: [first.id, second.id, added.id] },
+    });
+    expect((await t.call("GET", `/api/v1/posts/${first.id}`)).body.data).toMatchObject({
+      status: "IN_PROGRESS",
+      releaseId: null,
+    });
+    expect((await t.call("GET", `/api/v1/posts/${added.id}`)).body.data).toMatchObject({
+      status: "ARCHIVED",
+      releaseId: draft.id,
+    });
   });
 
   test("creating a published release ships at once; an unknown post id is 404 and stores nothing", async () => {

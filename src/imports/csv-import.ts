@@ -1,0 +1,205 @@
+import { createComment } from "../comments/service";
+import { type Db, inTransaction } from "../db/connection";
+import { ApiError, validationError } from "../http/errors";
+import { POST_STATUSES, type PostStatus } from "../posts/schema";
+import { createPost } from "../posts/service";
+import { createTag } from "../tags/service";
+import { findTagByLabel } from "../tags/store";
+import { upsertUserByEmail } from "../users/service";
+import { findUserRowByEmail } from "../users/store";
+import { castVote } from "../votes/service";
+import type { ImportError } from "./schema";
+
+/** Anonymous votes one csv row may ask for: a `votes` count is turned into that many vote rows. */
+export const MAX_VOTES_PER_ROW = 10_000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface CsvPost {
+  title: string;
+  description: string | null;
+  status: PostStatus | undefined;
+  votes: number;
+  tags: string[];
+  authorEmail: string | null;
+  authorName: string | null;
+  createdAt: number | undefined;
+  comments: { body: string; authorName: string | null }[];
+}
+
+/** A cell as text: spreadsheets and JSON both reach here, so numbers are accepted where text is meant. */
+function text(row: Record<string, unknown>, field: string): string | null {
+  const value = row[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value !== "string") throw validationError(field, "must be text");
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+function limited(field: string, value: string | null, max: number): string | null {
+  if (value !== null && value.length > max) throw validationError(field, `must be at most ${max} characters`);
+  return value;
+}
+
+function parseStatus(value: string | null): PostStatus | undefined {
+  if (value === null) return undefined;
+  // "In progress", "in-progress" and "IN_PROGRESS" all name the same status.
+  const status = value.toUpperCase().replace(/[\s-]+/g, "_");
+  if (!(POST_STATUSES as readonly string[]).includes(status)) {
+    throw validationError("status", `must be one of ${POST_STATUSES.join(", ")}`);
+  }
+  return status as PostStatus;
+}
+
+function parseVotes(value: string | null): number {
+  if (value === null) return 0;
+  if (!/^\d+$/.test(value) || Number(value) > MAX_VOTES_PER_ROW) {
+    throw validationError("votes", `must be a whole number from 0 to ${MAX_VOTES_PER_ROW}`);
+  }
+  return Number(value);
+}
+
+function parseTags(raw: unknown): string[] {
+  const labels = Array.isArray(raw)
+    ? raw
+    : raw === undefined || raw === null
+      ? []
+      : typeof raw === "string"
+        ? raw.split(",")
+        : null;
+  if (labels === null || labels.some((label) => typeof label !== "string")) {
+    throw validationError("tags", "must be tag names separated by commas");
+  }
+  const unique = new Map<string, string>();
+  for (const label of (labels as string[]).map((each) => each.trim()).filter((each) => each !== "")) {
+    if (label.length > 50)
+      throw validationError("tags", `'${label.slice(0, 60)}' is longer than 50 characters`);
+    // The first spelling of a label wins; tags match case-insensitively anyway.
+    if (!unique.has(label.toLowerCase())) unique.set(label.toLowerCase(), label);
+  }
+  return [...unique.values()];
+}
+
+function parseCreatedAt(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d\d-\d\d/.test(value) || Number.isNaN(ms)) {
+    throw validationError(
+      "created_at",
+      "must be an ISO 8601 date or date-time, such as 2024-05-01T10:00:00Z",
+    );
+  }
+  return ms;
+}
+
+/** A text cell holds one comment per line; JSON rows may give an array of texts or of {body, author_name}. */
+function parseComments(raw: unknown): CsvPost["comments"] {
+  if (raw === undefined || raw === null) return [];
+  const items = typeof raw === "string" ? raw.split(/\r?\n/) : Array.isArray(raw) ? raw : null;
+  if (items === null) throw validationError("comments", "must be text, one comment per line, or an array");
+  const comments: CsvPost["comments"] = [];
+  for (const item of items) {
+    const { body, authorName } =
+      typeof item === "string"
+        ? { body: item, authorName: null }
+        : typeof item === "object" && item !== null
+          ? {
+              body: (item as Record<string, unknown>).body,
+              authorName: (item as Record<string, unknown>).author_name ?? null,
+            }
+          : { body: null, authorName: null };
+    if (typeof body !== "string" || (authorName !== null && typeof authorName !== "string")) {
+      throw validationError("comments", "each comment must be text or {body, author_name}");
+    }
+    if (body.trim() === "") continue;
+    if (body.length > 5000) throw validationError("comments", "a comment must be at most 5000 characters");
+    comments.push({ body: body.trim(), authorName: limited("comments", authorName, 200) });
+  }
+  return comments;
+}
+
+/** Checks a whole row before anything is written: a bad row is reported and leaves nothing behind. */
+function readRow(row: Record<string, unknown>): CsvPost {
+  const title = limited("title", text(row, "title"), 200);
+  if (title === null) throw validationError("title", "is required");
+  const authorEmail = limited("author_email", text(row, "author_email"), 320);
+  if (authorEmail !== null && !EMAIL.test(authorEmail))
+    throw validationError("author_email", "must be an email address");
+  return {
+    title,
+    description: limited("description", text(row, "description"), 10000),
+    status: parseStatus(text(row, "status")),
+    votes: parseVotes(text(row, "votes")),
+    tags: parseTags(row.tags),
+    authorEmail,
+    authorName: limited("author_name", text(row, "author_name"), 200),
+    createdAt: parseCreatedAt(text(row, "created_at")),
+    comments: parseComments(row.comments),
+  };
+}
+
+function tagIdFor(db: Db, projectId: string, label: string, createdAt: number | undefined): string {
+  return findTagByLabel(db, projectId, label)?.id ?? createTag(db, projectId, { label }, { createdAt }).id;
+}
+
+/** The board user behind an email: the existing one, else a new one (named by `author_name`). */
+function authorFor(db: Db, projectId: string, post: CsvPost): string | null {
+  if (post.authorEmail === null) return null;
+  const existing = findUserRowByEmail(db, projectId, post.authorEmail);
+  if (existing) return existing.id;
+  return upsertUserByEmail(
+    db,
+    projectId,
+    { email: post.authorEmail, name: post.authorName },
+    { createdAt: post.createdAt },
+  ).user.id;
+}
+
+/** Writes one checked row through the services, so post-creation hooks, activity and events all run. */
+function writeRow(db: Db, projectId: string, post: CsvPost): void {
+  const author = authorFor(db, projectId, post);
+  const tagIds = post.tags.map((label) => tagIdFor(db, projectId, label, post.createdAt));
+  const created = createPost(
+    db,
+    projectId,
+    {
+      title: post.title,
+      description: post.description,
+      ...(post.status ? { status: post.status } : {}),
+      tagIds,
+      ...(author ? { createdByBoardUserId: author } : {}),
+    },
+    { createdAt: post.createdAt },
+  );
+  for (let index = 0; index < post.votes; index++) {
+    castVote(
+      db,
+      projectId,
+      created.id,
+      { anonymousId: `import:${created.id}:${index}` },
+      { createdAt: post.createdAt },
+    );
+  }
+  for (const comment of post.comments) {
+    createComment(db, projectId, created.id, comment, { createdAt: post.createdAt });
+  }
+}
+
+/**
+ * Imports csv rows in the caller's transaction, each row in its own savepoint: a bad row is reported by
+ * its 1-based position and undone entirely; the good rows are kept.
+ */
+export function importCsvRows(db: Db, projectId: string, rows: readonly Record<string, unknown>[]) {
+  const errors: ImportError[] = [];
+  let imported = 0;
+  rows.forEach((row, index) => {
+    try {
+      inTransaction(db, () => writeRow(db, projectId, readRow(row)));
+      imported++;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      errors.push({ row: index + 1, error_code: error.code, message: error.message });
+    }
+  });
+  return { imported, skipped: errors.length, errors };
+}

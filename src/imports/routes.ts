@@ -1,0 +1,35 @@
+import type { AppContext } from "../context";
+import { secretKeyRoutes } from "../http/routes";
+import { dataOf, errorResponses } from "../http/schemas";
+import { BoardExportSchema, ImportResultSchema, ImportSchema } from "./schema";
+import { exportProject, importData } from "./service";
+
+export function importRoutes(ctx: AppContext) {
+  const { db } = ctx;
+  return secretKeyRoutes(ctx, "/api/v1", "Import and export")
+    .post("/import", ({ project, body }) => ({ data: importData(db, project.id, body) }), {
+      body: ImportSchema,
+      response: {
+        200: dataOf(ImportResultSchema, "What was imported and what was not"),
+        ...errorResponses(400, 413),
+      },
+      detail: {
+        summary: "Import posts",
+        description:
+          "`source: csv` (default): up to 10,000 rows in `data` (or CSV text in `csv`), each with `title` and " +
+          "optionally `description`, `status`, `votes` (a count), `tags` (names, comma separated, created when " +
+          "missing), `author_email`, `author_name`, `created_at`, `comments` (one per line). `source: board-export`: " +
+          "the document of GET /export; importing the same export again creates nothing twice. A bad row is " +
+          "reported in `errors` (1-based `row`) and skipped; the good rows are kept. Body up to 10 MiB.",
+      },
+    })
+    .get("/export", ({ project }) => ({ data: exportProject(db, project) }), {
+      response: { 200: dataOf(BoardExportSchema, "The whole project"), ...errorResponses() },
+      detail: {
+        summary: "Export the project",
+        description:
+          "Posts, tags, votes, comments, board users, releases and activity in the board-export format " +
+          "(docs/export-format.md), which POST /import reads back with `source: board-export`.",
+      },
+    });
+}

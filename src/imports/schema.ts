@@ -1,0 +1,160 @@
+import { type Static, t } from "elysia";
+import { ActivityEntrySchema } from "../activity/schema";
+import { DateTime, Enum, Id } from "../http/schemas";
+import { MetadataSchema, PostStatusSchema } from "../posts/schema";
+import { ReleaseSchema } from "../releases/schema";
+import { TagSchema } from "../tags/schema";
+import { BoardUserSchema } from "../users/schema";
+
+export const MAX_IMPORT_ROWS = 10_000;
+export const EXPORT_FORMAT = "featureboard.board-export";
+export const EXPORT_VERSION = 1;
+
+// ---- the board-export format (docs/export-format.md) ----
+
+export const ExportPostSchema = t.Object(
+  {
+    id: Id,
+    title: t.String({ minLength: 1, maxLength: 200 }),
+    description: t.Nullable(t.String({ maxLength: 10000 })),
+    status: PostStatusSchema,
+    voteCount: t.Optional(t.Integer({ description: "Informational: an import counts the votes it creates" })),
+    metadata: MetadataSchema,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    releaseId: t.Nullable(Id),
+    mergedIntoId: t.Nullable(Id),
+    createdByBoardUserId: t.Nullable(Id),
+    tagIds: t.Array(Id, { maxItems: 100, uniqueItems: true }),
+  },
+  { title: "ExportPost" },
+);
+export type ExportPost = Static<typeof ExportPostSchema>;
+
+export const ExportVoteSchema = t.Object(
+  {
+    id: Id,
+    postId: Id,
+    boardUserId: t.Nullable(Id),
+    anonymousId: t.Nullable(t.String({ minLength: 1, maxLength: 200 })),
+    createdAt: DateTime,
+  },
+  { title: "ExportVote" },
+);
+export type ExportVote = Static<typeof ExportVoteSchema>;
+
+export const ExportCommentSchema = t.Object(
+  {
+    id: Id,
+    postId: Id,
+    body: t.String({ minLength: 1, maxLength: 5000 }),
+    authorName: t.Nullable(t.String({ maxLength: 200 })),
+    isInternalNote: t.Boolean(),
+    boardUserId: t.Nullable(Id),
+    anonymousId: t.Nullable(t.String({ maxLength: 200 })),
+    createdAt: DateTime,
+  },
+  { title: "ExportComment" },
+);
+export type ExportComment = Static<typeof ExportCommentSchema>;
+
+/** What an import reads of a tag, a user and a release: the API's own shapes, checked as strictly. */
+export const ExportTagSchema = t.Object({
+  id: Id,
+  label: t.String({ minLength: 1, maxLength: 50 }),
+  theme: t.String({ pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$" }),
+  createdAt: DateTime,
+});
+export type ExportTag = Static<typeof ExportTagSchema>;
+export const ExportUserSchema = t.Object({
+  id: Id,
+  email: t.Nullable(t.String({ maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" })),
+  name: t.Nullable(t.String({ maxLength: 200 })),
+  avatarUrl: t.Nullable(t.String({ maxLength: 2000, pattern: "^https?://" })),
+  userSpend: t.String({ pattern: "^\\d{1,10}(\\.\\d{1,2})?$" }),
+  createdAt: DateTime,
+});
+export type ExportUser = Static<typeof ExportUserSchema>;
+export const ExportReleaseSchema = t.Object({
+  id: Id,
+  title: t.String({ minLength: 1, maxLength: 200 }),
+  content: t.Nullable(t.String({ maxLength: 100000 })),
+  label: t.Nullable(t.String({ maxLength: 50 })),
+  isDraft: t.Boolean(),
+  publishedAt: t.Nullable(DateTime),
+  postIds: t.Array(Id, { maxItems: 1000, uniqueItems: true }),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+export type ExportRelease = Static<typeof ExportReleaseSchema>;
+
+export const BoardExportSchema = t.Object(
+  {
+    format: t.Literal(EXPORT_FORMAT),
+    version: t.Literal(EXPORT_VERSION),
+    exportedAt: DateTime,
+    project: t.Object({ id: Id, slug: t.String(), name: t.String() }),
+    tags: t.Array(TagSchema),
+    users: t.Array(BoardUserSchema),
+    posts: t.Array(ExportPostSchema),
+    votes: t.Array(ExportVoteSchema),
+    comments: t.Array(ExportCommentSchema),
+    releases: t.Array(ReleaseSchema),
+    activity: t.Array(ActivityEntrySchema),
+  },
+  { title: "BoardExport", description: "The whole project; format in docs/export-format.md" },
+);
+export type BoardExport = Static<typeof BoardExportSchema>;
+
+// ---- POST /import ----
+
+const Row = t.Record(t.String(), t.Unknown());
+
+export const ImportSchema = t.Object({
+  source: t.Optional(
+    Enum(["csv", "board-export"], {
+      description: "`csv` (default): rows; `board-export`: a GET /export document",
+    }),
+  ),
+  data: t.Optional(
+    t.Union([t.Array(Row, { maxItems: MAX_IMPORT_ROWS }), Row], {
+      description:
+        "csv: up to 10,000 row objects (`title` required; `description`, `status`, `votes`, `tags`, " +
+        "`author_email`, `author_name`, `created_at`, `comments`). board-export: the export document (or an " +
+        "array holding it).",
+    }),
+  ),
+  csv: t.Optional(
+    t.String({ description: "An addition: CSV text with a header row, instead of `data` (source csv only)" }),
+  ),
+});
+export type ImportInput = Static<typeof ImportSchema>;
+
+export const ImportErrorSchema = t.Object({
+  row: t.Integer({ description: "1-based position of the row (or, for board-export, within its list)" }),
+  entity: t.Optional(t.String({ description: "board-export only: the list the row is in (posts, votes…)" })),
+  error_code: t.String(),
+  message: t.String(),
+});
+export type ImportError = Static<typeof ImportErrorSchema>;
+
+const Counts = t.Object({
+  tags: t.Integer(),
+  users: t.Integer(),
+  posts: t.Integer(),
+  votes: t.Integer(),
+  comments: t.Integer(),
+  releases: t.Integer(),
+});
+export type EntityCounts = Static<typeof Counts>;
+
+export const ImportResultSchema = t.Object({
+  imported: t.Integer({ description: "csv: posts created; board-export: entities created" }),
+  skipped: t.Integer({ description: "Rows not imported: bad ones, and (board-export) ones already present" }),
+  errors: t.Array(ImportErrorSchema),
+  created: t.Optional(
+    t.Object(Counts.properties, { description: "board-export: what was created, by kind" }),
+  ),
+});
+export type ImportResult = Static<typeof ImportResultSchema>;
