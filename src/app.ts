@@ -9,6 +9,7 @@ import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
 import { activityRoutes } from "./activity/routes";
 import { analyticsRoutes } from "./analytics/routes";
+import { mcpRoutes } from "./mcp/routes";
 import { commentRoutes } from "./comments/routes";
 import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
@@ -50,6 +51,7 @@ export function createApp(ctx: AppContext) {
     .use(webRoutes(ctx))
     .use(publicRoutes(ctx))
     .use(importRoutes(ctx))
+    .use(mcpRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -5,6 +5,7 @@ import { backupDatabase } from "./db/backup";
 import { closeDatabase, type Db } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { createLogger } from "./log";
+import { runStdioServer, stdioConfigFrom } from "./mcp/stdio";
 import { APP_VERSION } from "./meta/version";
 import { startService } from "./server";
 
@@ -44,6 +45,14 @@ function run(argv: string[]): number | "serving" {
   if (command === "--version") {
     print(APP_VERSION);
     return 0;
+  }
+  if (command === "mcp") {
+    // The stdio server talks to a running service over HTTP: it needs none of the server's settings.
+    runStdioServer(stdioConfigFrom(process.env)).catch((error: unknown) => {
+      console.error(`featureboard mcp: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    });
+    return "serving";
   }
   const config = loadConfig();
   switch (command) {

@@ -10,6 +10,8 @@ Usage:
   featureboard project set-plan SLUG PLAN
   featureboard keys create --project SLUG --kind secret|publishable [--json]
   featureboard keys revoke PREFIX
+  featureboard mcp                           MCP server over stdio for agents; calls FEATUREBOARD_URL
+                                             (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
   featureboard backup PATH                   consistent copy of the database while it is in use
   featureboard --version
 

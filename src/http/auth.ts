@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
-import { authenticateKey } from "../projects/service";
+import { type Authenticated, authenticateKey } from "../projects/service";
 import { ApiError } from "./errors";
 import { enforceRateLimit } from "./rate-limit";
 import { requestInfo } from "./request-info";
@@ -29,24 +29,31 @@ function rejection(token: string | null): ApiError {
   return token === null || token.startsWith("pk_") ? secretKeyRequired() : invalidKey();
 }
 
+type HeaderBag = Record<string, string | number>;
+
 /**
- * Resolves the project from `Authorization: Bearer sk_…` for the routes of the plugin that uses it, and
- * meters the request against that key's rate limit. A request with a bad key is metered per client IP,
- * so guessing keys is rate limited too.
+ * Authenticates `Authorization: Bearer sk_…` and meters the request against that key's rate limit; a
+ * request with a bad key is metered per client IP, so guessing keys is rate limited too. Shared by the
+ * secret-key routes and the MCP endpoint's admin mode.
  */
+export function authenticateSecretKey(ctx: AppContext, request: Request, headers: HeaderBag): Authenticated {
+  const info = requestInfo(request);
+  const header = request.headers.get("authorization");
+  const token = bearerToken(header);
+  const authenticated = token?.startsWith("sk_") ? authenticateKey(ctx.db, token) : null;
+  if (authenticated?.kind !== "secret") {
+    // Without any Authorization header the keyless limiter has already metered this request.
+    if (header !== null) enforceRateLimit(ctx.rateLimits.publicIp, info.clientIp, headers);
+    throw rejection(token);
+  }
+  enforceRateLimit(ctx.rateLimits.secretKey, authenticated.keyId, headers);
+  info.projectId = authenticated.project.id;
+  return authenticated;
+}
+
+/** Resolves `project` from the secret key for the routes of the plugin that uses it. */
 export function secretKeyAuth(ctx: AppContext) {
-  return new Elysia().derive({ as: "scoped" }, ({ request, set }) => {
-    const info = requestInfo(request);
-    const header = request.headers.get("authorization");
-    const token = bearerToken(header);
-    const authenticated = token?.startsWith("sk_") ? authenticateKey(ctx.db, token) : null;
-    if (authenticated?.kind !== "secret") {
-      // Without any Authorization header the keyless limiter has already metered this request.
-      if (header !== null) enforceRateLimit(ctx.rateLimits.publicIp, info.clientIp, set.headers);
-      throw rejection(token);
-    }
-    enforceRateLimit(ctx.rateLimits.secretKey, authenticated.keyId, set.headers);
-    info.projectId = authenticated.project.id;
-    return { project: authenticated.project };
-  });
+  return new Elysia().derive({ as: "scoped" }, ({ request, set }) => ({
+    project: authenticateSecretKey(ctx, request, set.headers).project,
+  }));
 }

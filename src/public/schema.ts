@@ -1,7 +1,7 @@
 import { type Static, t } from "elysia";
 import { pageQuery, PaginationSchema } from "../http/paging";
 import { DateTime, Enum, Id } from "../http/schemas";
-import { MetadataSchema } from "../posts/schema";
+import { MetadataSchema, PostStatusSchema } from "../posts/schema";
 import { Email } from "../users/schema";
 
 /**
@@ -24,7 +24,7 @@ export const PublicPostSchema = t.Object(
     id: Id,
     title: t.String(),
     description: t.Nullable(t.String()),
-    status: t.String({ description: "PENDING right after a public submission, until the team approves it" }),
+    status: PostStatusSchema,
     voteCount: t.Integer(),
     tags: t.Array(PublicTagSchema),
     createdAt: DateTime,

@@ -1,0 +1,125 @@
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { listComments } from "../comments/service";
+import { getPost } from "../posts/service";
+import type { Project } from "../projects/schema";
+import { getBoard, getPublicPost, getPublicRoadmap } from "../public/service";
+import { AGENT_GUIDE } from "./guide";
+import { boardProject, type McpSession } from "./tool";
+
+export interface StaticResource {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** Whether reading it needs a project (public mode: `?project=` on the URL). */
+  needsProject: boolean;
+  read(session: McpSession): unknown;
+}
+
+export interface ResourceTemplate {
+  uriTemplate: string;
+  pattern: RegExp;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  read(session: McpSession, project: Project, match: RegExpMatchArray): unknown;
+}
+
+/** The project resources are about: the key's, or the board named by `?project=` in public mode. */
+function resourceProject(session: McpSession): Project {
+  if (!session.adminProject && session.urlProjectSlug === null) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "In public mode, resources need a board: connect to /mcp?project=<slug> (FEATUREBOARD_PROJECT_SLUG for featureboard mcp)",
+    );
+  }
+  return boardProject(session, undefined);
+}
+
+export const STATIC_RESOURCES: StaticResource[] = [
+  {
+    uri: "featureboard://guide",
+    name: "guide",
+    title: "Guide for agents",
+    description: "How to use this server: modes, tools, good habits. Read it first.",
+    mimeType: "text/markdown",
+    needsProject: false,
+    read: () => AGENT_GUIDE,
+  },
+  {
+    uri: "featureboard://project",
+    name: "project",
+    title: "The board",
+    description:
+      "The project's board: slug, name, board URL and post counts (plus plan and visibility in admin mode).",
+    mimeType: "application/json",
+    needsProject: true,
+    read(session) {
+      const project = resourceProject(session);
+      const board = getBoard(session.ctx.db, project, session.ctx.config.publicUrl);
+      if (!session.adminProject) return board;
+      return { ...board, projectId: project.id, plan: project.plan, isPublic: project.isPublic };
+    },
+  },
+  {
+    uri: "featureboard://roadmap",
+    name: "roadmap",
+    title: "Roadmap",
+    description: "Approved, in-progress and complete posts, each column by votes.",
+    mimeType: "application/json",
+    needsProject: true,
+    read: (session) => getPublicRoadmap(session.ctx.db, resourceProject(session).id),
+  },
+];
+
+export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
+  {
+    uriTemplate: "featureboard://posts/{post_id}",
+    pattern: /^featureboard:\/\/posts\/([^/?#]{1,64})$/,
+    name: "post",
+    title: "A post with its comments",
+    description:
+      "One post with its comments. Public mode: the public view (no PENDING posts, no internal notes). Admin mode: the full post with tags, metadata and every comment.",
+    mimeType: "application/json",
+    read(session, project, match) {
+      const postId = decodeURIComponent(match[1]!);
+      if (!session.adminProject) return getPublicPost(session.ctx.db, project.id, postId);
+      return {
+        ...getPost(session.ctx.db, project.id, postId),
+        comments: listComments(session.ctx.db, project.id, postId, "all"),
+      };
+    },
+  },
+];
+
+/** The resources a session can read: without a board, public mode offers the guide only. */
+export function listedResources(session: McpSession): StaticResource[] {
+  const hasProject = session.adminProject !== null || session.urlProjectSlug !== null;
+  return STATIC_RESOURCES.filter((resource) => hasProject || !resource.needsProject);
+}
+
+export function listedTemplates(session: McpSession): ResourceTemplate[] {
+  return session.adminProject !== null || session.urlProjectSlug !== null ? RESOURCE_TEMPLATES : [];
+}
+
+export function readResource(session: McpSession, uri: string) {
+  const found = STATIC_RESOURCES.find((resource) => resource.uri === uri);
+  if (found) {
+    const value = found.read(session);
+    return {
+      uri,
+      mimeType: found.mimeType,
+      text: typeof value === "string" ? value : JSON.stringify(value, null, 2),
+    };
+  }
+  for (const template of RESOURCE_TEMPLATES) {
+    const match = uri.match(template.pattern);
+    if (match) {
+      const value = template.read(session, resourceProject(session), match);
+      return { uri, mimeType: template.mimeType, text: JSON.stringify(value, null, 2) };
+    }
+  }
+  throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
+}

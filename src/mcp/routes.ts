@@ -1,0 +1,76 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Elysia } from "elysia";
+import type { AppContext } from "../context";
+import { authenticateSecretKey } from "../http/auth";
+import { requestInfo } from "../http/request-info";
+import { createMcpServer } from "./server";
+import type { McpSession } from "./tool";
+
+export const MCP_PATH = "/mcp";
+
+/** A voter id for `upvote_post` calls that give none: stable per client address, never the address itself. */
+function anonymousIdOf(clientIp: string): string {
+  return `mcp-${new Bun.CryptoHasher("sha256").update(`featureboard-mcp:${clientIp}`).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * Stateless, the server has nothing to push on a standalone GET stream and no session to DELETE; the
+ * Streamable HTTP specification has such servers answer 405, which clients take as "POST only".
+ */
+function methodNotAllowed(): Response {
+  const body = {
+    jsonrpc: "2.0",
+    error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages to /mcp" },
+    id: null,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 405,
+    headers: { allow: "POST", "content-type": "application/json" },
+  });
+}
+
+/**
+ * Who the request speaks for: no Authorization header is public mode (metered per IP by the keyless
+ * limiter, board from `project_slug` or `?project=`); `Bearer sk_…` is admin mode on the key's project,
+ * metered per key. Any other Authorization answers 401 like the REST API.
+ */
+function sessionOf(ctx: AppContext, request: Request, headers: Record<string, string | number>): McpSession {
+  const clientIp = requestInfo(request).clientIp;
+  const adminProject = request.headers.has("authorization")
+    ? authenticateSecretKey(ctx, request, headers).project
+    : null;
+  return {
+    ctx,
+    adminProject,
+    urlProjectSlug: new URL(request.url).searchParams.get("project") || null,
+    defaultAnonymousId: anonymousIdOf(clientIp),
+  };
+}
+
+/**
+ * The hosted MCP endpoint: the SDK's web-standard Streamable HTTP transport inside Elysia. Stateless
+ * (decisions §9): every request gets its own server and transport, so nothing is shared between clients,
+ * and answers are plain JSON so Bun's idle time-out never cuts an SSE stream. The transport is handed the
+ * body Elysia already parsed: `parse: "none"` is ignored while the app has a global parse hook (the JSON
+ * body plugin), and the transport would otherwise find the body consumed.
+ */
+export function mcpRoutes(ctx: AppContext) {
+  return new Elysia({ name: "mcp" }).all(
+    MCP_PATH,
+    async ({ request, body, set }) => {
+      if (request.method !== "POST") return methodNotAllowed();
+      const server = createMcpServer(sessionOf(ctx, request, set.headers));
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await server.connect(transport);
+      try {
+        return await transport.handleRequest(request, { parsedBody: body });
+      } finally {
+        await server.close();
+      }
+    },
+    { detail: { hide: true } },
+  );
+}

@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import { hostname, userInfo } from "node:os";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { ConfigError, SECRET_KEY_PATTERN } from "../config";
+import { APP_VERSION } from "../meta/version";
+import { MCP_PATH } from "./routes";
+import { SERVER_INSTRUCTIONS } from "./server";
+
+export interface StdioConfig {
+  /** The service root, such as http://localhost:3000. */
+  url: string;
+  /** Admin mode when set. */
+  apiKey: string | null;
+  /** Public mode's board. */
+  projectSlug: string | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** FEATUREBOARD_URL, and FEATUREBOARD_API_KEY (admin) or FEATUREBOARD_PROJECT_SLUG (public). */
+export function stdioConfigFrom(env: Env): StdioConfig {
+  const rawUrl = env.FEATUREBOARD_URL?.trim() || "http://localhost:3000";
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigError("FEATUREBOARD_URL", `expected the service's http(s) URL, got "${rawUrl}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError("FEATUREBOARD_URL", `expected the service's http(s) URL, got "${rawUrl}"`);
+  }
+  const apiKey = env.FEATUREBOARD_API_KEY?.trim() || null;
+  if (apiKey !== null && !SECRET_KEY_PATTERN.test(apiKey)) {
+    throw new ConfigError(
+      "FEATUREBOARD_API_KEY",
+      "expected a secret key: sk_ followed by 32 letters or digits",
+    );
+  }
+  const projectSlug = env.FEATUREBOARD_PROJECT_SLUG?.trim() || null;
+  return { url: rawUrl.replace(/\/+$/, ""), apiKey, projectSlug };
+}
+
+/** The voter id of this machine and user, for `upvote_post` calls that give none: stable, not identifying. */
+export function machineAnonymousId(): string {
+  const who = `${hostname()}:${userInfo().username}`;
+  return `mcp-${createHash("sha256").update(`featureboard-voter:${who}`).digest("hex").slice(0, 24)}`;
+}
+
+function unreachableError(config: StdioConfig, error: unknown) {
+  const message = `featureboard at ${config.url} could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+  const hint = "Start the service (featureboard serve) or fix FEATUREBOARD_URL, then try again.";
+  return {
+    error_code: "SERVICE_UNAVAILABLE",
+    message,
+    resolution_hint: hint,
+    retry: true,
+    docs_url: `${config.url}/api/v1/docs#errors-SERVICE_UNAVAILABLE`,
+    error: message,
+    suggestion: hint,
+  };
+}
+
+/**
+ * `featureboard mcp`: the installable MCP server. It speaks MCP over stdio to the agent and relays every
+ * request to the service's hosted endpoint (`{FEATUREBOARD_URL}/mcp`) over HTTP, so the tools, resources
+ * and prompts are exactly the service's own, in the mode its key (or slug) gives. The one thing it adds is
+ * a voter id for `upvote_post`, derived from this machine and user.
+ */
+export function createStdioProxy(config: StdioConfig, anonymousId = machineAnonymousId()): Server {
+  const endpoint = new URL(config.url + MCP_PATH);
+  if (config.projectSlug && !config.apiKey) endpoint.searchParams.set("project", config.projectSlug);
+  let connecting: Promise<Client> | null = null;
+
+  const upstream = (): Promise<Client> => {
+    connecting ??= (async () => {
+      const client = new Client({ name: "featureboard-stdio", version: APP_VERSION });
+      const headers: Record<string, string> = config.apiKey
+        ? { authorization: `Bearer ${config.apiKey}` }
+        : {};
+      await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+      return client;
+    })().catch((error: unknown) => {
+      connecting = null;
+      throw error;
+    });
+    return connecting;
+  };
+
+  /** Relays one request; a failure that is not the service's own MCP error means it is unreachable. */
+  const relay = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {
+    try {
+      return await work(await upstream());
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      connecting = null;
+      const body = unreachableError(config, error);
+      throw new McpError(ErrorCode.InternalError, body.message, body);
+    }
+  };
+
+  const server = new Server(
+    { name: "featureboard", title: "featureboard", version: APP_VERSION },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, (request) =>
+    relay((client) => client.listTools(request.params)),
+  );
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const params = { ...request.params, arguments: { ...request.params.arguments } };
+    if (params.name === "upvote_post" && params.arguments.anonymous_id === undefined) {
+      params.arguments.anonymous_id = anonymousId;
+    }
+    try {
+      return (await (await upstream()).callTool(params)) as CallToolResult;
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      connecting = null;
+      const body = unreachableError(config, error);
+      return { isError: true, content: [{ type: "text", text: JSON.stringify(body, null, 2) }] };
+    }
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    relay((client) => client.listResources(request.params)),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+    relay((client) => client.listResourceTemplates(request.params)),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    relay((client) => client.readResource(request.params)),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, (request) =>
+    relay((client) => client.listPrompts(request.params)),
+  );
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    relay((client) => client.getPrompt(request.params)),
+  );
+  return server;
+}
+
+/** Runs the stdio server until the agent closes stdin. Nothing but MCP messages goes to stdout. */
+export async function runStdioServer(config: StdioConfig): Promise<void> {
+  const server = createStdioProxy(config);
+  await server.connect(new StdioServerTransport());
+  process.stdin.once("end", () => {
+    void server.close().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,126 @@
+import { type Static, type TObject, type TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { AppContext } from "../context";
+import { ApiError, validationError } from "../http/errors";
+import type { Project } from "../projects/schema";
+import { requirePublicBoard } from "../public/service";
+import { toJsonSchema } from "./json-schema";
+
+/** Who is calling, fixed for one MCP request (the hosted server is stateless: one session per request). */
+export interface McpSession {
+  ctx: AppContext;
+  /** Admin mode: the project of the `sk_` key. Public mode: null. */
+  adminProject: Project | null;
+  /** Public mode: the board named by `/mcp?project=slug`, when given. */
+  urlProjectSlug: string | null;
+  /** What `upvote_post` votes as when the caller gives no `anonymous_id`. */
+  defaultAnonymousId: string;
+}
+
+export type Access = "public" | "admin";
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Reads the board; changes nothing. */
+export const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+/** Adds something; calling again adds it again. */
+export const ADDS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+/** Sets fields to given values; calling again with the same arguments changes nothing more. */
+export const UPDATES: ToolAnnotations = { ...ADDS, destructiveHint: true, idempotentHint: true };
+/** Deletes or irreversibly merges. */
+export const REMOVES: ToolAnnotations = { ...ADDS, destructiveHint: true, idempotentHint: false };
+
+export interface ToolSpec<In extends TObject, Out extends TObject> {
+  name: string;
+  title: string;
+  /** Says when to use the tool, not only what it does: it is what an agent chooses by. */
+  description: string;
+  access: Access;
+  annotations: ToolAnnotations;
+  input: In;
+  output: Out;
+  run(session: McpSession, args: Static<In>): Static<Out> | Promise<Static<Out>>;
+}
+
+/** A tool with its types erased, ready for the registry. */
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  access: Access;
+  annotations: ToolAnnotations;
+  inputSchema: ReturnType<typeof toJsonSchema>;
+  outputSchema: ReturnType<typeof toJsonSchema>;
+  execute(session: McpSession, args: unknown): Promise<Record<string, unknown>>;
+}
+
+function checkArguments<S extends TSchema>(schema: S, args: unknown): Static<S> {
+  const value = args ?? {};
+  if (Value.Check(schema, value)) return value;
+  const first = Value.Errors(schema, value).First();
+  const field = first?.path.replace(/^\//, "").replaceAll("/", ".") || "arguments";
+  throw validationError(field, first?.message.toLowerCase() ?? "does not match the input schema");
+}
+
+export function defineTool<In extends TObject, Out extends TObject>(spec: ToolSpec<In, Out>): Tool {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    access: spec.access,
+    annotations: spec.annotations,
+    inputSchema: toJsonSchema(spec.input),
+    outputSchema: toJsonSchema(spec.output),
+    async execute(session, args) {
+      if (spec.access === "admin") adminProject(session);
+      return (await spec.run(session, checkArguments(spec.input, args))) as Record<string, unknown>;
+    },
+  };
+}
+
+/** The key's project; admin tools refuse public mode. */
+export function adminProject(session: McpSession): Project {
+  if (session.adminProject) return session.adminProject;
+  throw new ApiError(
+    "SECRET_KEY_REQUIRED",
+    "Secret API key required: this tool works in admin mode only",
+    "Connect to /mcp with 'Authorization: Bearer sk_…' (or set FEATUREBOARD_API_KEY for `featureboard mcp`); without a key only submit_feature_request, browse_board, upvote_post and add_public_comment are available.",
+  );
+}
+
+/**
+ * The board a public tool works on. Admin mode: the key's project (a `project_slug`, if given, must name
+ * it). Public mode: `project_slug`, else the `?project=` of the MCP URL; the board must be public.
+ */
+export function boardProject(session: McpSession, projectSlug: string | undefined): Project {
+  const own = session.adminProject;
+  if (own) {
+    if (projectSlug !== undefined && projectSlug !== own.slug) {
+      throw validationError(
+        "project_slug",
+        `the API key belongs to project '${own.slug}'; omit project_slug`,
+      );
+    }
+    return own;
+  }
+  const slug = projectSlug ?? session.urlProjectSlug ?? undefined;
+  if (slug === undefined) {
+    throw validationError("project_slug", "is required in public mode (or connect to /mcp?project=<slug>)");
+  }
+  return requirePublicBoard(session.ctx.db, slug);
+}

@@ -1,0 +1,177 @@
+import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
+import {
+  PublicCommentSchema,
+  PublicPostSchema,
+  PublicVoteSchema,
+  VISIBLE_STATUSES,
+} from "../../public/schema";
+import {
+  boardUrl,
+  commentPublic,
+  listVisiblePosts,
+  submitPublicPost,
+  toggleVotePublic,
+} from "../../public/service";
+import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
+
+const ProjectSlug = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 48,
+    description:
+      "The board's slug. Needed in public mode unless the MCP URL carries ?project=<slug>; ignored in admin mode (the key names the project).",
+  }),
+);
+const PostId = Type.String({ minLength: 1, maxLength: 64, description: "The post's id" });
+
+export const submitFeatureRequest = defineTool({
+  name: "submit_feature_request",
+  title: "Submit a feature request",
+  description:
+    "Use when a user asks for a feature, reports a missing capability or gives product feedback that belongs on the board. " +
+    "Check browse_board first: if the request is already there, upvote_post it instead of submitting a duplicate. " +
+    "The request starts PENDING and appears on the board once the team approves it.",
+  access: "public",
+  annotations: ADDS,
+  input: Type.Object(
+    {
+      title: Type.String({ minLength: 1, maxLength: 200, description: "Short summary of the request" }),
+      description: Type.Optional(
+        Type.String({ maxLength: 10000, description: "What the user wants and why" }),
+      ),
+      email: Type.Optional(
+        Type.String({
+          maxLength: 320,
+          pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+          description: "The requester's email, to hear back; never shown publicly",
+        }),
+      ),
+      source: Type.Optional(
+        Type.String({
+          maxLength: 200,
+          description:
+            "Where the request came from, such as 'claude-code' (stored in private metadata.source)",
+        }),
+      ),
+      project_slug: ProjectSlug,
+    },
+    { additionalProperties: false },
+  ),
+  output: t.Object({
+    post: PublicPostSchema,
+    boardUrl: t.String(),
+    message: t.String(),
+  }),
+  run(session, args) {
+    const project = boardProject(session, args.project_slug);
+    const post = submitPublicPost(session.ctx.db, project, {
+      title: args.title,
+      ...(args.description !== undefined ? { description: args.description } : {}),
+      ...(args.email !== undefined ? { email: args.email } : {}),
+      ...(args.source !== undefined ? { metadata: { source: args.source } } : {}),
+    });
+    return {
+      post,
+      boardUrl: boardUrl(session.ctx.config.publicUrl, project.slug),
+      message: "Submitted. It is PENDING and will be listed on the board once the team approves it.",
+    };
+  },
+});
+
+export const browseBoard = defineTool({
+  name: "browse_board",
+  title: "Browse the feature board",
+  description:
+    "Use to see what has already been requested, planned or shipped, most-voted first, before submitting or voting; " +
+    "narrow with `q` (words in title or description) or `status`.",
+  access: "public",
+  annotations: READS,
+  input: Type.Object(
+    {
+      project_slug: ProjectSlug,
+      q: Type.Optional(Type.String({ maxLength: 200, description: "Words that must appear in the post" })),
+      status: Type.Optional(Type.Union(VISIBLE_STATUSES.map((status) => Type.Literal(status)))),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" })),
+    },
+    { additionalProperties: false },
+  ),
+  output: t.Object({ posts: t.Array(PublicPostSchema), boardUrl: t.String(), projectSlug: t.String() }),
+  run(session, args) {
+    const project = boardProject(session, args.project_slug);
+    const posts = listVisiblePosts(session.ctx.db, project.id, {
+      sort: "votes",
+      limit: args.limit ?? 20,
+      ...(args.q !== undefined ? { q: args.q } : {}),
+      ...(args.status !== undefined ? { status: args.status } : {}),
+    }).data;
+    return {
+      posts,
+      boardUrl: boardUrl(session.ctx.config.publicUrl, project.slug),
+      projectSlug: project.slug,
+    };
+  },
+});
+
+export const upvotePost = defineTool({
+  name: "upvote_post",
+  title: "Upvote a post (toggle)",
+  description:
+    "Use when the user wants a feature that is already on the board (found with browse_board): adds their vote, or " +
+    "removes it when they had already voted. The result says whether the vote is now there.",
+  access: "public",
+  // Toggling: a second identical call undoes the first.
+  annotations: ADDS,
+  input: Type.Object(
+    {
+      post_id: PostId,
+      anonymous_id: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description:
+            "A stable id of the voter; when omitted, one derived from this machine and user (stdio) or this connection's address (hosted) is used",
+        }),
+      ),
+      project_slug: ProjectSlug,
+    },
+    { additionalProperties: false },
+  ),
+  output: PublicVoteSchema,
+  run(session, args) {
+    const project = boardProject(session, args.project_slug);
+    return toggleVotePublic(session.ctx.db, project.id, args.post_id, {
+      anonymousId: args.anonymous_id ?? session.defaultAnonymousId,
+    });
+  },
+});
+
+export const addPublicComment = defineTool({
+  name: "add_public_comment",
+  title: "Comment on a post",
+  description:
+    "Use to add the user's use case, context or a question to an existing post; the comment is public on the board.",
+  access: "public",
+  annotations: ADDS,
+  input: Type.Object(
+    {
+      post_id: PostId,
+      body: Type.String({ minLength: 1, maxLength: 5000, description: "The comment, 1 to 5000 characters" }),
+      author_name: Type.String({ minLength: 1, maxLength: 200, description: "Name shown with the comment" }),
+      project_slug: ProjectSlug,
+    },
+    { additionalProperties: false },
+  ),
+  output: t.Object({ comment: PublicCommentSchema }),
+  run(session, args) {
+    const project = boardProject(session, args.project_slug);
+    return {
+      comment: commentPublic(session.ctx.db, project.id, args.post_id, {
+        body: args.body,
+        authorName: args.author_name,
+      }),
+    };
+  },
+});
+
+export const PUBLIC_TOOLS: Tool[] = [submitFeatureRequest, browseBoard, upvotePost, addPublicComment];

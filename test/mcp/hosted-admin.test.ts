@@ -1,0 +1,254 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { createTestApp } from "../support/app";
+import { listen, makePost, makeTag, makeUser } from "../support/board";
+import { callTool, connectHttp, toolValue } from "../support/mcp";
+
+const t = createTestApp();
+const server = listen(t);
+const admin = await connectHttp(server.url, { key: t.project.secretKey });
+const otherAdmin = await connectHttp(server.url, { key: t.other.secretKey });
+afterAll(async () => {
+  for (const client of [admin, otherAdmin] as Client[]) await client.close();
+  await server.stop();
+  t.close();
+});
+
+/** The admin-mode tools of decisions §9, besides the four public ones. */
+const ADMIN_TOOLS = [
+  "list_posts",
+  "get_post",
+  "create_post",
+  "update_post",
+  "delete_post",
+  "bulk_update_posts",
+  "merge_posts",
+  "add_vote",
+  "get_voters",
+  "add_comment",
+  "get_comments",
+  "delete_comment",
+  "list_tags",
+  "create_tag",
+  "list_users",
+  "update_user",
+];
+const PUBLIC_TOOLS = ["submit_feature_request", "browse_board", "upvote_post", "add_public_comment"];
+
+const rest = async (method: string, path: string, body?: unknown) =>
+  (await t.call(method, path, { body })).body;
+
+describe("hosted MCP with a secret key (admin mode)", () => {
+  test("every admin tool is listed with a title, annotations and an output schema", async () => {
+    const { tools } = await admin.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...ADMIN_TOOLS, ...PUBLIC_TOOLS].sort());
+    for (const tool of tools) {
+      expect(tool.title).toBeTruthy();
+      expect(tool.annotations?.title).toBe(tool.title);
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+        expect(typeof tool.annotations?.[hint]).toBe("boolean");
+      }
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get("list_posts")?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.get("delete_post")?.annotations?.destructiveHint).toBe(true);
+    expect(byName.get("update_post")?.annotations?.idempotentHint).toBe(true);
+  });
+
+  test("list_posts agrees with GET /posts on the same data", async () => {
+    await makePost(t, { title: "Listed one", status: "APPROVED" });
+    await makePost(t, { title: "Listed two", metadata: { tier: "gold" } });
+    const viaTool = await toolValue(admin, "list_posts", { limit: 10 });
+    const viaRest = await rest("GET", "/api/v1/posts?limit=10");
+    expect(viaTool).toEqual({ posts: viaRest.data, pagination: viaRest.pagination });
+    const approved = await toolValue(admin, "list_posts", { status: "APPROVED", sort: "date" });
+    expect(approved.posts).toEqual((await rest("GET", "/api/v1/posts?status=APPROVED&sort=date")).data);
+    const scan = await toolValue(admin, "list_posts", { cursor: "", limit: 1 });
+    expect(scan.pagination.nextCursor).toEqual(expect.any(String));
+    // Another project's key sees none of it.
+    expect((await toolValue(otherAdmin, "list_posts", {})).posts).toEqual([]);
+  });
+
+  test("create_post, get_post and update_post agree with the REST API", async () => {
+    const tag = await makeTag(t, "Integrations");
+    const user = await makeUser(t, { email: "buyer@example.com", name: "Buyer" });
+    const created = await toolValue(admin, "create_post", {
+      title: "Zapier integration",
+      description: "Trigger zaps on new posts",
+      tag_ids: [tag.id],
+      metadata: { crm: "hubspot-42" },
+      created_by_board_user_id: user.id,
+    });
+    expect(created.post).toMatchObject({
+      title: "Zapier integration",
+      status: "PENDING",
+      metadata: { crm: "hubspot-42" },
+    });
+    const viaRest = (await rest("GET", `/api/v1/posts/${created.post.id}`)).data;
+    expect(viaRest).toMatchObject({ ...created.post, tags: [tag] });
+    expect((await toolValue(admin, "get_post", { post_id: created.post.id })).post).toEqual(viaRest);
+
+    const updated = await toolValue(admin, "update_post", {
+      post_id: created.post.id,
+      status: "IN_PROGRESS",
+      metadata: null,
+    });
+    expect(updated.post).toMatchObject({ status: "IN_PROGRESS", metadata: null });
+    expect((await rest("GET", `/api/v1/posts/${created.post.id}`)).data).toMatchObject({
+      status: "IN_PROGRESS",
+      metadata: null,
+    });
+    const noChange = await callTool(admin, "update_post", { post_id: created.post.id, notify: true });
+    expect(noChange.value.error_code).toBe("VALIDATION_ERROR");
+  });
+
+  test("add_vote and get_voters agree with the votes API; a duplicate is DUPLICATE_VOTE", async () => {
+    const post = await makePost(t, { title: "Vote through MCP", status: "APPROVED" });
+    const user = await makeUser(t, { email: "fan@example.com", name: "Fan" });
+    const vote = await toolValue(admin, "add_vote", { post_id: post.id, board_user_id: user.id });
+    expect(vote.vote).toMatchObject({
+      boardUserId: user.id,
+      boardUserName: "Fan",
+      boardUserEmail: "fan@example.com",
+    });
+    await toolValue(admin, "add_vote", { post_id: post.id, anonymous_id: "visitor-7" });
+    const viaRest = (await rest("GET", `/api/v1/posts/${post.id}/votes`)).data;
+    expect(viaRest).toHaveLength(2);
+    expect((await toolValue(admin, "get_voters", { post_id: post.id })).votes).toEqual(viaRest);
+    expect((await rest("GET", `/api/v1/posts/${post.id}`)).data.voteCount).toBe(2);
+    const again = await callTool(admin, "add_vote", { post_id: post.id, board_user_id: user.id });
+    expect(again).toMatchObject({ isError: true, value: { error_code: "DUPLICATE_VOTE" } });
+  });
+
+  test("comments, tags and users round-trip through the same services as REST", async () => {
+    const post = await makePost(t, { title: "Discussed", status: "APPROVED" });
+    const note = await toolValue(admin, "add_comment", {
+      post_id: post.id,
+      body: "Est. 3 days",
+      is_internal_note: true,
+    });
+    const reply = await toolValue(admin, "add_comment", {
+      post_id: post.id,
+      body: "Coming soon",
+      author_name: "PM",
+    });
+    expect((await toolValue(admin, "get_comments", { post_id: post.id })).comments).toEqual([reply.comment]);
+    expect((await toolValue(admin, "get_comments", { post_id: post.id, internal: "all" })).comments).toEqual(
+      (await rest("GET", `/api/v1/posts/${post.id}/comments?internal=all`)).data,
+    );
+    expect(
+      await toolValue(admin, "delete_comment", { post_id: post.id, comment_id: note.comment.id }),
+    ).toEqual({ success: true });
+    expect((await rest("GET", `/api/v1/posts/${post.id}/comments?internal=true`)).data).toEqual([]);
+
+    const tag = await toolValue(admin, "create_tag", { label: "Billing", theme: "#ff0000" });
+    expect((await toolValue(admin, "list_tags")).tags).toEqual((await rest("GET", "/api/v1/tags")).data);
+    expect((await rest("GET", "/api/v1/tags")).data).toContainEqual(tag.tag);
+    expect((await callTool(admin, "create_tag", { label: "billing" })).value.error_code).toBe(
+      "TAG_ALREADY_EXISTS",
+    );
+
+    const user = await makeUser(t, { email: "whale@example.com" });
+    const updated = await toolValue(admin, "update_user", {
+      user_id: user.id,
+      user_spend: 1234.5,
+      name: "Whale",
+    });
+    expect(updated.user).toMatchObject({ userSpend: "1234.50", name: "Whale" });
+    expect((await rest("GET", `/api/v1/users/${user.id}`)).data).toEqual(updated.user);
+    const users = await toolValue(admin, "list_users", { limit: 100 });
+    const restUsers = await rest("GET", "/api/v1/users?limit=100");
+    expect(users).toEqual({ users: restUsers.data, pagination: restUsers.pagination });
+  });
+
+  test("bulk_update_posts, merge_posts and delete_post", async () => {
+    const a = await makePost(t, { title: "Bulk A" });
+    const b = await makePost(t, { title: "Bulk B" });
+    const bulk = await toolValue(admin, "bulk_update_posts", {
+      items: [
+        { id: a.id, status: "APPROVED" },
+        { id: "missing", status: "APPROVED" },
+      ],
+    });
+    expect(bulk.results.map((result: { status: string }) => result.status)).toEqual(["updated", "error"]);
+    expect((await rest("GET", `/api/v1/posts/${a.id}`)).data.status).toBe("APPROVED");
+
+    await toolValue(admin, "add_vote", { post_id: b.id, anonymous_id: "x" });
+    const merged = await toolValue(admin, "merge_posts", { post_id: b.id, into_post_id: a.id });
+    expect(merged).toMatchObject({
+      post: { status: "CLOSED", mergedIntoId: a.id },
+      into: { voteCount: 1 },
+      movedVotes: 1,
+    });
+    expect((await rest("GET", `/api/v1/posts/${a.id}`)).data.voteCount).toBe(1);
+
+    expect(await toolValue(admin, "delete_post", { post_id: b.id })).toEqual({ success: true });
+    expect((await t.call("GET", `/api/v1/posts/${b.id}`)).status).toBe(404);
+  });
+
+  test("errors: unknown or foreign ids are POST_NOT_FOUND, bad arguments VALIDATION_ERROR naming the argument", async () => {
+    const foreign = await makePost(t, { title: "Elsewhere" }, t.other.secretKey);
+    expect((await callTool(admin, "get_post", { post_id: foreign.id })).value).toMatchObject({
+      error_code: "POST_NOT_FOUND",
+      message: "Entity not found in this project",
+    });
+    const bad = await callTool(admin, "create_post", { title: "" });
+    expect(bad.value.error_code).toBe("VALIDATION_ERROR");
+    expect(bad.value.message).toContain("title");
+    expect((await callTool(admin, "list_posts", { limit: 500 })).value.message).toContain("limit");
+    expect((await callTool(admin, "list_posts", { page: 2, cursor: "" })).value.error_code).toBe(
+      "VALIDATION_ERROR",
+    );
+    await expect(admin.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  test("public tools work on the key's own project, even a private board", async () => {
+    const board = await toolValue(admin, "browse_board", {});
+    expect(board.projectSlug).toBe("acme");
+    expect((await callTool(admin, "browse_board", { project_slug: "other-co" })).value.error_code).toBe(
+      "VALIDATION_ERROR",
+    );
+  });
+
+  test("resources read and prompts get in admin mode", async () => {
+    const post = await makePost(t, { title: "Resource post", metadata: { secret: 1 } });
+    await t.call("POST", `/api/v1/posts/${post.id}/comments`, {
+      body: { body: "note", isInternalNote: true },
+    });
+    const read = async (uri: string) =>
+      JSON.parse(((await admin.readResource({ uri })).contents[0] as { text: string }).text);
+    expect(await read("featureboard://project")).toMatchObject({
+      slug: "acme",
+      plan: "growth",
+      isPublic: true,
+    });
+    const full = await read(`featureboard://posts/${post.id}`);
+    expect(full).toMatchObject({
+      metadata: { secret: 1 },
+      comments: [{ body: "note", isInternalNote: true }],
+    });
+    expect(Object.keys(await read("featureboard://roadmap"))).toEqual([
+      "approved",
+      "in_progress",
+      "complete",
+    ]);
+    await expect(admin.readResource({ uri: "featureboard://posts/missing" })).rejects.toThrow(/not found/);
+
+    const { prompts } = await admin.listPrompts();
+    expect(prompts.map((prompt) => prompt.name).sort()).toEqual([
+      "plan_sprint",
+      "publish_changelog",
+      "submit_public_feedback",
+      "weekly_triage",
+    ]);
+    const sprint = await admin.getPrompt({
+      name: "plan_sprint",
+      arguments: { capacity: "3", strategy: "revenue" },
+    });
+    expect((sprint.messages[0]?.content as { text: string }).text).toContain(
+      "capacity 3 and strategy revenue",
+    );
+  });
+});

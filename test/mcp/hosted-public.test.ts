@@ -1,0 +1,225 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { createProject } from "../../src/projects/service";
+import { createTestApp, readJson } from "../support/app";
+import { listen, makePost } from "../support/board";
+import { callTool, connectHttp, toolValue } from "../support/mcp";
+import { plantPrivateData, PrivateDataScan } from "../support/private-data";
+
+const t = createTestApp();
+const server = listen(t);
+const scan = new PrivateDataScan();
+const plantedPostId = await plantPrivateData(t);
+createProject(t.ctx.db, { slug: "hidden", name: "Hidden", isPublic: false });
+const clients: Client[] = [];
+afterAll(async () => {
+  for (const client of clients) await client.close();
+  await server.stop();
+  t.close();
+});
+
+async function publicClient(project?: string): Promise<Client> {
+  const client = await connectHttp(server.url, project ? { project } : {});
+  clients.push(client);
+  return client;
+}
+
+const PUBLIC_TOOLS = ["add_public_comment", "browse_board", "submit_feature_request", "upvote_post"];
+
+describe("hosted MCP without a key (public mode)", () => {
+  test("lists exactly the four public tools, each with title, annotations and both schemas", async () => {
+    const { tools } = await (await publicClient()).listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(PUBLIC_TOOLS);
+    for (const tool of tools) {
+      expect(tool.title).toBeTruthy();
+      expect(tool.description?.length).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+        expect(typeof tool.annotations?.[hint]).toBe("boolean");
+      }
+    }
+    expect(tools.find((tool) => tool.name === "browse_board")?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  test("browse_board answers the visible posts by votes, the board URL and the slug", async () => {
+    const client = await publicClient();
+    const popular = await makePost(t, { title: "Popular", status: "IN_PROGRESS" });
+    const client2 = await publicClient("acme");
+    for (const anonymousId of ["a", "b"])
+      await toolValue(client2, "upvote_post", { post_id: popular.id, anonymous_id: anonymousId });
+    const pending = await makePost(t, { title: "Not yet approved" });
+
+    const board = await toolValue(client, "browse_board", { project_slug: "acme" }, scan);
+    expect(board.projectSlug).toBe("acme");
+    expect(board.boardUrl).toBe(`${t.ctx.config.publicUrl}/b/acme`);
+    const ids = board.posts.map((post: { id: string }) => post.id);
+    expect(ids[0]).toBe(popular.id);
+    expect(ids).toContain(plantedPostId);
+    expect(ids).not.toContain(pending.id);
+    // The board may also come from the URL: /mcp?project=acme.
+    expect(await toolValue(client2, "browse_board", {}, scan)).toEqual(board);
+    expect((await toolValue(client2, "browse_board", { q: "popular" }, scan)).posts).toHaveLength(1);
+  });
+
+  test("submit_feature_request files a PENDING post, with source kept in private metadata", async () => {
+    const client = await publicClient("acme");
+    const result = await toolValue(
+      client,
+      "submit_feature_request",
+      {
+        title: "Slack digest",
+        description: "Weekly summary",
+        email: "asker@example.com",
+        source: "claude-code",
+      },
+      scan,
+    );
+    expect(result.post).toMatchObject({ title: "Slack digest", status: "PENDING", voteCount: 0 });
+    expect(result.boardUrl).toBe(`${t.ctx.config.publicUrl}/b/acme`);
+    const stored = (await t.call("GET", `/api/v1/posts/${result.post.id}`)).body.data;
+    expect(stored.metadata).toEqual({ source: "claude-code" });
+    expect(stored.createdByBoardUserId).toEqual(expect.any(String));
+    const listed = await toolValue(client, "browse_board", {}, scan);
+    expect(listed.posts.map((post: { id: string }) => post.id)).not.toContain(result.post.id);
+  });
+
+  test("upvote_post toggles one vote; add_public_comment adds a public comment", async () => {
+    const client = await publicClient("acme");
+    const post = await makePost(t, { title: "Toggle me", status: "APPROVED" });
+    expect(
+      await toolValue(client, "upvote_post", { post_id: post.id, anonymous_id: "agent-1" }, scan),
+    ).toEqual({
+      postId: post.id,
+      voted: true,
+      voteCount: 1,
+    });
+    expect(
+      await toolValue(client, "upvote_post", { post_id: post.id, anonymous_id: "agent-1" }, scan),
+    ).toEqual({
+      postId: post.id,
+      voted: false,
+      voteCount: 0,
+    });
+    // Without an anonymous_id the connection's own stable id votes.
+    expect((await toolValue(client, "upvote_post", { post_id: post.id }, scan)).voted).toBe(true);
+    const votes = (await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data;
+    expect(votes).toEqual([
+      expect.objectContaining({ anonymousId: expect.stringMatching(/^mcp-[0-9a-f]{24}$/) }),
+    ]);
+
+    const comment = await toolValue(
+      client,
+      "add_public_comment",
+      { post_id: post.id, body: "We need it too", author_name: "Agent" },
+      scan,
+    );
+    expect(comment.comment).toMatchObject({ postId: post.id, body: "We need it too", authorName: "Agent" });
+    const stored = (await t.call("GET", `/api/v1/posts/${post.id}/comments`)).body.data;
+    expect(stored).toEqual([expect.objectContaining({ id: comment.comment.id, isInternalNote: false })]);
+  });
+
+  test("admin tools are refused with SECRET_KEY_REQUIRED; errors are tool errors carrying the ApiError", async () => {
+    const client = await publicClient("acme");
+    const refused = await callTool(client, "list_posts", {}, scan);
+    expect(refused.isError).toBe(true);
+    expect(refused.value).toMatchObject({ error_code: "SECRET_KEY_REQUIRED", retry: false });
+    expect(refused.value.resolution_hint).toContain("Bearer sk_");
+    expect(refused.value.error).toBe(refused.value.message);
+
+    const hidden = await callTool(client, "browse_board", { project_slug: "hidden" }, scan);
+    expect(hidden.value.error_code).toBe("BOARD_NOT_PUBLIC");
+    const noBoard = await callTool(await publicClient(), "browse_board", {}, scan);
+    expect(noBoard.value).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    expect(noBoard.value.message).toContain("project_slug");
+    const tooLong = await callTool(
+      client,
+      "add_public_comment",
+      { post_id: plantedPostId, body: "x".repeat(5001), author_name: "A" },
+      scan,
+    );
+    expect(tooLong.value.error_code).toBe("VALIDATION_ERROR");
+    expect(tooLong.value.message).toContain("body");
+    const unknownArgument = await callTool(client, "browse_board", { colour: "red" }, scan);
+    expect(unknownArgument.value.error_code).toBe("VALIDATION_ERROR");
+    const pending = await makePost(t, { title: "Pending" });
+    expect((await callTool(client, "upvote_post", { post_id: pending.id }, scan)).value.error_code).toBe(
+      "POST_NOT_FOUND",
+    );
+  });
+
+  test("resources read and prompts get", async () => {
+    const client = await publicClient("acme");
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri).sort()).toEqual([
+      "featureboard://guide",
+      "featureboard://project",
+      "featureboard://roadmap",
+    ]);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "featureboard://posts/{post_id}",
+    ]);
+    const read = async (uri: string) => {
+      const result = await client.readResource({ uri });
+      scan.record(`resource ${uri}`, JSON.stringify(result));
+      return (result.contents[0] as { text: string }).text;
+    };
+    expect(await read("featureboard://guide")).toContain("browse_board");
+    expect(JSON.parse(await read("featureboard://project"))).toMatchObject({ slug: "acme", name: "Acme" });
+    expect(Object.keys(JSON.parse(await read("featureboard://roadmap")))).toEqual([
+      "approved",
+      "in_progress",
+      "complete",
+    ]);
+    const post = JSON.parse(await read(`featureboard://posts/${plantedPostId}`));
+    expect(post.comments.map((comment: { body: string }) => comment.body)).toEqual(["A public reply"]);
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(["submit_public_feedback"]);
+    const prompt = await client.getPrompt({
+      name: "submit_public_feedback",
+      arguments: { idea: "Offline mode" },
+    });
+    const text = (prompt.messages[0]?.content as { text: string }).text;
+    expect(text).toContain("Offline mode");
+    expect(text).toContain("browse_board");
+    await expect(client.getPrompt({ name: "weekly_triage", arguments: {} })).rejects.toThrow(/admin/);
+
+    // Without a board in the URL, only the guide is offered.
+    const bare = await publicClient();
+    expect((await bare.listResources()).resources.map((resource) => resource.uri)).toEqual([
+      "featureboard://guide",
+    ]);
+    await expect(bare.readResource({ uri: "featureboard://project" })).rejects.toThrow(/project=/);
+  });
+
+  test("stateless: GET and DELETE answer 405 (nothing to stream, no session); a malformed body is INVALID_JSON", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    }
+    const malformed = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(malformed.status).toBe(400);
+    expect((await readJson(malformed)).error_code).toBe("INVALID_JSON");
+  });
+
+  test("a key that is not a secret key is refused at the door", async () => {
+    await expect(connectHttp(server.url, { key: t.project.publishableKey })).rejects.toThrow(
+      /SECRET_KEY_REQUIRED/,
+    );
+    await expect(connectHttp(server.url, { key: "sk_unknownunknownunknownunknown12" })).rejects.toThrow(
+      /INVALID_API_KEY/,
+    );
+  });
+});
+
+test("no public-mode MCP response carried metadata, an internal note, an email or spend", () => {
+  expect(scan.count).toBeGreaterThan(15);
+  expect(scan.findings()).toEqual([]);
+});
