@@ -7,9 +7,12 @@ import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
+import { paymentsPlugin } from "./payments/routes";
+import { emailPlugin } from "./email/routes";
 import { activityRoutes } from "./activity/routes";
 import { analyticsRoutes } from "./analytics/routes";
 import { mcpRoutes } from "./mcp/routes";
+import { aiRoutes } from "./ai/routes";
 import { commentRoutes } from "./comments/routes";
 import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
@@ -20,6 +23,8 @@ import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
 import { webRoutes } from "./web/routes";
 import { voteRoutes } from "./votes/routes";
+import { webhookRoutes } from "./webhooks/routes";
+import { integrationRoutes } from "./integrations/routes";
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
 export function createApp(ctx: AppContext) {
@@ -44,6 +49,10 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
+    .use(paymentsPlugin(ctx))
+    .use(emailPlugin(ctx))
+    .use(webhookRoutes(ctx))
+    .use(integrationRoutes(ctx))
     .use(roadmapRoutes(ctx))
     .use(releaseRoutes(ctx))
     .use(analyticsRoutes(ctx))
@@ -52,6 +61,7 @@ export function createApp(ctx: AppContext) {
     .use(publicRoutes(ctx))
     .use(importRoutes(ctx))
     .use(mcpRoutes(ctx))
+    .use(aiRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

@@ -21,6 +21,8 @@ export interface Config {
   bootstrapSecretKey: string | null;
   allowPrivateTargets: boolean;
   shutdownTimeoutMs: number;
+  /** The payment processor's API root (Stripe's by default; tests point it at a loopback server). */
+  payments: { apiUrl: string };
   rateLimits: { secretKey: RateLimitRule; publicIp: RateLimitRule; ai: RateLimitRule };
   ai: {
     provider: AiProviderName;
@@ -28,8 +30,21 @@ export interface Config {
     openaiBaseUrl: string | null;
     chatModel: string;
     embedModel: string;
+    /** Per request to the provider; the client retries `maxRetries` times before UPSTREAM_ERROR. */
+    timeoutMs: number;
+    maxRetries: number;
   };
   mail: { smtpUrl: string | null; from: string };
+  delivery: {
+    /** Time-out of one outgoing attempt. */
+    timeoutMs: number;
+    /** Wait before each retry; after the last one the delivery is marked failed. */
+    retryScheduleMs: number[];
+    /** An endpoint whose attempts have all failed for this long is disabled. */
+    disableAfterMs: number;
+  };
+  /** API roots of the providers, so tests (or an enterprise host) can point them elsewhere. */
+  providers: { codeHostApiUrl: string; issueTrackerApiUrl: string };
 }
 
 /** Thrown for a bad environment value; `main` prints its message as one line and exits with code 2. */
@@ -90,6 +105,32 @@ function httpUrl(env: Env, name: string): string | null {
   return raw.replace(/\/+$/, "");
 }
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "250ms", "5s", "30m", "2h", "5d": one duration in milliseconds, or null when malformed. */
+function parseDuration(raw: string): number | null {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(raw.trim());
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : null;
+}
+
+function duration(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const value = parseDuration(raw);
+  if (value === null)
+    throw new ConfigError(name, `expected a duration such as 500ms, 5s, 30m, 2h or 5d, got "${raw}"`);
+  return value;
+}
+
+function durations(env: Env, name: string, fallback: string): number[] {
+  const raw = text(env, name) ?? fallback;
+  const values = raw.split(",").map(parseDuration);
+  if (values.some((value) => value === null)) {
+    throw new ConfigError(name, `expected comma-separated durations such as 5s,5m,30m, got "${raw}"`);
+  }
+  return values as number[];
+}
+
 function rateRule(env: Env, prefix: string, fallback: RateLimitRule): RateLimitRule {
   return {
     perMinute: integer(env, `${prefix}_PER_MINUTE`, fallback.perMinute, 1, 1_000_000),
@@ -140,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapSecretKey,
     allowPrivateTargets: boolean(env, "FEATUREBOARD_ALLOW_PRIVATE_TARGETS"),
     shutdownTimeoutMs: integer(env, "FEATUREBOARD_SHUTDOWN_TIMEOUT_MS", 30_000, 0, 600_000),
+    payments: { apiUrl: httpUrl(env, "FEATUREBOARD_PAYMENTS_API_URL") ?? "https://api.stripe.com" },
     rateLimits: {
       secretKey: rateRule(env, "FEATUREBOARD_RATE_LIMIT_KEY", { perMinute: 600, burst: 100 }),
       publicIp: rateRule(env, "FEATUREBOARD_RATE_LIMIT_IP", { perMinute: 60, burst: 20 }),
@@ -151,10 +193,21 @@ export function loadConfig(env: Env = process.env): Config {
       openaiBaseUrl,
       chatModel: text(env, "FEATUREBOARD_CHAT_MODEL") ?? "gpt-4o-mini",
       embedModel: text(env, "FEATUREBOARD_EMBED_MODEL") ?? "text-embedding-3-small",
+      timeoutMs: integer(env, "FEATUREBOARD_AI_TIMEOUT_MS", 30_000, 1, 600_000),
+      maxRetries: integer(env, "FEATUREBOARD_AI_MAX_RETRIES", 2, 0, 10),
     },
     mail: {
       smtpUrl,
       from: text(env, "FEATUREBOARD_MAIL_FROM") ?? "featureboard <no-reply@localhost>",
+    },
+    delivery: {
+      timeoutMs: duration(env, "FEATUREBOARD_DELIVERY_TIMEOUT", 10_000),
+      retryScheduleMs: durations(env, "FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,10h"),
+      disableAfterMs: duration(env, "FEATUREBOARD_WEBHOOK_DISABLE_AFTER", 5 * 86_400_000),
+    },
+    providers: {
+      codeHostApiUrl: httpUrl(env, "FEATUREBOARD_CODE_HOST_API_URL") ?? "https://api.github.com",
+      issueTrackerApiUrl: httpUrl(env, "FEATUREBOARD_ISSUE_TRACKER_API_URL") ?? "https://api.linear.app",
     },
   };
 }

@@ -1,3 +1,4 @@
+import { aiCommand } from "./cli/ai-commands";
 import { keysCommand, projectCommand } from "./cli/project-commands";
 import { USAGE, UsageError } from "./cli/usage";
 import { type Config, ConfigError, loadConfig } from "./config";
@@ -36,7 +37,16 @@ function serve(config: Config): void {
   process.once("SIGINT", shutdown);
 }
 
-function run(argv: string[]): number | "serving" {
+async function withDatabaseAsync(config: Config, run: (db: Db) => Promise<number>): Promise<number> {
+  const db = openMigrated(config);
+  try {
+    return await run(db);
+  } finally {
+    closeDatabase(db);
+  }
+}
+
+function run(argv: string[]): number | Promise<number> | "serving" {
   const [command = "serve", ...args] = argv;
   if (command === "--help" || command === "help" || command === "-h") {
     print(USAGE);
@@ -63,6 +73,8 @@ function run(argv: string[]): number | "serving" {
       return withDatabase(config, (db) => projectCommand(args, db, print));
     case "keys":
       return withDatabase(config, (db) => keysCommand(args, db, print));
+    case "ai":
+      return withDatabaseAsync(config, (db) => aiCommand(args, db, config, print));
     case "backup": {
       const [path] = args;
       if (!path) throw new UsageError("backup needs a PATH");
@@ -77,10 +89,7 @@ function run(argv: string[]): number | "serving" {
   }
 }
 
-try {
-  const outcome = run(process.argv.slice(2));
-  if (outcome !== "serving") process.exit(outcome);
-} catch (error) {
+function fail(error: unknown): never {
   if (error instanceof ConfigError) {
     console.error(`featureboard: invalid configuration: ${error.message}`);
     process.exit(2);
@@ -95,4 +104,12 @@ try {
   }
   console.error(`featureboard: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
+}
+
+try {
+  const outcome = run(process.argv.slice(2));
+  if (outcome instanceof Promise) outcome.then((code) => process.exit(code), fail);
+  else if (outcome !== "serving") process.exit(outcome);
+} catch (error) {
+  fail(error);
 }

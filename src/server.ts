@@ -3,6 +3,7 @@ import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { closeDatabase, commitNow, startCheckpoints } from "./db/connection";
 import { openMigrated } from "./db/migrate";
+import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
 import { describeError, type Logger } from "./log";
 import { type CreatedProject, ensureBootstrapProject } from "./projects/service";
@@ -48,6 +49,7 @@ export function startService(
   const stopCheckpoints = startCheckpoints(ctx.db, (error) =>
     log.error("checkpoint failed", describeError(error)),
   );
+  const deliveryWorker = startDeliveryWorker(ctx);
   const app = createApp(ctx).listen({ port: config.port, hostname: config.host });
   const server = app.server!;
   const url = `http://${server.hostname}:${server.port}`;
@@ -57,12 +59,14 @@ export function startService(
   const stop = () => {
     stopping ??= (async () => {
       log.info("shutting down", { timeoutMs: config.shutdownTimeoutMs });
-      const drained = server.stop(false).then(() => true);
+      // app.stop (not server.stop) also runs the plugins' onStop hooks: the mail sender and daily sync stop.
+      const drained = app.stop(false).then(() => true);
       const timedOut = Bun.sleep(config.shutdownTimeoutMs).then(() => false);
       if (!(await Promise.race([drained, timedOut]))) {
         log.warn("shutdown timeout reached; closing open connections");
         await server.stop(true);
       }
+      await deliveryWorker.stop();
       stopCheckpoints();
       closeDatabase(ctx.db);
       log.info("stopped");

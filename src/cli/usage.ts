@@ -12,6 +12,8 @@ Usage:
   featureboard keys revoke PREFIX
   featureboard mcp                           MCP server over stdio for agents; calls FEATUREBOARD_URL
                                              (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
+  featureboard ai status                     which model the stored embeddings belong to, and what waits
+  featureboard ai reindex [--all]            embed waiting posts now (--all: every post) after a provider change
   featureboard backup PATH                   consistent copy of the database while it is in use
   featureboard --version
 

@@ -44,6 +44,18 @@ interface OpenBatch {
 }
 
 const openBatches = new WeakMap<Db, OpenBatch>();
+const commitListeners = new WeakMap<Db, Set<() => void>>();
+
+/**
+ * Calls `listener` after each successful commit of `db`: how the delivery worker learns at once that new
+ * events are stored. Listeners run synchronously and must not throw. Returns a function that removes it.
+ */
+export function onCommit(db: Db, listener: () => void): () => void {
+  let listeners = commitListeners.get(db);
+  if (!listeners) commitListeners.set(db, (listeners = new Set()));
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
 function openBatch(db: Db): void {
   db.run("BEGIN IMMEDIATE");
@@ -73,6 +85,7 @@ export function commitNow(db: Db): void {
   try {
     db.run("COMMIT");
     batch.resolve();
+    for (const listener of commitListeners.get(db) ?? []) listener();
   } catch (error) {
     if (db.inTransaction) db.run("ROLLBACK");
     batch.reject(error);

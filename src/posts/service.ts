@@ -1,5 +1,7 @@
 import { recordActivity } from "../activity/store";
+import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
+import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { requireUserRow } from "../users/service";
@@ -85,6 +87,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate, origin:
       updated_at: origin.updatedAt ?? now,
     };
     store.insertPost(db, row);
+    embedPost(db, projectId, row.id, row);
     store.replacePostTags(db, row.id, tagIds);
     if (author !== null) store.subscribe(db, row.id, author, now);
     const post = store.toPost(row);
@@ -162,6 +165,7 @@ function applyUpdate(
   const now = Date.now();
   after.updated_at = now;
   store.updatePostRow(db, after);
+  if (changes.includes("title") || changes.includes("description")) embedPost(db, projectId, postId, after);
   if (tagsChanged) store.replacePostTags(db, postId, patch.tagIds ?? []);
   const post = store.toPost(after);
 
@@ -183,7 +187,7 @@ function applyUpdate(
     });
     appendEvent(db, projectId, "post.status_changed", { post, previousStatus, status: after.status });
     if (patch.notify === true)
-      store.insertStatusNotification(db, projectId, postId, previousStatus, after.status, now);
+      queueStatusEmails(db, projectId, { post, previousStatus, status: after.status }, now);
   }
   return { post, changed: true };
 }
@@ -220,7 +224,8 @@ export function deletePost(db: Db, projectId: string, postId: string): void {
   inTransaction(db, () => {
     const row = requirePostRow(db, projectId, postId);
     const post = withTags(db, [row])[0]!;
-    // Votes, comments, tag links and subscribers go with it (ON DELETE CASCADE).
+    // Votes, comments, tag links and subscribers go with it (ON DELETE CASCADE); its vector does not.
+    forgetPost(db, postId);
     store.deletePostRow(db, projectId, postId);
     store.insertTombstone(db, projectId, postId, Date.now());
     recordActivity(db, projectId, {
@@ -252,6 +257,7 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
       );
     }
     const moved = store.moveEngagement(db, sourceId, intoId);
+    forgetPost(db, sourceId);
     store.updatePostRow(db, {
       ...source,
       status: "CLOSED",

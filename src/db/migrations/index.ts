@@ -5,6 +5,9 @@ import tags from "./0002_tags.sql" with { type: "text" };
 import board from "./0003_board.sql" with { type: "text" };
 import pageViews from "./0004_page_views.sql" with { type: "text" };
 import releases from "./0005_releases.sql" with { type: "text" };
+import ai from "./0006_ai.sql" with { type: "text" };
+import webhooksIntegrations from "./0007_webhooks_integrations.sql" with { type: "text" };
+import paymentsEmail from "./0008_payments_email.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -18,4 +21,7 @@ export const migrations: Migration[] = [
   { version: 3, name: "0003_board", sql: board },
   { version: 4, name: "0004_page_views", sql: pageViews },
   { version: 5, name: "0005_releases", sql: releases },
+  { version: 6, name: "0006_ai", sql: ai },
+  { version: 7, name: "0007_webhooks_integrations", sql: webhooksIntegrations },
+  { version: 8, name: "0008_payments_email", sql: paymentsEmail },
 ];

@@ -1,0 +1,126 @@
+import { embedLocally, LOCAL_MODEL_KEY } from "./local-embedder";
+import type { AiProvider, ExtractedPost, PostText, SummaryInput, SummaryText, TriageNote } from "./provider";
+import { normalise, terms } from "./text";
+
+/** Raw cosine that maps to similarity 0.7, fitted on test/fixtures/duplicates.json (docs/ai.md). */
+export const LOCAL_BOUNDARY = 0.28;
+
+const GREETING = /^\s*(hi|hello|hey|dear|good (morning|afternoon|evening))\b[^\n.!?,]*[,.!]?\s*/i;
+const SIGN_OFF = /\n\s*(thanks|thank you|cheers|regards|best|kind regards|sent from)\b[\s\S]*$/i;
+const LEAD_IN =
+  /^(it would be (great|nice|awesome|helpful) if( you could)?|would it be possible to|could you( please)?|can you( please)?|please|i would love|i'd love|we would love|we'd love|i wish|we need|i need|feature request:?)\s+/i;
+
+const TITLE_LIMIT = 120;
+
+function firstSentence(text: string): string {
+  const match = text.match(/^[\s\S]*?[.!?](\s|$)|^[^\n]*/);
+  return (match?.[0] ?? text).trim();
+}
+
+function titleFrom(text: string): string {
+  let title = firstSentence(text)
+    .replace(LEAD_IN, "")
+    .replace(/[.!?\s]+$/, "");
+  if (title.length > TITLE_LIMIT) {
+    const cut = title.slice(0, TITLE_LIMIT);
+    title = `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 40))}…`;
+  }
+  if (title === "") title = text.trim().slice(0, TITLE_LIMIT) || "Feedback";
+  return title[0]!.toUpperCase() + title.slice(1);
+}
+
+/** Tags whose label, or all of its words once normalised, appear in the text. */
+export function matchTags(text: string, tagLabels: string[]): string[] {
+  const lower = ` ${normalise(text)} `;
+  const plain = ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, " ")} `;
+  const textTerms = new Set(terms(text));
+  return tagLabels.filter((label) => {
+    const plainLabel = label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
+    if (plainLabel !== "" && plain.includes(` ${plainLabel} `)) return true;
+    const normalisedLabel = normalise(label);
+    if (normalisedLabel !== "" && lower.includes(` ${normalisedLabel} `)) return true;
+    const labelTerms = terms(label);
+    return labelTerms.length > 0 && labelTerms.every((term) => textTerms.has(term));
+  });
+}
+
+/** Display names of the canonical tokens the normaliser folds phrases into. */
+const THEME_NAMES: Record<string, string> = {
+  darkmode: "dark mode",
+  lightmode: "light mode",
+  sso: "single sign-on",
+  "2fa": "two-factor authentication",
+  apikey: "API keys",
+  mobileapp: "mobile app",
+  spreadsheet: "spreadsheet export",
+  chatapp: "chat integrations",
+  calendarsync: "calendar sync",
+  auditlog: "audit log",
+  textsize: "text size",
+};
+
+function themes(posts: PostText[], count: number): string[] {
+  const frequency = new Map<string, number>();
+  for (const post of posts) {
+    for (const term of new Set(terms(`${post.title} ${post.description ?? ""}`))) {
+      frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    }
+  }
+  return [...frequency]
+    .filter(([, n]) => n >= 2 || posts.length < 4)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, count)
+    .map(([term]) => THEME_NAMES[term] ?? term);
+}
+
+/** The default provider: deterministic, no network, no model (decisions §7). */
+export class LocalProvider implements AiProvider {
+  readonly name = "local" as const;
+  readonly modelKey = LOCAL_MODEL_KEY;
+  readonly calibration = { boundary: LOCAL_BOUNDARY };
+
+  embedNow(post: { title: string; description: string | null }): Float32Array {
+    return embedLocally(post.title, post.description);
+  }
+
+  async embed(posts: { title: string; description: string | null }[]): Promise<Float32Array[]> {
+    return posts.map((post) => this.embedNow(post));
+  }
+
+  async extractPost(text: string, tagLabels: string[]): Promise<ExtractedPost> {
+    const cleaned = text.replace(/\r\n?/g, "\n").replace(GREETING, "").replace(SIGN_OFF, "").trim();
+    const title = titleFrom(cleaned || text);
+    const description = cleaned.length > title.length + 1 ? cleaned.slice(0, 10_000) : null;
+    return { title, description, tagLabels: matchTags(cleaned, tagLabels) };
+  }
+
+  async triageNotes(posts: PostText[], tagLabels: string[]): Promise<TriageNote[]> {
+    return posts.map((post) => ({
+      postId: post.id,
+      suggestedTags: matchTags(`${post.title}\n${post.description ?? ""}`, tagLabels),
+      note: "",
+    }));
+  }
+
+  async summarise(input: SummaryInput): Promise<SummaryText> {
+    const topThemes = themes(input.posts, 5);
+    const highlights = input.posts
+      .filter((post) => post.voteCount > 0)
+      .slice(0, 3)
+      .map(
+        (post) =>
+          `"${post.title}" has ${post.voteCount} vote${post.voteCount === 1 ? "" : "s"} (${post.status})`,
+      );
+    const count = (name: string) => Number(input.stats[name] ?? 0);
+    const [newPosts, votes, completed] = [count("new_posts"), count("total_votes"), count("completed")];
+    const themeText =
+      topThemes.length > 0 ? ` Most requests were about ${topThemes.slice(0, 3).join(", ")}.` : "";
+    const summary =
+      `This ${input.period}: ${newPosts} new post${newPosts === 1 ? "" : "s"}, ${votes} vote${votes === 1 ? "" : "s"}, ` +
+      `${completed} completed.${themeText}`;
+    return { summary, highlights, topThemes };
+  }
+}

@@ -1,0 +1,190 @@
+import OpenAI from "openai";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { ApiError } from "../http/errors";
+import { matchTags } from "./local-provider";
+import type { AiProvider, ExtractedPost, PostText, SummaryInput, SummaryText, TriageNote } from "./provider";
+import { l2Normalise } from "./vectors";
+
+export interface OpenAiSettings {
+  apiKey: string | null;
+  baseUrl: string | null;
+  chatModel: string;
+  embedModel: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/**
+ * Raw cosine that maps to similarity 0.7 for OpenAI-style embedding models: reworded duplicates commonly
+ * score 0.65–0.9 with text-embedding-3-small, related requests 0.4–0.6. Not fitted on a model here (no
+ * network in the build); docs/ai.md says how to refit it for another model.
+ */
+export const OPENAI_BOUNDARY = 0.6;
+
+const ExtractionSchema = Type.Object(
+  {
+    title: Type.String({ description: "A short feature-request title, at most 120 characters" }),
+    description: Type.Union([Type.String(), Type.Null()], { description: "The request in full, or null" }),
+    tags: Type.Array(Type.String(), { description: "Labels chosen only among the given tag labels" }),
+  },
+  { additionalProperties: false },
+);
+
+const TriageSchema = Type.Object(
+  {
+    posts: Type.Array(
+      Type.Object(
+        {
+          postId: Type.String(),
+          tags: Type.Array(Type.String()),
+          note: Type.String({ description: "One sentence on why this request matters or what it needs" }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const SummarySchema = Type.Object(
+  {
+    summary: Type.String(),
+    highlights: Type.Array(Type.String()),
+    top_themes: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+function upstreamError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const detail =
+    error instanceof OpenAI.APIConnectionTimeoutError
+      ? "timed out"
+      : error instanceof OpenAI.APIError && error.status !== undefined
+        ? `answered ${error.status}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  return new ApiError(
+    "UPSTREAM_ERROR",
+    `The AI provider failed: ${detail}`,
+    "Retry later; if it persists, check OPENAI_BASE_URL, the model names and the provider's status.",
+    { retry: true },
+  );
+}
+
+/** Any OpenAI-compatible server (OpenAI, Ollama, vLLM, llama.cpp) behind `OPENAI_BASE_URL`. */
+export class OpenAiProvider implements AiProvider {
+  readonly name = "openai" as const;
+  readonly modelKey: string;
+  readonly calibration = { boundary: OPENAI_BOUNDARY };
+  private readonly client: OpenAI;
+
+  constructor(private readonly settings: OpenAiSettings) {
+    this.modelKey = `openai:${settings.embedModel}@${settings.baseUrl ?? "api.openai.com"}`;
+    this.client = new OpenAI({
+      // Local servers (Ollama, llama.cpp) need no key, but the client insists on one.
+      apiKey: settings.apiKey ?? "unused",
+      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      // The client retries time-outs, 408, 409, 429 and 5xx with backoff; then the error reaches us.
+      timeout: settings.timeoutMs,
+      maxRetries: settings.maxRetries,
+    });
+  }
+
+  async embed(posts: { title: string; description: string | null }[]): Promise<Float32Array[]> {
+    if (posts.length === 0) return [];
+    try {
+      const response = await this.client.embeddings.create({
+        model: this.settings.embedModel,
+        input: posts.map((post) => (post.description ? `${post.title}\n\n${post.description}` : post.title)),
+        encoding_format: "float",
+      });
+      const byIndex = [...response.data].sort((a, b) => a.index - b.index);
+      if (byIndex.length !== posts.length)
+        throw new Error(`expected ${posts.length} embeddings, got ${byIndex.length}`);
+      return byIndex.map((item) => l2Normalise(Float32Array.from(item.embedding)));
+    } catch (error) {
+      throw upstreamError(error);
+    }
+  }
+
+  private async structured<S extends TSchema>(
+    name: string,
+    schema: S,
+    system: string,
+    user: string,
+  ): Promise<Static<S>> {
+    try {
+      const completion = await this.client.chat.completions.create({
+        model: this.settings.chatModel,
+        messages: [
+          { role: "system", content: system },
+          { role: "user", content: user },
+        ],
+        response_format: {
+          type: "json_schema",
+          json_schema: { name, strict: true, schema: schema as Record<string, unknown> },
+        },
+      });
+      const content = completion.choices[0]?.message.content;
+      if (!content) throw new Error("empty answer");
+      const parsed: unknown = JSON.parse(content);
+      if (!Value.Check(schema, parsed)) throw new Error(`answer does not match the ${name} schema`);
+      return parsed;
+    } catch (error) {
+      throw upstreamError(error);
+    }
+  }
+
+  async extractPost(text: string, tagLabels: string[]): Promise<ExtractedPost> {
+    const answer = await this.structured(
+      "feature_request",
+      ExtractionSchema,
+      "You turn raw customer feedback into one feature request for a product team. Keep the customer's meaning; " +
+        "do not invent details. Choose tags only from the list given, or none.",
+      JSON.stringify({ feedback: text, tag_labels: tagLabels }),
+    );
+    const allowed = new Set(tagLabels);
+    return {
+      title: answer.title.trim().slice(0, 200) || text.trim().slice(0, 120),
+      description: answer.description?.slice(0, 10_000) ?? null,
+      tagLabels: answer.tags.filter((label) => allowed.has(label)),
+    };
+  }
+
+  async triageNotes(posts: PostText[], tagLabels: string[]): Promise<TriageNote[]> {
+    if (posts.length === 0) return [];
+    const answer = await this.structured(
+      "triage",
+      TriageSchema,
+      "You triage a product's inbox of feature requests. For each post, choose tags only from the list given " +
+        "and write one short sentence for the team. Answer for every postId given.",
+      JSON.stringify({ tag_labels: tagLabels, posts }),
+    );
+    const allowed = new Set(tagLabels);
+    const byId = new Map(answer.posts.map((note) => [note.postId, note]));
+    return posts.map((post) => {
+      const note = byId.get(post.id);
+      return {
+        postId: post.id,
+        suggestedTags: note
+          ? note.tags.filter((label) => allowed.has(label))
+          : matchTags(`${post.title}\n${post.description ?? ""}`, tagLabels),
+        note: note?.note ?? "",
+      };
+    });
+  }
+
+  async summarise(input: SummaryInput): Promise<SummaryText> {
+    const answer = await this.structured(
+      "feedback_summary",
+      SummarySchema,
+      "You summarise a period of customer feedback for a product team: a short paragraph, up to five " +
+        "highlights and up to five themes. Use only the data given.",
+      JSON.stringify(input),
+    );
+    return { summary: answer.summary, highlights: answer.highlights, topThemes: answer.top_themes };
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What an AI provider does for featureboard (decisions §7). Scores that decide things (similarity ranks,
+ * priorities, plan order) are computed by the services from stored data, the same under every provider;
+ * the provider embeds text and writes the words: an extracted post, triage notes, a summary.
+ */
+
+/** A post as the providers see it. */
+export interface PostText {
+  id: string;
+  title: string;
+  description: string | null;
+}
+
+export interface ExtractedPost {
+  title: string;
+  description: string | null;
+  /** Labels among the project's tags that fit the text. */
+  tagLabels: string[];
+}
+
+export interface TriageNote {
+  postId: string;
+  suggestedTags: string[];
+  /** One sentence for the team; the service prefixes the facts (votes, spend, duplicate). */
+  note: string;
+}
+
+export interface SummaryInput {
+  period: string;
+  stats: Record<string, number | string>;
+  /** The period's posts, most voted first. */
+  posts: (PostText & { voteCount: number; status: string })[];
+}
+
+export interface SummaryText {
+  summary: string;
+  highlights: string[];
+  topThemes: string[];
+}
+
+/** Maps a raw cosine to the 0-1 similarity the API reports: 0.7 is where a pair becomes a likely duplicate. */
+export interface Calibration {
+  /** The raw cosine that maps to 0.7, fitted on labelled pairs (docs/ai.md). */
+  boundary: number;
+}
+
+export interface AiProvider {
+  readonly name: "local" | "openai";
+  /** Identifies the vector space: stored vectors with another key are rebuilt. */
+  readonly modelKey: string;
+  readonly calibration: Calibration;
+  /** Present when embedding needs no I/O: then a post's vector is written in the post's own transaction. */
+  embedNow?(post: { title: string; description: string | null }): Float32Array;
+  embed(posts: { title: string; description: string | null }[]): Promise<Float32Array[]>;
+  extractPost(text: string, tagLabels: string[]): Promise<ExtractedPost>;
+  triageNotes(posts: PostText[], tagLabels: string[]): Promise<TriageNote[]>;
+  summarise(input: SummaryInput): Promise<SummaryText>;
+}
+
+export function calibrate(raw: number, calibration: Calibration): number {
+  const { boundary } = calibration;
+  const similarity =
+    raw <= boundary ? (0.7 * Math.max(0, raw)) / boundary : 0.7 + (0.3 * (raw - boundary)) / (1 - boundary);
+  return Math.min(1, Math.max(0, Math.round(similarity * 10_000) / 10_000));
+}
+
+/** The raw cosine a calibrated threshold corresponds to: what the index must reach. */
+export function rawThreshold(similarity: number, calibration: Calibration): number {
+  const { boundary } = calibration;
+  return similarity <= 0.7
+    ? (similarity / 0.7) * boundary
+    : boundary + ((similarity - 0.7) / 0.3) * (1 - boundary);
+}

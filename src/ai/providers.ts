@@ -1,0 +1,17 @@
+import type { Config } from "../config";
+import { LocalProvider } from "./local-provider";
+import { OpenAiProvider } from "./openai-provider";
+import type { AiProvider } from "./provider";
+
+/** The provider the configuration names (FEATUREBOARD_AI_PROVIDER; decisions §2, §7). */
+export function createProvider(config: Config): AiProvider {
+  if (config.ai.provider === "local") return new LocalProvider();
+  return new OpenAiProvider({
+    apiKey: config.ai.openaiApiKey,
+    baseUrl: config.ai.openaiBaseUrl,
+    chatModel: config.ai.chatModel,
+    embedModel: config.ai.embedModel,
+    timeoutMs: config.ai.timeoutMs,
+    maxRetries: config.ai.maxRetries,
+  });
+}

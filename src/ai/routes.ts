@@ -1,0 +1,120 @@
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../context";
+import { enforceRateLimit } from "../http/rate-limit";
+import { secretKeyRoutes } from "../http/routes";
+import { dataOf, errorResponses } from "../http/schemas";
+import { attachAi } from "./embeddings";
+import { createProvider } from "./providers";
+import {
+  FromTextResultSchema,
+  FromTextSchema,
+  SimilarPostSchema,
+  SimilarQuery,
+  SprintPlanRequestSchema,
+  SprintPlanResultSchema,
+  SummaryRequestSchema,
+  SummaryResultSchema,
+  TriageResultSchema,
+  TriageSchema,
+} from "./schema";
+import * as ai from "./service";
+
+const GATED =
+  " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
+
+/** Every AI route is metered against the project's AI bucket (decisions §5) on top of the key's own. */
+function aiRoutesUnder<const Prefix extends string>(ctx: AppContext, prefix: Prefix, tag: string) {
+  return secretKeyRoutes(ctx, prefix, tag).onBeforeHandle({ as: "local" }, ({ project, set }) => {
+    enforceRateLimit(ctx.rateLimits.ai, project.id, set.headers);
+  });
+}
+
+/**
+ * Similar-post search, posts from free text and the AI workflows. Building the routes attaches the
+ * configured provider to the database, which the post hooks then use to embed posts.
+ */
+export function aiRoutes(ctx: AppContext) {
+  const { db } = ctx;
+  attachAi(db, createProvider(ctx.config), { log: ctx.log });
+
+  const postTools = aiRoutesUnder(ctx, "/api/v1/posts", "Posts")
+    .get("/similar", ({ project, query }) => ai.findSimilarPosts(db, project.id, query), {
+      query: SimilarQuery,
+      response: {
+        200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
+        ...errorResponses(400, 403, 502),
+      },
+      detail: {
+        summary: "Find posts similar to a text",
+        description:
+          "Semantic search over the project's posts. `similarity` is calibrated to 0-1 so that the default " +
+          "`threshold` 0.7 is where a post becomes a likely duplicate; `limit` defaults to 5." +
+          GATED,
+      },
+    })
+    .post(
+      "/from-text",
+      async ({ project, body, status }) => status(201, await ai.createPostFromText(db, project.id, body)),
+      {
+        body: FromTextSchema,
+        response: {
+          201: dataOf(FromTextResultSchema, "The created post, or the existing post it duplicates"),
+          ...errorResponses(400, 403, 502),
+        },
+        detail: {
+          summary: "Create a post from free text",
+          description:
+            "Extracts a title, description and tags (among the project's) from raw feedback. When an existing " +
+            "post is at least 0.7 similar, nothing is created: `action` is `matched_duplicate` and `post` is that " +
+            "post. Otherwise a PENDING post is created (`action` `created`) with `source` and `source_url` in its " +
+            "metadata." +
+            GATED,
+        },
+      },
+    );
+
+  const workflows = aiRoutesUnder(ctx, "/api/v1/ai", "AI")
+    .post("/triage", ({ project, body }) => ai.triageInbox(db, project.id, body ?? {}), {
+      body: t.Optional(TriageSchema),
+      response: {
+        200: dataOf(TriageResultSchema, "One recommendation per post"),
+        ...errorResponses(400, 403, 502),
+      },
+      detail: {
+        summary: "Triage the inbox",
+        description:
+          "Recommends a status, tags, a duplicate (by similarity) and a priority (votes, voters' spend, age) for " +
+          "the oldest PENDING posts, up to `limit` (default 20). Changes nothing." +
+          GATED,
+      },
+    })
+    .post("/summary", ({ project, body }) => ai.summariseFeedback(db, project.id, body ?? {}), {
+      body: t.Optional(SummaryRequestSchema),
+      response: {
+        200: dataOf(SummaryResultSchema, "Summary of the period"),
+        ...errorResponses(400, 403, 502),
+      },
+      detail: {
+        summary: "Summarise feedback",
+        description:
+          "Stats, themes and highlights of the last week, month or quarter (default week)." + GATED,
+      },
+    })
+    .post("/sprint-plan", ({ project, body }) => ai.planSprint(db, project.id, body ?? {}), {
+      body: t.Optional(SprintPlanRequestSchema),
+      response: {
+        200: dataOf(SprintPlanResultSchema, "The planned posts, in order"),
+        ...errorResponses(400, 403, 502),
+      },
+      detail: {
+        summary: "Plan a sprint",
+        description:
+          "Picks up to `capacity` (default 5) PENDING, APPROVED or IN_PROGRESS posts: `balanced` (default), " +
+          "`revenue` (voters' spend first), `popular` (votes) or `quick-wins` (votes per effort). Each item's " +
+          "`reason` says why it was picked." +
+          GATED,
+      },
+    });
+
+  return new Elysia().use(postTools).use(workflows);
+}

@@ -1,0 +1,103 @@
+import { type Static, t } from "elysia";
+import { PostSchema, PostStatusSchema } from "../posts/schema";
+import { Enum, Id, IntegerParam } from "../http/schemas";
+
+export const SimilarQuery = t.Object({
+  query: t.String({ minLength: 1, maxLength: 10_000, description: "Text to compare posts with" }),
+  threshold: t.Optional(
+    t.Number({
+      minimum: 0,
+      maximum: 1,
+      title: "threshold",
+      description: "Minimum similarity (0-1); default 0.7",
+    }),
+  ),
+  limit: t.Optional(IntegerParam("limit", { minimum: 1, maximum: 50, description: "Default 5, at most 50" })),
+});
+export type SimilarInput = Static<typeof SimilarQuery>;
+
+export const SimilarPostSchema = t.Object(
+  {
+    id: Id,
+    title: t.String(),
+    similarity: t.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "Calibrated: 0.7 and above is a likely duplicate",
+    }),
+    voteCount: t.Integer(),
+    status: PostStatusSchema,
+  },
+  { title: "SimilarPost" },
+);
+
+export const FromTextSchema = t.Object({
+  text: t.String({ minLength: 1, maxLength: 20_000, description: "Raw feedback from any source" }),
+  source: t.Optional(t.String({ maxLength: 100, description: "Origin label, kept in metadata.source" })),
+  source_url: t.Optional(
+    t.String({ maxLength: 2000, description: "Link to the original, kept in metadata.source_url" }),
+  ),
+});
+export type FromTextInput = Static<typeof FromTextSchema>;
+
+export const FromTextResultSchema = t.Object({
+  action: Enum(["created", "matched_duplicate"] as const),
+  post: PostSchema,
+  similar_posts: t.Array(SimilarPostSchema),
+});
+
+export const TriageSchema = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "Posts to triage, default 20" })),
+});
+export type TriageInput = Static<typeof TriageSchema>;
+
+export const PRIORITIES = ["high", "medium", "low"] as const;
+
+export const TriageResultSchema = t.Object({
+  triaged: t.Integer(),
+  recommendations: t.Array(
+    t.Object({
+      postId: Id,
+      title: t.String(),
+      suggested_status: PostStatusSchema,
+      suggested_tags: t.Array(t.String()),
+      duplicate_of: t.Nullable(Id),
+      priority: Enum(PRIORITIES),
+      reason: t.String(),
+    }),
+  ),
+});
+
+export const PERIODS = ["week", "month", "quarter"] as const;
+export const SummaryRequestSchema = t.Object({
+  period: t.Optional(Enum(PERIODS, { description: "Default week" })),
+});
+export type SummaryRequest = Static<typeof SummaryRequestSchema>;
+
+export const SummaryResultSchema = t.Object({
+  summary: t.String(),
+  highlights: t.Array(t.String()),
+  top_themes: t.Array(t.String()),
+  stats: t.Object({
+    period: Enum(PERIODS),
+    new_posts: t.Integer(),
+    total_votes: t.Integer(),
+    new_comments: t.Integer(),
+    status_changes: t.Integer(),
+    completed: t.Integer(),
+  }),
+});
+
+export const STRATEGIES = ["balanced", "revenue", "popular", "quick-wins"] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+export const SprintPlanRequestSchema = t.Object({
+  capacity: t.Optional(t.Integer({ minimum: 1, maximum: 50, description: "Posts to plan, default 5" })),
+  strategy: t.Optional(Enum(STRATEGIES, { description: "Default balanced" })),
+});
+export type SprintPlanRequest = Static<typeof SprintPlanRequestSchema>;
+
+export const SprintPlanResultSchema = t.Object({
+  strategy: Enum(STRATEGIES),
+  items: t.Array(t.Object({ postId: Id, title: t.String(), voteCount: t.Integer(), reason: t.String() })),
+  summary: t.String(),
+});

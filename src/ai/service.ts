@@ -1,0 +1,367 @@
+import type { Db } from "../db/connection";
+import { notFound } from "../http/errors";
+import type { Post, PostStatus } from "../posts/schema";
+import { createPost, requirePostRow } from "../posts/service";
+import { toPost } from "../posts/store";
+import { requirePlan } from "../projects/plans";
+import { findProjectById } from "../projects/store";
+import { listTags } from "../tags/store";
+import { formatCents } from "../users/money";
+import { drainQueue } from "./embeddings";
+import { calibrate } from "./provider";
+import type {
+  FromTextInput,
+  SimilarInput,
+  SprintPlanRequest,
+  Strategy,
+  SummaryRequest,
+  TriageInput,
+} from "./schema";
+import {
+  embedQuery,
+  nearest,
+  REQUEST_DRAIN_BATCHES,
+  requireProvider,
+  type SimilarPost,
+  similarTo,
+} from "./similarity";
+import { fromBlob } from "./vectors";
+
+export const DEFAULT_THRESHOLD = 0.7;
+export const DEFAULT_SIMILAR_LIMIT = 5;
+export const DEFAULT_TRIAGE_LIMIT = 20;
+export const DEFAULT_CAPACITY = 5;
+const DAY_MS = 86_400_000;
+
+/** AI workflows, similar search and from-text need the growth plan (decisions §3, §7). */
+export function requireAiPlan(db: Db, projectId: string, feature: string): void {
+  const project = findProjectById(db, projectId);
+  if (!project) throw notFound("PROJECT_NOT_FOUND");
+  requirePlan(project, "growth", feature);
+}
+
+// ---- similar posts ----
+
+export async function findSimilarPosts(db: Db, projectId: string, input: SimilarInput) {
+  requireAiPlan(db, projectId, "Similar-post search");
+  const data = await similarTo(
+    db,
+    projectId,
+    { title: input.query, description: null },
+    { threshold: input.threshold ?? DEFAULT_THRESHOLD, limit: input.limit ?? DEFAULT_SIMILAR_LIMIT },
+  );
+  return { data };
+}
+
+// ---- from text ----
+
+export async function createPostFromText(db: Db, projectId: string, input: FromTextInput) {
+  requireAiPlan(db, projectId, "Creating posts from text");
+  const provider = requireProvider(db);
+  const tags = listTags(db, projectId);
+  const extracted = await provider.extractPost(
+    input.text,
+    tags.map((tag) => tag.label),
+  );
+  const similar = await similarTo(
+    db,
+    projectId,
+    { title: extracted.title, description: extracted.description },
+    { threshold: DEFAULT_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
+  );
+  const best = similar[0];
+  if (best) {
+    const post = toPost(requirePostRow(db, projectId, best.id));
+    return { data: { action: "matched_duplicate" as const, post, similar_posts: similar } };
+  }
+  const metadata: Record<string, string> = {};
+  if (input.source !== undefined) metadata.source = input.source;
+  if (input.source_url !== undefined) metadata.source_url = input.source_url;
+  const wanted = new Set(extracted.tagLabels.map((label) => label.toLowerCase()));
+  const post: Post = createPost(db, projectId, {
+    title: extracted.title,
+    description: extracted.description,
+    status: "PENDING",
+    tagIds: tags.filter((tag) => wanted.has(tag.label.toLowerCase())).map((tag) => tag.id),
+    metadata: Object.keys(metadata).length > 0 ? metadata : null,
+  });
+  return { data: { action: "created" as const, post, similar_posts: similar } };
+}
+
+// ---- shared facts about posts ----
+
+interface CandidateRow {
+  id: string;
+  title: string;
+  description: string | null;
+  status: PostStatus;
+  vote_count: number;
+  created_at: number;
+  spend_cents: number;
+  paying_voters: number;
+}
+
+/** Posts with their voters' total monthly spend, in one query. */
+function candidates(db: Db, projectId: string, where: string, order: string, limit: number): CandidateRow[] {
+  return db
+    .query<CandidateRow, [string, number]>(
+      `SELECT p.id, p.title, p.description, p.status, p.vote_count, p.created_at,
+              coalesce(s.spend_cents, 0) AS spend_cents, coalesce(s.paying_voters, 0) AS paying_voters
+       FROM posts p
+       LEFT JOIN (
+         SELECT v.post_id, sum(u.spend_cents) AS spend_cents, count(*) FILTER (WHERE u.spend_cents > 0) AS paying_voters
+         FROM votes v JOIN board_users u ON u.id = v.board_user_id
+         WHERE v.project_id = ?1 GROUP BY v.post_id
+       ) s ON s.post_id = p.id
+       WHERE p.project_id = ?1 AND p.merged_into_id IS NULL AND ${where}
+       ORDER BY ${order} LIMIT ?2`,
+    )
+    .all(projectId, limit);
+}
+
+function money(cents: number): string {
+  return `$${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+// ---- triage ----
+
+type Priority = "high" | "medium" | "low";
+
+/** Votes, the voters' spend and the time waiting, each on a log or capped scale so none drowns the rest. */
+export function priorityOf(votes: number, spendCents: number, ageDays: number): Priority {
+  const score = Math.log1p(votes) + 0.8 * Math.log1p(spendCents / 10_000) + 0.5 * Math.min(ageDays / 30, 1);
+  if (score >= 2.5) return "high";
+  if (score >= 1) return "medium";
+  return "low";
+}
+
+/** Nearest other posts by the post's stored vector (embedded again only if it has none yet). */
+async function similarToPost(db: Db, projectId: string, post: CandidateRow, limit: number) {
+  const provider = requireProvider(db);
+  const stored = db
+    .query<{ vector: Uint8Array }, [string]>("SELECT vector FROM post_embeddings WHERE post_id = ?")
+    .get(post.id);
+  const vector = stored
+    ? fromBlob(stored.vector)
+    : await embedQuery(provider, { title: post.title, description: post.description });
+  return nearest(db, projectId, vector, limit + 1)
+    .filter((hit) => hit.postId !== post.id)
+    .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
+    .filter((hit) => hit.similarity >= DEFAULT_THRESHOLD);
+}
+
+export async function triageInbox(db: Db, projectId: string, input: TriageInput = {}) {
+  requireAiPlan(db, projectId, "AI triage");
+  const provider = requireProvider(db);
+  await drainQueue(db, projectId, REQUEST_DRAIN_BATCHES);
+  const posts = candidates(
+    db,
+    projectId,
+    "p.status = 'PENDING'",
+    "p.created_at, p.id",
+    input.limit ?? DEFAULT_TRIAGE_LIMIT,
+  );
+  const tagLabels = listTags(db, projectId).map((tag) => tag.label);
+  const notes = new Map(
+    (
+      await provider.triageNotes(
+        posts.map((post) => ({ id: post.id, title: post.title, description: post.description })),
+        tagLabels,
+      )
+    ).map((note) => [note.postId, note]),
+  );
+  const now = Date.now();
+  const recommendations = [];
+  for (const post of posts) {
+    // A duplicate points at a post that came first or is already triaged, so two pending copies of one
+    // idea never point at each other.
+    let duplicate: { id: string; title: string; similarity: number } | null = null;
+    for (const hit of await similarToPost(db, projectId, post, 5)) {
+      const other = db
+        .query<{ id: string; title: string; status: PostStatus; created_at: number }, [string, string]>(
+          "SELECT id, title, status, created_at FROM posts WHERE project_id = ? AND id = ? AND merged_into_id IS NULL",
+        )
+        .get(projectId, hit.postId);
+      if (!other || other.id === post.id) continue;
+      if (
+        other.status !== "PENDING" ||
+        other.created_at < post.created_at ||
+        (other.created_at === post.created_at && other.id < post.id)
+      ) {
+        duplicate = { id: other.id, title: other.title, similarity: hit.similarity };
+        break;
+      }
+    }
+    const ageDays = Math.floor((now - post.created_at) / DAY_MS);
+    const priority = priorityOf(post.vote_count, post.spend_cents, ageDays);
+    const facts = [plural(post.vote_count, "vote")];
+    if (post.spend_cents > 0) facts.push(`voters spend ${money(post.spend_cents)}/month`);
+    facts.push(`waiting ${plural(ageDays, "day")}`);
+    const note = notes.get(post.id);
+    const reason = duplicate
+      ? `Likely duplicate of "${duplicate.title}" (similarity ${duplicate.similarity.toFixed(2)}); merge it there. ${facts.join(", ")}.`
+      : `${priority[0]!.toUpperCase()}${priority.slice(1)} priority: ${facts.join(", ")}.${note?.note ? ` ${note.note}` : ""}`;
+    recommendations.push({
+      postId: post.id,
+      title: post.title,
+      suggested_status: (duplicate ? "CLOSED" : priority === "low" ? "PENDING" : "APPROVED") as PostStatus,
+      suggested_tags: note?.suggestedTags ?? [],
+      duplicate_of: duplicate?.id ?? null,
+      priority,
+      reason,
+    });
+  }
+  return { data: { triaged: recommendations.length, recommendations } };
+}
+
+// ---- summary ----
+
+const PERIOD_DAYS = { week: 7, month: 30, quarter: 90 } as const;
+
+function countSince(db: Db, sql: string, projectId: string, since: number): number {
+  return db.query<{ n: number }, [string, number]>(sql).get(projectId, since)?.n ?? 0;
+}
+
+export async function summariseFeedback(db: Db, projectId: string, input: SummaryRequest = {}) {
+  requireAiPlan(db, projectId, "AI summaries");
+  const provider = requireProvider(db);
+  const period = input.period ?? "week";
+  const since = Date.now() - PERIOD_DAYS[period] * DAY_MS;
+  const stats = {
+    period,
+    new_posts: countSince(
+      db,
+      "SELECT count(*) AS n FROM posts WHERE project_id = ? AND created_at >= ?",
+      projectId,
+      since,
+    ),
+    total_votes: countSince(
+      db,
+      "SELECT count(*) AS n FROM votes WHERE project_id = ? AND created_at >= ?",
+      projectId,
+      since,
+    ),
+    new_comments: countSince(
+      db,
+      "SELECT count(*) AS n FROM comments WHERE project_id = ? AND created_at >= ?",
+      projectId,
+      since,
+    ),
+    status_changes: countSince(
+      db,
+      "SELECT count(*) AS n FROM activity WHERE project_id = ? AND created_at >= ? AND action = 'status_changed'",
+      projectId,
+      since,
+    ),
+    completed: countSince(
+      db,
+      "SELECT count(*) AS n FROM posts WHERE project_id = ? AND updated_at >= ? AND status = 'COMPLETE'",
+      projectId,
+      since,
+    ),
+  };
+  const posts = db
+    .query<
+      { id: string; title: string; description: string | null; vote_count: number; status: PostStatus },
+      [string, number]
+    >(
+      `SELECT id, title, description, vote_count, status FROM posts
+       WHERE project_id = ? AND created_at >= ? AND merged_into_id IS NULL
+       ORDER BY vote_count DESC, created_at DESC LIMIT 100`,
+    )
+    .all(projectId, since)
+    .map((row) => ({
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      voteCount: row.vote_count,
+      status: row.status,
+    }));
+  const text = await provider.summarise({ period, stats, posts });
+  return { data: { summary: text.summary, highlights: text.highlights, top_themes: text.topThemes, stats } };
+}
+
+// ---- sprint plan ----
+
+const PLANNABLE = "p.status IN ('PENDING', 'APPROVED', 'IN_PROGRESS')";
+const PLAN_POOL = 5000;
+
+/** Effort in rough units: a longer request usually hides more work; 1 is a one-liner. */
+function effortOf(post: CandidateRow): number {
+  const words = `${post.title} ${post.description ?? ""}`.split(/\s+/).filter(Boolean).length;
+  return 1 + words / 40;
+}
+
+function scoreFor(strategy: Strategy, post: CandidateRow, maxima: { votes: number; spend: number }): number {
+  const votes = post.vote_count / Math.max(1, maxima.votes);
+  const spend = post.spend_cents / Math.max(1, maxima.spend);
+  const quickness = 1 / effortOf(post);
+  const started = post.status === "IN_PROGRESS" ? 0.1 : 0;
+  switch (strategy) {
+    case "popular":
+      return post.vote_count;
+    case "revenue":
+      return post.spend_cents + post.vote_count / (maxima.votes + 1);
+    case "quick-wins":
+      return (1 + post.vote_count) * quickness * quickness + started;
+    case "balanced":
+      return 0.45 * votes + 0.35 * spend + 0.2 * quickness + started;
+  }
+}
+
+function planReason(strategy: Strategy, post: CandidateRow): string {
+  const votes = plural(post.vote_count, "vote");
+  const spend = post.spend_cents > 0 ? `voters spend ${money(post.spend_cents)}/month` : "no paying voters";
+  const effort = effortOf(post) <= 1.5 ? "small, well-scoped request" : "larger request";
+  const started = post.status === "IN_PROGRESS" ? "; already in progress" : "";
+  switch (strategy) {
+    case "popular":
+      return `Among the most voted: ${votes}${started}.`;
+    case "revenue":
+      return `Backed by revenue: ${spend} (${votes})${started}.`;
+    case "quick-wins":
+      return `Quick win: ${effort} with ${votes}${started}.`;
+    case "balanced":
+      return `Balanced pick: ${votes}, ${spend}, ${effort}${started}.`;
+  }
+}
+
+export async function planSprint(db: Db, projectId: string, input: SprintPlanRequest = {}) {
+  requireAiPlan(db, projectId, "AI sprint planning");
+  const strategy = input.strategy ?? "balanced";
+  const capacity = input.capacity ?? DEFAULT_CAPACITY;
+  // CLOSED, COMPLETE and ARCHIVED posts are never planned, nor posts merged into another.
+  const pool = candidates(db, projectId, PLANNABLE, "p.vote_count DESC, p.created_at", PLAN_POOL);
+  const maxima = {
+    votes: Math.max(0, ...pool.map((post) => post.vote_count)),
+    spend: Math.max(0, ...pool.map((post) => post.spend_cents)),
+  };
+  const picked = pool
+    .map((post) => ({ post, score: scoreFor(strategy, post, maxima) }))
+    .sort(
+      (a, b) =>
+        b.score - a.score || a.post.created_at - b.post.created_at || a.post.id.localeCompare(b.post.id),
+    )
+    .slice(0, capacity)
+    .map(({ post }) => post);
+  const items = picked.map((post) => ({
+    postId: post.id,
+    title: post.title,
+    voteCount: post.vote_count,
+    reason: planReason(strategy, post),
+  }));
+  const totalVotes = picked.reduce((sum, post) => sum + post.vote_count, 0);
+  const totalSpend = picked.reduce((sum, post) => sum + post.spend_cents, 0);
+  const summary =
+    picked.length === 0
+      ? "Nothing to plan: no PENDING, APPROVED or IN_PROGRESS posts."
+      : `Planned ${plural(picked.length, "post")} of ${pool.length} open (strategy ${strategy}): ` +
+        `${plural(totalVotes, "vote")} and ${money(totalSpend)}/month of voter spend in total.`;
+  return { data: { strategy, items, summary } };
+}
+
+export type { SimilarPost };

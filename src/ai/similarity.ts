@@ -1,0 +1,123 @@
+import type { Db } from "../db/connection";
+import { ApiError } from "../http/errors";
+import type { PostStatus } from "../posts/schema";
+import { drainQueue, providerOf } from "./embeddings";
+import { type AiProvider, calibrate } from "./provider";
+import * as store from "./store";
+import { dot, fromBlob, signature } from "./vectors";
+
+/** Up to this many posts a project is scanned exactly; above it the signature index finds candidates. */
+export const EXACT_SCAN_LIMIT = 1000;
+/** Candidates the Hamming scan hands to the exact re-ranking (see docs/ai.md for the recall it buys). */
+export const CANDIDATES = 24;
+/**
+ * Batches of queued posts a request embeds before it searches: enough for the posts of the last moments,
+ * bounded so a request during a full re-embed (after a provider change) does not wait for all of it.
+ */
+export const REQUEST_DRAIN_BATCHES = 4;
+
+export interface SimilarPost {
+  id: string;
+  title: string;
+  similarity: number;
+  voteCount: number;
+  status: PostStatus;
+}
+
+export interface Scored {
+  postId: string;
+  raw: number;
+}
+
+function scoreRows(rows: store.EmbeddingRow[], query: Float32Array): Scored[] {
+  return rows.map((row) => ({ postId: row.post_id, raw: dot(fromBlob(row.vector), query) }));
+}
+
+/** The `k` nearest posts by exact cosine over every vector of the project: the ground truth. */
+export function exactNearest(db: Db, projectId: string, query: Float32Array, k: number): Scored[] {
+  return scoreRows(store.allVectors(db, projectId), query)
+    .sort((a, b) => b.raw - a.raw)
+    .slice(0, k);
+}
+
+/** The `k` nearest posts: Hamming KNN on signatures in vec0, then exact cosine on the candidates. */
+export function indexedNearest(db: Db, projectId: string, query: Float32Array, k: number): Scored[] {
+  const candidates = store.nearestSignatures(db, projectId, signature(query), Math.max(CANDIDATES, k * 4));
+  return scoreRows(store.vectorsById(db, candidates), query)
+    .sort((a, b) => b.raw - a.raw)
+    .slice(0, k);
+}
+
+export function nearest(db: Db, projectId: string, query: Float32Array, k: number): Scored[] {
+  return store.projectPostCount(db, projectId) <= EXACT_SCAN_LIMIT
+    ? exactNearest(db, projectId, query, k)
+    : indexedNearest(db, projectId, query, k);
+}
+
+export function requireProvider(db: Db): AiProvider {
+  const provider = providerOf(db);
+  if (!provider) {
+    throw new ApiError("SERVICE_UNAVAILABLE", "The AI provider is not ready", "Retry in a moment.", {
+      retry: true,
+    });
+  }
+  return provider;
+}
+
+export async function embedQuery(provider: AiProvider, text: { title: string; description: string | null }) {
+  if (provider.embedNow) return provider.embedNow(text);
+  const [vector] = await provider.embed([text]);
+  return vector!;
+}
+
+interface PostSummaryRow {
+  id: string;
+  title: string;
+  vote_count: number;
+  status: PostStatus;
+}
+
+/**
+ * Posts of the project most similar to `query` (calibrated 0-1, best first), at or above `threshold`.
+ * Posts still waiting for an embedding are embedded first, so a post created a moment ago is found.
+ */
+export async function similarTo(
+  db: Db,
+  projectId: string,
+  query: { title: string; description: string | null },
+  options: { threshold: number; limit: number; excludeIds?: readonly string[] },
+): Promise<SimilarPost[]> {
+  const provider = requireProvider(db);
+  await drainQueue(db, projectId, REQUEST_DRAIN_BATCHES);
+  const vector = await embedQuery(provider, query);
+  const excluded = new Set(options.excludeIds ?? []);
+  const scored = nearest(db, projectId, vector, options.limit + excluded.size)
+    .filter((hit) => !excluded.has(hit.postId))
+    .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
+    .filter((hit) => hit.similarity >= options.threshold)
+    .slice(0, options.limit);
+  if (scored.length === 0) return [];
+  const rows = new Map(
+    db
+      .query<PostSummaryRow, [string, string]>(
+        `SELECT id, title, vote_count, status FROM posts
+         WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(projectId, JSON.stringify(scored.map((hit) => hit.postId)))
+      .map((row) => [row.id, row]),
+  );
+  return scored.flatMap((hit) => {
+    const row = rows.get(hit.postId);
+    return row
+      ? [
+          {
+            id: row.id,
+            title: row.title,
+            similarity: hit.similarity,
+            voteCount: row.vote_count,
+            status: row.status,
+          },
+        ]
+      : [];
+  });
+}

@@ -1,0 +1,162 @@
+import type { Db } from "../db/connection";
+import { toBlob } from "./vectors";
+
+export interface EmbeddingRow {
+  vector_id: number;
+  post_id: string;
+  vector: Uint8Array;
+}
+
+export function storedModelKey(db: Db): string | null {
+  return (
+    db.query<{ model_key: string }, []>("SELECT model_key FROM ai_index_state WHERE id = 1").get()
+      ?.model_key ?? null
+  );
+}
+
+export function setModelKey(db: Db, modelKey: string, now: number): void {
+  db.query(
+    `INSERT INTO ai_index_state (id, model_key, updated_at) VALUES (1, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET model_key = excluded.model_key, updated_at = excluded.updated_at`,
+  ).run(modelKey, now);
+}
+
+export function textHashOf(db: Db, postId: string, modelKey: string): string | null {
+  return (
+    db
+      .query<{ text_hash: string }, [string, string]>(
+        "SELECT text_hash FROM post_embeddings WHERE post_id = ? AND model_key = ?",
+      )
+      .get(postId, modelKey)?.text_hash ?? null
+  );
+}
+
+/** Removes a post's vector; a trigger of migration 0006 removes its signature (vec0 has no cascade). */
+export function deleteEmbedding(db: Db, postId: string): void {
+  db.query("DELETE FROM post_embeddings WHERE post_id = ?").run(postId);
+}
+
+export function writeEmbedding(
+  db: Db,
+  input: {
+    projectId: string;
+    postId: string;
+    modelKey: string;
+    textHash: string;
+    vector: Float32Array;
+    signature: Uint8Array;
+    now: number;
+  },
+): void {
+  deleteEmbedding(db, input.postId);
+  const inserted = db
+    .query<{ vector_id: number }, [string, string, string, string, Uint8Array, number]>(
+      `INSERT INTO post_embeddings (post_id, project_id, model_key, text_hash, vector, embedded_at)
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING vector_id`,
+    )
+    .get(input.postId, input.projectId, input.modelKey, input.textHash, toBlob(input.vector), input.now);
+  db.query("INSERT INTO post_signatures (rowid, project_id, signature) VALUES (?, ?, vec_bit(?))").run(
+    inserted!.vector_id,
+    input.projectId,
+    input.signature,
+  );
+}
+
+export function enqueue(db: Db, projectId: string, postId: string, now: number): void {
+  db.query(
+    `INSERT INTO embedding_queue (post_id, project_id, queued_at) VALUES (?, ?, ?)
+     ON CONFLICT (post_id) DO UPDATE SET queued_at = excluded.queued_at`,
+  ).run(postId, projectId, now);
+}
+
+export function dequeue(db: Db, postId: string): void {
+  db.query("DELETE FROM embedding_queue WHERE post_id = ?").run(postId);
+}
+
+export interface QueuedPost {
+  post_id: string;
+  project_id: string;
+  title: string;
+  description: string | null;
+}
+
+/** The oldest queued posts, of one project or of all. */
+export function queuedPosts(db: Db, projectId: string | null, limit: number): QueuedPost[] {
+  const filter = projectId === null ? "" : "WHERE q.project_id = ?";
+  const params = projectId === null ? [limit] : [projectId, limit];
+  return db
+    .query<QueuedPost, (string | number)[]>(
+      `SELECT q.post_id, q.project_id, p.title, p.description FROM embedding_queue q
+       JOIN posts p ON p.id = q.post_id ${filter} ORDER BY q.queued_at, q.post_id LIMIT ?`,
+    )
+    .all(...params);
+}
+
+export function queueLength(db: Db, projectId: string | null = null): number {
+  const row =
+    projectId === null
+      ? db.query<{ n: number }, []>("SELECT count(*) AS n FROM embedding_queue").get()
+      : db
+          .query<{ n: number }, [string]>("SELECT count(*) AS n FROM embedding_queue WHERE project_id = ?")
+          .get(projectId);
+  return row?.n ?? 0;
+}
+
+/** Forgets every stored embedding and queues every searchable post: the provider or model changed. */
+export function resetIndex(db: Db, now: number): number {
+  db.run("DELETE FROM post_signatures");
+  db.run("DELETE FROM post_embeddings");
+  db.query(
+    `INSERT INTO embedding_queue (post_id, project_id, queued_at)
+     SELECT id, project_id, ? FROM posts WHERE merged_into_id IS NULL
+     ON CONFLICT (post_id) DO NOTHING`,
+  ).run(now);
+  return queueLength(db);
+}
+
+export function countEmbeddings(db: Db, projectId: string | null = null): number {
+  const row =
+    projectId === null
+      ? db.query<{ n: number }, []>("SELECT count(*) AS n FROM post_embeddings").get()
+      : db
+          .query<{ n: number }, [string]>("SELECT count(*) AS n FROM post_embeddings WHERE project_id = ?")
+          .get(projectId);
+  return row?.n ?? 0;
+}
+
+/** Every vector of a project: the exact scan, for small projects and for the benchmark's ground truth. */
+export function allVectors(db: Db, projectId: string): EmbeddingRow[] {
+  return db
+    .query<EmbeddingRow, [string]>(
+      "SELECT vector_id, post_id, vector FROM post_embeddings WHERE project_id = ?",
+    )
+    .all(projectId);
+}
+
+/** The `k` signatures nearest by Hamming distance, within one project's partition. */
+export function nearestSignatures(db: Db, projectId: string, signature: Uint8Array, k: number): number[] {
+  return db
+    .query<{ rowid: number }, [Uint8Array, number, string]>(
+      "SELECT rowid FROM post_signatures WHERE signature MATCH vec_bit(?) AND k = ? AND project_id = ?",
+    )
+    .all(signature, k, projectId)
+    .map((row) => row.rowid);
+}
+
+export function vectorsById(db: Db, vectorIds: number[]): EmbeddingRow[] {
+  if (vectorIds.length === 0) return [];
+  return db
+    .query<EmbeddingRow, [string]>(
+      "SELECT vector_id, post_id, vector FROM post_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+    )
+    .all(JSON.stringify(vectorIds));
+}
+
+/** Searchable posts of a project: posts merged into another are duplicates already. */
+export function projectPostCount(db: Db, projectId: string): number {
+  return (
+    db
+      .query<{ n: number }, [string]>("SELECT coalesce(sum(n), 0) AS n FROM post_counts WHERE project_id = ?")
+      .get(projectId)?.n ?? 0
+  );
+}

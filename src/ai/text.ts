@@ -1,0 +1,181 @@
+/**
+ * Text normalisation for the local provider: what makes "Dark theme for the app" and "please add a night
+ * mode" land on the same features. Deterministic and network-free (decisions §7).
+ */
+
+/** Phrases rewritten to one canonical token before tokenising, longest first within each group. */
+const PHRASES: [RegExp, string][] = [
+  [/\b(dark|night|black|dim)\s+(mode|theme|themes|ui|skin|version|colou?r\s+scheme)\b/g, " darkmode "],
+  [/\b(darker|dark)\s+(colou?rs?|scheme|background)\b/g, " darkmode "],
+  [/\b(light)\s+(mode|theme|themes|ui)\b/g, " lightmode "],
+  [/\b(due\s+dates?|deadlines?)\b/g, " deadline "],
+  [/\b(time\s*line|gantt)\b/g, " timeline "],
+  [/\b(single\s+sign[\s-]*on|sso|saml|okta|azure\s+ad|google\s+workspace\s+login)\b/g, " sso "],
+  [
+    /\b(two|2)[\s-]*(factor|step)(\s+(auth\w*|login|verification))?\b|\b2fa\b|\bmfa\b|\bmulti[\s-]*factor\b|\btotp\b/g,
+    " 2fa ",
+  ],
+  [/\b(api\s+keys?|access\s+tokens?|personal\s+tokens?)\b/g, " apikey "],
+  [/\b(web\s*hooks?)\b/g, " webhook "],
+  [/\b(csv|excel|xlsx|spreadsheet)s?\b/g, " spreadsheet "],
+  [/\b(pdfs?)\b/g, " pdf "],
+  [/\b(i\s*os|iphone|ipad|android|mobile\s+apps?|phone\s+apps?|native\s+apps?)\b/g, " mobileapp "],
+  [/\b(e[\s-]*mail|emails)\b/g, " email "],
+  [/\b(push\s+notifications?|notifications?|alerts?|notify|notified)\b/g, " notification "],
+  [/\b(slack|microsoft\s+teams|ms\s+teams)\b/g, " chatapp "],
+  [/\b(keyboard\s+shortcuts?|hot\s*keys?|key\s+bindings?)\b/g, " shortcut "],
+  [/\b(bulk|batch|mass|multiple\s+at\s+once|many\s+at\s+once|several\s+at\s+once)\b/g, " bulk "],
+  [/\b(time\s*zones?|tz)\b/g, " timezone "],
+  [/\b(calendar\s+sync|google\s+calendar|outlook\s+calendar|ical)\b/g, " calendarsync "],
+  [/\b(languages?|translations?|translate|locali[sz]ation|i18n|multilingual)\b/g, " language "],
+  [/\b(search\s+bar|search\s+box|find)\b/g, " search "],
+  [/\b(filters?|filtering|filter\s+by)\b/g, " filter "],
+  [/\b(sort|sorting|order\s+by|reorder)\b/g, " sort "],
+  [/\b(charts?|graphs?|visuali[sz]ations?|plots?)\b/g, " chart "],
+  [/\b(dashboards?|overview\s+page|home\s+screen)\b/g, " dashboard "],
+  [/\b(reports?|reporting|analytics|stats|statistics|metrics|insights)\b/g, " report "],
+  [/\b(offline|without\s+(an\s+)?internet|no\s+connection|no\s+internet)\b/g, " offline "],
+  [/\b(permissions?|roles?|access\s+control|rbac|access\s+levels?)\b/g, " permission "],
+  [/\b(audit\s+logs?|activity\s+logs?|history\s+of\s+changes|change\s+history)\b/g, " auditlog "],
+  [/\b(recurring|repeating|repeat)\b/g, " recurring "],
+  [/\b(templates?)\b/g, " template "],
+  [/\b(attachments?|attach|upload\s+files?|file\s+uploads?)\b/g, " attachment "],
+  [/\b(integrations?|integrate|connect\s+with|connector)\b/g, " integration "],
+  [/\b(invoices?|invoicing|billing)\b/g, " invoice "],
+  [/\b(undo|revert|roll\s*back)\b/g, " undo "],
+  [/\b(comments?|replies|reply)\b/g, " comment "],
+  [/\b(mentions?|@\s*mention)\b/g, " mention "],
+  [/\b(archive|archiving)\b/g, " archive "],
+  [/\b(duplicate|copy|clone)\b/g, " clone "],
+  [/\b(tags?|labels?)\b/g, " tag "],
+  [/\b(fonts?\s+size|text\s+size|bigger\s+text|larger\s+text|zoom)\b/g, " textsize "],
+  [/\b(sign\s*up|register|registration|create\s+an\s+account)\b/g, " signup "],
+  [/\b(log\s*in|sign\s*in|login)\b/g, " login "],
+  [/\b(log\s*out|sign\s*out|logout)\b/g, " logout "],
+  [/\b(speed|faster|slow|slowly|performance|lag|laggy|sluggish)\b/g, " performance "],
+];
+
+/** The tokens phrases fold into: already canonical, so never stemmed. */
+const CANONICAL = new Set(PHRASES.map(([, replacement]) => replacement.trim()));
+
+/** Single words rewritten to a canonical stem (after stemming). */
+const WORDS: Record<string, string> = {
+  colour: "color",
+  theme: "color",
+  palett: "color",
+  customis: "custom",
+  customiz: "custom",
+  personali: "custom",
+  schedul: "schedule",
+  remind: "reminder",
+  download: "export",
+  backup: "export",
+  extract: "export",
+  member: "user",
+  teammat: "user",
+  colleagu: "user",
+  people: "user",
+  person: "user",
+  delet: "remove",
+  eras: "remove",
+  pictur: "image",
+  photo: "image",
+  avatar: "image",
+  screenshot: "image",
+  chang: "edit",
+  modifi: "edit",
+  updat: "edit",
+  todo: "task",
+  ticket: "task",
+  issu: "task",
+  item: "task",
+  card: "task",
+  kanban: "board",
+  column: "board",
+  url: "link",
+  sharing: "share",
+  public: "share",
+  collaborat: "share",
+  printer: "print",
+  mail: "email",
+  inbox: "email",
+  pay: "payment",
+  paypal: "payment",
+  stripe: "payment",
+  checkout: "payment",
+};
+
+const STOPWORDS = new Set(
+  (
+    "a an the and or but if of to in on at for from by with without into onto about as is are was were be been " +
+    "being it its this that these those there here i me my we our us you your they them their he she his her " +
+    "can could would should will shall may might must do does did done have has had having not no yes so too " +
+    "very really just also please pls thanks thank hi hello hey team guys folks love like want wants wanted " +
+    "need needs needed wish hope feature features request requests requested ability able allow allows allowing " +
+    "let lets add added adding support supported supporting option options way ways possible nice great good " +
+    "cool awesome helpful useful would be it's i'd we'd i'm some any all more most other than then when what " +
+    "which who whom how why where while get got getting make makes making use using used app application tool " +
+    "product feature's thing things stuff lot lots bit kind sort's really much many every each one two new " +
+    "currently current now right still yet already always never sometimes often s t"
+  ).split(/\s+/),
+);
+
+/** A light suffix stripper: enough to fold plurals and verb forms of product vocabulary together. */
+export function stem(word: string): string {
+  if (word.length <= 3) return word;
+  let stemmed = word;
+  for (const suffix of [
+    "ational",
+    "ization",
+    "isation",
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "ers",
+    "ies",
+    "ied",
+    "ed",
+    "er",
+    "ly",
+    "es",
+    "s",
+    "e",
+  ]) {
+    if (stemmed.endsWith(suffix) && stemmed.length - suffix.length >= 3) {
+      stemmed = stemmed.slice(0, -suffix.length);
+      if (suffix === "ies" || suffix === "ied") stemmed += "i";
+      break;
+    }
+  }
+  // "scheduling" → "schedul", "schedule" → "schedul": collapse a doubled final consonant too.
+  if (/([bdfgmnprt])\1$/.test(stemmed)) stemmed = stemmed.slice(0, -1);
+  return stemmed;
+}
+
+/** Lower case, accents and punctuation removed, product phrases folded to canonical tokens. */
+export function normalise(text: string): string {
+  let value = ` ${text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/['’]/g, "")
+    .replace(/[^a-z0-9@]+/g, " ")} `;
+  for (const [pattern, replacement] of PHRASES) value = value.replace(pattern, replacement);
+  return value.replace(/\s+/g, " ").trim();
+}
+
+/** The content words of a text, stemmed and mapped to canonical forms, stopwords removed, in order. */
+export function terms(text: string): string[] {
+  const result: string[] = [];
+  for (const word of normalise(text).split(" ")) {
+    if (word === "" || STOPWORDS.has(word)) continue;
+    const stemmed = CANONICAL.has(word) ? word : stem(word);
+    const canonical = WORDS[stemmed] ?? stemmed;
+    if (canonical.length < 2 && !/\d/.test(canonical)) continue;
+    result.push(canonical);
+  }
+  return result;
+}

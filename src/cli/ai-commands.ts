@@ -1,0 +1,46 @@
+import { parseArgs } from "node:util";
+import { attachAi, drainQueue, indexStatus } from "../ai/embeddings";
+import { createProvider } from "../ai/providers";
+import { resetIndex } from "../ai/store";
+import type { Config } from "../config";
+import { commitNow, type Db, inTransaction } from "../db/connection";
+import { UsageError } from "./usage";
+
+type Print = (line: string) => void;
+
+/**
+ * `featureboard ai status` shows which model the stored vectors belong to and what is waiting;
+ * `featureboard ai reindex [--all]` embeds every waiting post now (after a provider or model change the
+ * server does it in the background; this does it in the foreground). `--all` re-embeds every post.
+ */
+export async function aiCommand(args: string[], db: Db, config: Config, print: Print): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "status") {
+    attachAi(db, createProvider(config), { worker: false });
+    commitNow(db);
+    print(JSON.stringify(indexStatus(db)));
+    return 0;
+  }
+  if (sub === "reindex") {
+    const { values } = parseArgs({ args: rest, options: { all: { type: "boolean", default: false } } });
+    attachAi(db, createProvider(config), { worker: false });
+    if (values.all) inTransaction(db, () => resetIndex(db, Date.now()));
+    commitNow(db);
+    const started = performance.now();
+    let total = 0;
+    for (;;) {
+      const handled = await drainQueue(db, null, 16);
+      commitNow(db);
+      if (handled === 0) break;
+      total += handled;
+      print(`embedded ${total} posts`);
+    }
+    const status = indexStatus(db);
+    print(
+      `reindex done: ${total} posts embedded in ${Math.round(performance.now() - started)} ms; ` +
+        `${status.embedded} stored (${status.modelKey}), ${status.queued} waiting`,
+    );
+    return 0;
+  }
+  throw new UsageError(`unknown ai command: ${sub ?? "(none)"}`);
+}

@@ -1,0 +1,117 @@
+import { Cron } from "croner";
+import nodemailer from "nodemailer";
+import type { AppContext } from "../context";
+import { inTransaction, whenCommitted } from "../db/connection";
+import { describeError } from "../log";
+import { unsubscribeUrl, withUnsubscribeFooter } from "./message";
+import type { MailRunner } from "./service";
+import * as store from "./store";
+import type { MailRow } from "./store";
+
+/** Waits before each retry of a mail the SMTP server refused; after the last one the mail is marked failed. */
+const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 24 * 3_600_000];
+const BATCH = 50;
+/** The safety net behind the wake-up after each commit: picks up mail left by a restart or a retry. */
+const EVERY_TEN_SECONDS = "*/10 * * * * *";
+
+export interface MailSender extends MailRunner {
+  /** Starts the timer and sends what a previous run left unsent. */
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * Sends queued mail: over SMTP (nodemailer) when `FEATUREBOARD_SMTP_URL` is set, otherwise the row in
+ * `mail_outbox` is the delivery and one log line shows it. Passes never overlap, so a mail is sent once
+ * unless the process dies between handing it to the SMTP server and recording that (at least once).
+ */
+export function createMailSender(ctx: AppContext): MailSender {
+  const { db, config, log } = ctx;
+  const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : null;
+
+  async function deliver(mail: MailRow): Promise<"smtp" | "outbox"> {
+    const url = unsubscribeUrl(config.publicUrl, mail.unsubscribe_token);
+    if (!transport) {
+      log.info("mail kept in the local outbox", {
+        mailId: mail.id,
+        to: mail.to_address,
+        subject: mail.subject,
+      });
+      return "outbox";
+    }
+    await transport.sendMail({
+      from: config.mail.from,
+      to: mail.to_address,
+      subject: mail.subject,
+      text: withUnsubscribeFooter(mail.body_text, url),
+      // One-click unsubscribe (RFC 8058): mail clients show their own button for it.
+      headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    });
+    return "smtp";
+  }
+
+  async function sendOne(mail: MailRow): Promise<void> {
+    try {
+      const via = await deliver(mail);
+      inTransaction(db, () => store.markSent(db, mail, via, Date.now()));
+    } catch (error) {
+      const delay = RETRY_DELAYS_MS[mail.attempts];
+      const now = Date.now();
+      const message = error instanceof Error ? error.message : String(error);
+      inTransaction(db, () =>
+        store.markAttemptFailed(db, mail.id, message, delay === undefined ? null : now + delay, now),
+      );
+      log.warn(delay === undefined ? "mail failed for good" : "mail failed; will retry", {
+        mailId: mail.id,
+        attempt: mail.attempts + 1,
+        error: message,
+      });
+    }
+  }
+
+  async function sendDue(): Promise<void> {
+    try {
+      for (;;) {
+        const due = store.dueMail(db, Date.now(), BATCH);
+        for (const mail of due) await sendOne(mail);
+        await whenCommitted(db);
+        if (due.length < BATCH) return;
+      }
+    } catch (error) {
+      log.error("mail sender failed", describeError(error));
+    }
+  }
+
+  // One pass at a time; a flush asked for during a pass gets one more pass after it, shared by all askers.
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  function runPass(): Promise<void> {
+    running = sendDue().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+  function flush(): Promise<void> {
+    if (queued) return queued;
+    if (!running) return runPass();
+    queued = running.then(() => {
+      queued = null;
+      return runPass();
+    });
+    return queued;
+  }
+
+  let job: Cron | null = null;
+  return {
+    flush,
+    start() {
+      job ??= new Cron(EVERY_TEN_SECONDS, { protect: true, unref: true }, () => flush());
+      void flush();
+    },
+    stop() {
+      job?.stop();
+      job = null;
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import { recordActivity } from "../activity/store";
+import { type Db, inTransaction, whenCommitted } from "../db/connection";
+import { findProjectById } from "../projects/store";
+import { statusChangeMessage } from "./message";
+import * as store from "./store";
+
+/** What a status change tells the mail room. */
+export interface StatusChange {
+  post: { id: string; title: string };
+  previousStatus: string;
+  status: string;
+}
+
+/** Runs pending mail for one database: the sender started by the email plugin registers here. */
+export interface MailRunner {
+  /** Sends everything due, then resolves; concurrent calls share one pass. */
+  flush(): Promise<void>;
+}
+
+const runners = new WeakMap<Db, MailRunner>();
+
+export function registerMailRunner(db: Db, runner: MailRunner): void {
+  runners.set(db, runner);
+}
+
+/** Sends the mail that is due now, if a sender runs for this database (the server, or a test app). */
+export async function flushMail(db: Db): Promise<void> {
+  await runners.get(db)?.flush();
+}
+
+/**
+ * Queues one email per subscriber of the post for a status change made with `notify: true`. Call it
+ * inside the change's transaction: the mail exists exactly when the change does, and it leaves right after
+ * the commit (or on the sender's next round, after a restart).
+ */
+export function queueStatusEmails(db: Db, projectId: string, change: StatusChange, now: number): number {
+  const notificationId = Bun.randomUUIDv7();
+  const subscribers = store.subscribersOf(db, change.post.id);
+  store.insertNotification(db, {
+    id: notificationId,
+    projectId,
+    postId: change.post.id,
+    previousStatus: change.previousStatus,
+    status: change.status,
+    now,
+    // Nobody to write to: the notification is done at once.
+    sentAt: subscribers.length === 0 ? now : null,
+  });
+  const boardName = findProjectById(db, projectId)?.name ?? "feature";
+  for (const subscriber of subscribers) {
+    const message = statusChangeMessage({
+      boardName,
+      postTitle: change.post.title,
+      previousStatus: change.previousStatus,
+      status: change.status,
+      recipientName: subscriber.name,
+    });
+    store.insertMail(db, {
+      id: Bun.randomUUIDv7(),
+      project_id: projectId,
+      notification_id: notificationId,
+      post_id: change.post.id,
+      board_user_id: subscriber.board_user_id,
+      to_address: subscriber.email,
+      subject: message.subject,
+      body_text: message.text,
+      unsubscribe_token: randomBytes(24).toString("base64url"),
+      created_at: now,
+    });
+  }
+  if (subscribers.length > 0) {
+    whenCommitted(db).then(
+      () => flushMail(db),
+      // A failed commit took the mail with it: nothing to send.
+      () => undefined,
+    );
+  }
+  return subscribers.length;
+}
+
+export interface UnsubscribePage {
+  postTitle: string;
+  /** Already unsubscribed before this request. */
+  already: boolean;
+}
+
+/** What an unsubscribe link is about, or null for an unknown token (or a post or user since deleted). */
+export function describeUnsubscribe(db: Db, token: string): UnsubscribePage | null {
+  const target = store.findUnsubscribeTarget(db, token);
+  return target ? { postTitle: target.post_title, already: target.unsubscribed === 1 } : null;
+}
+
+/** Stops emails about the link's post to the link's subscriber; idempotent. */
+export function unsubscribe(db: Db, token: string): UnsubscribePage | null {
+  return inTransaction(db, () => {
+    const target = store.findUnsubscribeTarget(db, token);
+    if (!target) return null;
+    const added = store.insertUnsubscribe(db, target.post_id, target.board_user_id, Date.now());
+    if (added) {
+      recordActivity(db, target.project_id, {
+        action: "unsubscribed",
+        entityType: "post",
+        entityId: target.post_id,
+        metadata: { boardUserId: target.board_user_id },
+      });
+    }
+    return { postTitle: target.post_title, already: !added };
+  });
+}

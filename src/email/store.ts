@@ -1,0 +1,159 @@
+import type { Db } from "../db/connection";
+
+export interface Subscriber {
+  board_user_id: string;
+  email: string;
+  name: string | null;
+}
+
+/**
+ * Who is emailed about a post: its author and voters (post_subscribers) and the board users who wrote a
+ * public comment on it, each with an email, once per address, less those who unsubscribed from it.
+ */
+export function subscribersOf(db: Db, postId: string): Subscriber[] {
+  return db
+    .query<Subscriber, { $postId: string }>(
+      `WITH candidates AS (
+         SELECT board_user_id FROM post_subscribers WHERE post_id = $postId
+         UNION
+         SELECT board_user_id FROM comments
+         WHERE post_id = $postId AND board_user_id IS NOT NULL AND is_internal = 0
+       )
+       SELECT min(u.id) AS board_user_id, u.email AS email, u.name AS name
+       FROM candidates c JOIN board_users u ON u.id = c.board_user_id
+       WHERE u.email IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM mail_unsubscribes m WHERE m.post_id = $postId AND m.board_user_id = u.id)
+       GROUP BY lower(u.email)
+       ORDER BY u.email`,
+    )
+    .all({ $postId: postId });
+}
+
+export function insertNotification(
+  db: Db,
+  notification: {
+    id: string;
+    projectId: string;
+    postId: string;
+    previousStatus: string;
+    status: string;
+    now: number;
+    sentAt: number | null;
+  },
+): void {
+  db.query(
+    `INSERT INTO status_notifications (id, project_id, post_id, previous_status, status, created_at, sent_at)
+     VALUES ($id, $projectId, $postId, $previousStatus, $status, $now, $sentAt)`,
+  ).run({
+    $sentAt: notification.sentAt,
+    $id: notification.id,
+    $projectId: notification.projectId,
+    $postId: notification.postId,
+    $previousStatus: notification.previousStatus,
+    $status: notification.status,
+    $now: notification.now,
+  });
+}
+
+export interface MailRow {
+  id: string;
+  project_id: string;
+  notification_id: string | null;
+  post_id: string | null;
+  board_user_id: string | null;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  unsubscribe_token: string;
+  created_at: number;
+  attempts: number;
+}
+
+export function insertMail(db: Db, mail: Omit<MailRow, "attempts">): void {
+  db.query(
+    `INSERT INTO mail_outbox (id, project_id, notification_id, post_id, board_user_id, to_address, subject,
+       body_text, unsubscribe_token, created_at, next_attempt_at)
+     VALUES ($id, $project_id, $notification_id, $post_id, $board_user_id, $to_address, $subject,
+       $body_text, $unsubscribe_token, $created_at, $created_at)`,
+  ).run({
+    $id: mail.id,
+    $project_id: mail.project_id,
+    $notification_id: mail.notification_id,
+    $post_id: mail.post_id,
+    $board_user_id: mail.board_user_id,
+    $to_address: mail.to_address,
+    $subject: mail.subject,
+    $body_text: mail.body_text,
+    $unsubscribe_token: mail.unsubscribe_token,
+    $created_at: mail.created_at,
+  });
+}
+
+/** Mail due now, oldest first. */
+export function dueMail(db: Db, now: number, limit: number): MailRow[] {
+  return db
+    .query<MailRow, [number, number]>(
+      `SELECT id, project_id, notification_id, post_id, board_user_id, to_address, subject, body_text,
+         unsubscribe_token, created_at, attempts
+       FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, id LIMIT ?`,
+    )
+    .all(now, limit);
+}
+
+export function markSent(db: Db, mail: MailRow, transport: "smtp" | "outbox", now: number): void {
+  db.query("UPDATE mail_outbox SET sent_at = ?, transport = ?, attempts = attempts + 1 WHERE id = ?").run(
+    now,
+    transport,
+    mail.id,
+  );
+  if (mail.notification_id === null) return;
+  // The notification is done once none of its mail waits any more.
+  db.query(
+    `UPDATE status_notifications SET sent_at = ? WHERE id = ? AND sent_at IS NULL AND NOT EXISTS (
+       SELECT 1 FROM mail_outbox WHERE notification_id = ? AND sent_at IS NULL AND failed_at IS NULL)`,
+  ).run(now, mail.notification_id, mail.notification_id);
+}
+
+export function markAttemptFailed(
+  db: Db,
+  mailId: string,
+  error: string,
+  nextAttemptAt: number | null,
+  now: number,
+): void {
+  db.query(
+    `UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?,
+       next_attempt_at = coalesce(?, next_attempt_at), failed_at = CASE WHEN ? IS NULL THEN ? END
+     WHERE id = ?`,
+  ).run(error, nextAttemptAt, nextAttemptAt, now, mailId);
+}
+
+export interface UnsubscribeTarget {
+  project_id: string;
+  post_id: string;
+  board_user_id: string;
+  post_title: string;
+  unsubscribed: number;
+}
+
+/** What an unsubscribe token stands for, or null when the token, the post or the user is gone. */
+export function findUnsubscribeTarget(db: Db, token: string): UnsubscribeTarget | null {
+  return db
+    .query<UnsubscribeTarget, [string]>(
+      `SELECT m.project_id, m.post_id, m.board_user_id, p.title AS post_title,
+         EXISTS (SELECT 1 FROM mail_unsubscribes u WHERE u.post_id = m.post_id AND u.board_user_id = m.board_user_id)
+           AS unsubscribed
+       FROM mail_outbox m JOIN posts p ON p.id = m.post_id JOIN board_users b ON b.id = m.board_user_id
+       WHERE m.unsubscribe_token = ?`,
+    )
+    .get(token);
+}
+
+export function insertUnsubscribe(db: Db, postId: string, boardUserId: string, now: number): boolean {
+  return (
+    db
+      .query("INSERT OR IGNORE INTO mail_unsubscribes (post_id, board_user_id, created_at) VALUES (?, ?, ?)")
+      .run(postId, boardUserId, now).changes > 0
+  );
+}

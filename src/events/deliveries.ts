@@ -1,0 +1,123 @@
+import type { Db } from "../db/connection";
+import type { IntegrationKind } from "../integrations/schema";
+
+/** The delivery rows of the outbox: one per event and target, and every attempt made for it. */
+
+export interface OutboxEvent {
+  seq: number;
+  id: string;
+  project_id: string;
+  type: string;
+  payload: string;
+}
+
+export function undispatchedEvents(db: Db, limit: number): OutboxEvent[] {
+  return db
+    .query<OutboxEvent, [number]>(
+      "SELECT seq, id, project_id, type, payload FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ?",
+    )
+    .all(limit);
+}
+
+/** Marks every event up to `seq` dispatched: the batch just fanned out, read in `seq` order. */
+export function markDispatchedThrough(db: Db, seq: number, now: number): void {
+  db.query("UPDATE events SET dispatched_at = ? WHERE dispatched_at IS NULL AND seq <= ?").run(now, seq);
+}
+
+export type DeliveryTarget = { endpointId: string } | { integration: IntegrationKind };
+
+export function insertDelivery(
+  db: Db,
+  id: string,
+  event: OutboxEvent,
+  target: DeliveryTarget,
+  now: number,
+): void {
+  db.query(
+    `INSERT INTO deliveries (id, project_id, event_id, event_type, endpoint_id, integration, next_attempt_at,
+       created_at, updated_at)
+     VALUES ($id, $projectId, $eventId, $eventType, $endpointId, $integration, $now, $now, $now)
+     ON CONFLICT DO NOTHING`,
+  ).run({
+    id,
+    projectId: event.project_id,
+    eventId: event.id,
+    eventType: event.type,
+    endpointId: "endpointId" in target ? target.endpointId : null,
+    integration: "integration" in target ? target.integration : null,
+    now,
+  });
+}
+
+export interface DueDelivery {
+  id: string;
+  project_id: string;
+  event_id: string;
+  endpoint_id: string | null;
+  integration: IntegrationKind | null;
+  attempts: number;
+  payload: string;
+}
+
+export function dueDeliveries(db: Db, now: number, limit: number): DueDelivery[] {
+  return db
+    .query<DueDelivery, [number, number]>(
+      `SELECT d.id, d.project_id, d.event_id, d.endpoint_id, d.integration, d.attempts, e.payload
+       FROM deliveries d JOIN events e ON e.id = d.event_id
+       WHERE d.state = 'pending' AND d.next_attempt_at <= ?
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT ?`,
+    )
+    .all(now, limit);
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export function insertAttempt(db: Db, deliveryId: string, record: AttemptRecord): void {
+  db.query(
+    `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error, started_at, finished_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    deliveryId,
+    record.attempt,
+    record.statusCode,
+    record.durationMs,
+    record.error,
+    record.startedAt,
+    record.finishedAt,
+  );
+}
+
+export function settleDelivery(
+  db: Db,
+  deliveryId: string,
+  state: "pending" | "delivered" | "failed",
+  attempts: number,
+  nextAttemptAt: number,
+  now: number,
+): void {
+  db.query(
+    "UPDATE deliveries SET state = ?, attempts = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?",
+  ).run(state, attempts, nextAttemptAt, now, deliveryId);
+}
+
+/** Pending deliveries of a disabled endpoint are given up, so re-enabling it does not replay days of events. */
+export function failPendingOfEndpoint(db: Db, endpointId: string, now: number): void {
+  db.query(
+    "UPDATE deliveries SET state = 'failed', updated_at = ? WHERE endpoint_id = ? AND state = 'pending'",
+  ).run(now, endpointId);
+}
+
+export function deliveryExists(db: Db, deliveryId: string): boolean {
+  return (
+    db.query<{ one: number }, [string]>("SELECT 1 AS one FROM deliveries WHERE id = ?").get(deliveryId) !==
+    null
+  );
+}

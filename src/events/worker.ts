@@ -1,0 +1,252 @@
+import { Cron } from "croner";
+import { recordActivity } from "../activity/store";
+import type { AppContext } from "../context";
+import { commitNow, inTransaction, onCommit } from "../db/connection";
+import type { CallOutcome } from "../http/outbound";
+import { integrationWants, sendToIntegration } from "../integrations/senders";
+import { enabledIntegrations } from "../integrations/store";
+import { describeError } from "../log";
+import { sendWebhook } from "../webhooks/deliver";
+import { newMessageId } from "../webhooks/signing";
+import { findWebhookRowById, listWebhookRows, updateWebhookRow } from "../webhooks/store";
+import type { EventPayload } from "./catalogue";
+import * as deliveries from "./deliveries";
+
+/**
+ * The delivery worker (decisions §8). It reads the outbox in `seq` order, fans each event out as one
+ * delivery row per matching webhook endpoint and integration (committed before anything is sent, so a
+ * crash loses nothing and the `webhook-id` never changes), then sends the due rows concurrently and records
+ * every attempt. Woken after each commit, so a delivery normally leaves within milliseconds, and every
+ * second by croner for retries that come due. Rows pending at a crash are simply due on the next start.
+ */
+export interface DeliveryWorker {
+  /** Look for new events and due deliveries now. */
+  wake(): void;
+  /** Stops the timer, aborts attempts in flight (they are retried on the next start) and waits for them. */
+  stop(): Promise<void>;
+}
+
+const FAN_OUT_BATCH = 500;
+const MAX_IN_FLIGHT = 16;
+const QUARANTINE_MS = 60_000;
+
+export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
+  const { db, config, log } = ctx;
+  const inFlight = new Map<string, Promise<void>>();
+  const quarantined = new Map<string, number>();
+  const stopping = new AbortController();
+  let running = false;
+  let again = false;
+
+  function targetsOf(projectId: string) {
+    return {
+      endpoints: listWebhookRows(db, projectId)
+        .filter((endpoint) => endpoint.enabled === 1)
+        .map((endpoint) => ({ id: endpoint.id, events: JSON.parse(endpoint.events) as string[] })),
+      integrations: enabledIntegrations(db, projectId),
+    };
+  }
+
+  function fanOut(): void {
+    for (;;) {
+      const events = deliveries.undispatchedEvents(db, FAN_OUT_BATCH);
+      if (events.length === 0) return;
+      let created = 0;
+      inTransaction(db, () => {
+        const now = Date.now();
+        // Targets per project, read once per batch: a burst of votes costs a few queries, not two per event.
+        const targets = new Map<string, ReturnType<typeof targetsOf>>();
+        for (const event of events) {
+          let projectTargets = targets.get(event.project_id);
+          if (!projectTargets) targets.set(event.project_id, (projectTargets = targetsOf(event.project_id)));
+          if (projectTargets.endpoints.length === 0 && projectTargets.integrations.length === 0) continue;
+          const payload = JSON.parse(event.payload) as EventPayload;
+          for (const endpoint of projectTargets.endpoints) {
+            if (!endpoint.events.includes("*") && !endpoint.events.includes(event.type)) continue;
+            deliveries.insertDelivery(db, newMessageId(), event, { endpointId: endpoint.id }, now);
+            created++;
+          }
+          for (const integration of projectTargets.integrations) {
+            if (!integrationWants(integration.kind, integration.config, payload)) continue;
+            deliveries.insertDelivery(db, newMessageId(), event, { integration: integration.kind }, now);
+            created++;
+          }
+        }
+        deliveries.markDispatchedThrough(db, events.at(-1)!.seq, now);
+      });
+      // New rows must be durable before their first attempt: a crash then resends the same webhook-id.
+      // Events nobody listens to just ride along with the next batch of changes.
+      if (created > 0) commitNow(db);
+      if (events.length < FAN_OUT_BATCH) return;
+    }
+  }
+
+  async function attempt(due: deliveries.DueDelivery): Promise<void> {
+    const startedAt = Date.now();
+    const event = JSON.parse(due.payload) as EventPayload;
+    let outcome: CallOutcome;
+    const endpoint = due.endpoint_id === null ? null : findWebhookRowById(db, due.endpoint_id);
+    // Deleted meanwhile: its deliveries went with it.
+    if (due.endpoint_id !== null && !endpoint) return;
+    if (endpoint && endpoint.enabled !== 1) {
+      inTransaction(db, () => deliveries.failPendingOfEndpoint(db, endpoint.id, startedAt));
+      return;
+    }
+    try {
+      if (endpoint) outcome = await sendWebhook(endpoint, due.id, due.payload, config, stopping.signal);
+      else
+        outcome = await sendToIntegration(db, due.integration!, event, { config, signal: stopping.signal });
+    } catch (error) {
+      if (stopping.signal.aborted) return;
+      outcome = {
+        ok: false,
+        statusCode: null,
+        error: error instanceof Error ? error.message : String(error),
+        durationMs: Date.now() - startedAt,
+        responseText: "",
+      };
+    }
+    record(due, endpoint?.id ?? null, outcome, startedAt);
+  }
+
+  function record(
+    due: deliveries.DueDelivery,
+    endpointId: string | null,
+    outcome: CallOutcome,
+    startedAt: number,
+  ) {
+    const now = Date.now();
+    const attemptNumber = due.attempts + 1;
+    const schedule = config.delivery.retryScheduleMs;
+    // The endpoint may have been deleted during the attempt, taking the delivery with it.
+    if (!deliveries.deliveryExists(db, due.id)) return;
+    inTransaction(db, () => {
+      deliveries.insertAttempt(db, due.id, {
+        attempt: attemptNumber,
+        statusCode: outcome.statusCode,
+        durationMs: outcome.durationMs,
+        error: outcome.error,
+        startedAt,
+        finishedAt: now,
+      });
+      if (outcome.ok) {
+        deliveries.settleDelivery(db, due.id, "delivered", attemptNumber, now, now);
+      } else if (attemptNumber > schedule.length) {
+        deliveries.settleDelivery(db, due.id, "failed", attemptNumber, now, now);
+      } else {
+        deliveries.settleDelivery(
+          db,
+          due.id,
+          "pending",
+          attemptNumber,
+          now + schedule[attemptNumber - 1]!,
+          now,
+        );
+      }
+      if (endpointId !== null) trackEndpointHealth(endpointId, outcome.ok, now);
+    });
+    if (!outcome.ok) {
+      log.warn("delivery attempt failed", {
+        deliveryId: due.id,
+        attempt: attemptNumber,
+        error: outcome.error,
+      });
+    }
+  }
+
+  /** An endpoint whose attempts have all failed for `disableAfterMs` is disabled (decisions §8). */
+  function trackEndpointHealth(endpointId: string, ok: boolean, now: number): void {
+    const endpoint = findWebhookRowById(db, endpointId);
+    if (!endpoint) return;
+    if (ok) {
+      if (endpoint.failing_since !== null) updateWebhookRow(db, { ...endpoint, failing_since: null });
+      return;
+    }
+    const failingSince = endpoint.failing_since ?? now;
+    if (endpoint.enabled === 1 && now - failingSince >= config.delivery.disableAfterMs) {
+      const days = Math.round(config.delivery.disableAfterMs / 86_400_000);
+      updateWebhookRow(db, {
+        ...endpoint,
+        enabled: 0,
+        failing_since: failingSince,
+        disabled_reason: `every delivery failed for ${days} days; re-enable it with PATCH enabled: true`,
+        updated_at: now,
+      });
+      deliveries.failPendingOfEndpoint(db, endpointId, now);
+      recordActivity(db, endpoint.project_id, {
+        action: "disabled",
+        entityType: "webhook",
+        entityId: endpointId,
+        metadata: { reason: "failing" },
+      });
+    } else if (endpoint.failing_since === null) {
+      updateWebhookRow(db, { ...endpoint, failing_since: now });
+    }
+  }
+
+  /**
+   * Webhook deliveries go out in parallel. An integration's go one at a time per project, in order: chat
+   * messages keep their order, and two approvals of one post cannot both find no issue and open two.
+   */
+  function laneOf(row: deliveries.DueDelivery): string {
+    return row.integration === null ? row.id : `${row.project_id}:${row.integration}`;
+  }
+
+  function sendDue(): void {
+    if (inFlight.size >= MAX_IN_FLIGHT) return;
+    const busy = new Set([...inFlight.keys()]);
+    for (const row of deliveries.dueDeliveries(db, Date.now(), MAX_IN_FLIGHT * 4)) {
+      const lane = laneOf(row);
+      if (busy.has(lane) || inFlight.size >= MAX_IN_FLIGHT) continue;
+      if ((quarantined.get(row.id) ?? 0) > Date.now()) continue;
+      quarantined.delete(row.id);
+      busy.add(lane);
+      const work = attempt(row)
+        .catch((error: unknown) => {
+          // A bug or a database error, not the target's answer: leave the row pending but do not spin on it.
+          quarantined.set(row.id, Date.now() + QUARANTINE_MS);
+          log.error("delivery failed unexpectedly", { deliveryId: row.id, ...describeError(error) });
+        })
+        .finally(() => {
+          inFlight.delete(lane);
+          wake();
+        });
+      inFlight.set(lane, work);
+    }
+  }
+
+  function wake(): void {
+    if (stopping.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        fanOut();
+        sendDue();
+      } while (again);
+    } catch (error) {
+      log.error("delivery worker failed", describeError(error));
+    } finally {
+      running = false;
+    }
+  }
+
+  // A commit's listeners run inside commitNow, possibly while fanOut is committing: defer to a fresh turn.
+  const removeListener = onCommit(db, () => queueMicrotask(wake));
+  const timer = new Cron("* * * * * *", { protect: true }, wake);
+  queueMicrotask(wake);
+
+  return {
+    wake,
+    async stop() {
+      timer.stop();
+      removeListener();
+      stopping.abort();
+      await Promise.allSettled([...inFlight.values()]);
+    },
+  };
+}

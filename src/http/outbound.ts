@@ -1,0 +1,218 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+
+/**
+ * Outgoing calls (webhooks, chat, code host, issue tracker) go to addresses users typed, so they must
+ * never reach the machine's own network: loopback, private, link-local (the cloud metadata service) and
+ * other special ranges are refused after DNS resolution, unless FEATUREBOARD_ALLOW_PRIVATE_TARGETS is set.
+ * Bun's fetch ignores a custom DNS lookup, so the checked address is pinned by connecting to the IP itself
+ * with the original Host header and TLS server name; redirects are never followed (decisions §8).
+ */
+
+export class UnsafeTargetError extends Error {}
+
+/** Why a URL is refused before any lookup (scheme, credentials), or null when its form is acceptable. */
+export function urlFormProblem(raw: string, allowPrivate: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
+    return "must be an https URL";
+  }
+  if (url.username || url.password) return "must not carry credentials";
+  return null;
+}
+
+function ipv4Parts(address: string): number[] {
+  return address.split(".").map(Number);
+}
+
+function isUnsafeIpv4(address: string): boolean {
+  const [a = 0, b = 0, c = 0] = ipv4Parts(address);
+  return (
+    a === 0 || // "this network"
+    a === 10 ||
+    a === 127 ||
+    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
+    (a === 169 && b === 254) || // link-local, cloud metadata
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 192 && b === 0 && c === 0) || // IETF protocol assignments
+    (a === 198 && (b === 18 || b === 19)) || // benchmarking
+    a >= 224 // multicast, reserved, broadcast
+  );
+}
+
+/** The 8 groups of an IPv6 address as numbers; an embedded dotted IPv4 tail becomes its two groups. */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().split("%")[0]!;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a = 0, b = 0, c = 0, d = 0] = ipv4Parts(dotted[1]!);
+    text = text.slice(0, dotted.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::");
+  const parse = (part: string | undefined) =>
+    part ? part.split(":").map((group) => parseInt(group, 16)) : [];
+  const first = parse(head);
+  const last = parse(tail);
+  const zeros = tail === undefined ? [] : Array<number>(8 - first.length - last.length).fill(0);
+  return [...first, ...zeros, ...last];
+}
+
+function isUnsafeIpv6(address: string): boolean {
+  const groups = ipv6Groups(address);
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
+  const embeddedV4 = `${g6 >> 8}.${g6 & 255}.${g7 >> 8}.${g7 & 255}`;
+  const upperZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  if (upperZero && g5 === 0xffff) return isUnsafeIpv4(embeddedV4); // IPv4-mapped
+  if (upperZero && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return true; // :: and ::1
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
+    return isUnsafeIpv4(embeddedV4); // NAT64 reaches IPv4 space
+  }
+  return (
+    upperZero || // IPv4-compatible and other reserved forms
+    (g0 & 0xfe00) === 0xfc00 || // unique local, includes fd00:ec2::254 (metadata)
+    (g0 & 0xffc0) === 0xfe80 || // link-local
+    (g0 & 0xff00) === 0xff00 || // multicast
+    (g0 === 0x2001 && g1 === 0xdb8) // documentation
+  );
+}
+
+/** True for an address featureboard must not call without FEATUREBOARD_ALLOW_PRIVATE_TARGETS. */
+export function isUnsafeAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return isUnsafeIpv4(address);
+  if (family === 6) return isUnsafeIpv6(address);
+  return true;
+}
+
+export interface ResolvedTarget {
+  url: URL;
+  /** The checked address the call connects to. */
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * Resolves the URL's host once and checks every address it has: one unsafe address refuses the whole
+ * host, since a resolver could hand out the other one next time.
+ */
+export async function resolveTarget(raw: string, allowPrivate: boolean): Promise<ResolvedTarget> {
+  const problem = urlFormProblem(raw, allowPrivate);
+  if (problem) throw new UnsafeTargetError(`URL ${problem}`);
+  const url = new URL(raw);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) {
+    addresses = [{ address: host, family: isIP(host) }];
+  } else {
+    try {
+      addresses = await lookup(host, { all: true, verbatim: true });
+    } catch {
+      throw new UnsafeTargetError(`host ${host} does not resolve`);
+    }
+  }
+  if (addresses.length === 0) throw new UnsafeTargetError(`host ${host} does not resolve`);
+  if (!allowPrivate) {
+    const unsafe = addresses.find((entry) => isUnsafeAddress(entry.address));
+    if (unsafe) {
+      throw new UnsafeTargetError(
+        `host ${host} resolves to ${unsafe.address}, a loopback, private, link-local or metadata address`,
+      );
+    }
+  }
+  const chosen = addresses[0]!;
+  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+export interface OutboundRequest {
+  method: "POST" | "GET";
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface OutboundOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+}
+
+/**
+ * One outgoing HTTP call to a user-supplied URL, made safe: resolved and checked first, connected to the
+ * checked address, never redirected (a 3xx is answered as it is, for the caller to count as a failure),
+ * aborted after `timeoutMs`.
+ */
+export async function safeFetch(
+  raw: string,
+  request: OutboundRequest,
+  options: OutboundOptions,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const target = await resolveTarget(raw, options.allowPrivate);
+  const pinned = new URL(target.url);
+  const hostHeader = target.url.host;
+  pinned.hostname = target.family === 6 ? `[${target.address}]` : target.address;
+  return fetch(pinned, {
+    method: request.method,
+    headers: { ...request.headers, host: hostHeader },
+    body: request.body,
+    redirect: "manual",
+    signal: signal
+      ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), signal])
+      : AbortSignal.timeout(options.timeoutMs),
+    tls: { serverName: target.url.hostname },
+  });
+}
+
+/** The result of one attempt, as the delivery history records it. */
+export interface CallOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The response body, for callers that read what the provider created. */
+  responseText: string;
+}
+
+const MAX_ERROR_BODY = 300;
+
+/**
+ * Makes one safe call and judges it: 2xx succeeds; a redirect, any other status, a refused target, a
+ * network error or the time-out fails with a short reason. Never throws, except when `signal` aborted
+ * (the worker is stopping: the attempt is left for the next start).
+ */
+export async function callOnce(
+  url: string,
+  request: OutboundRequest,
+  options: OutboundOptions,
+  signal?: AbortSignal,
+): Promise<CallOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const response = await safeFetch(url, request, options, signal);
+    const responseText = await response.text().catch(() => "");
+    signal?.throwIfAborted();
+    const statusCode = response.status;
+    if (statusCode >= 200 && statusCode < 300) {
+      return { ok: true, statusCode, error: null, durationMs: elapsed(), responseText };
+    }
+    const error =
+      statusCode >= 300 && statusCode < 400
+        ? `redirect to ${response.headers.get("location") ?? "(no location)"} refused: redirects are never followed`
+        : `HTTP ${statusCode}${responseText ? `: ${responseText.slice(0, MAX_ERROR_BODY)}` : ""}`;
+    return { ok: false, statusCode, error, durationMs: elapsed(), responseText };
+  } catch (error) {
+    signal?.throwIfAborted();
+    const reason =
+      error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+        ? `timed out after ${options.timeoutMs} ms`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return { ok: false, statusCode: null, error: reason, durationMs: elapsed(), responseText: "" };
+  }
+}

@@ -1,0 +1,224 @@
+import type { Config } from "../config";
+import { type Db, inTransaction } from "../db/connection";
+import type { EventPayload } from "../events/catalogue";
+import { type CallOutcome, callOnce } from "../http/outbound";
+import * as posts from "../posts/store";
+import type { IntegrationKind, StoredConfigs } from "./schema";
+import * as store from "./store";
+
+/**
+ * What each integration does with an event. Chat tools hear about new posts and new public comments, and
+ * never about a status change (the specification: PATCH sends no chat messages); their messages are built
+ * from titles and bodies only, so a post's private metadata can never reach them. The code host and the
+ * issue tracker open one issue when a post becomes APPROVED.
+ */
+
+interface PostData {
+  id: string;
+  title: string;
+  description: string | null;
+  status: string;
+}
+interface CommentData {
+  postId: string;
+  body: string;
+  authorName: string | null;
+  isInternalNote: boolean;
+}
+interface StatusChangeData {
+  post: PostData;
+  status: string;
+}
+
+/** The post an event approves, if it is one. */
+function approvedPost(event: EventPayload): PostData | null {
+  if (event.type === "post.created") {
+    const post = event.data as PostData;
+    return post.status === "APPROVED" ? post : null;
+  }
+  if (event.type === "post.status_changed") {
+    const change = event.data as StatusChangeData;
+    return change.status === "APPROVED" ? change.post : null;
+  }
+  return null;
+}
+
+function isChatWorthy(event: EventPayload): boolean {
+  if (event.type === "post.created") return true;
+  return event.type === "comment.created" && !(event.data as CommentData).isInternalNote;
+}
+
+export function integrationWants(kind: IntegrationKind, configJson: string, event: EventPayload): boolean {
+  if (kind === "team-chat" || kind === "community-chat") return isChatWorthy(event);
+  const config = JSON.parse(configJson) as StoredConfigs["code-host" | "issue-tracker"];
+  return config.autoCreateIssues && approvedPost(event) !== null;
+}
+
+const CHAT_LIMIT = 1800;
+
+function clip(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/** The plain-text message of a chat notification: titles and bodies only, never metadata. */
+export function chatMessage(db: Db, event: EventPayload, bold: (text: string) => string): string {
+  if (event.type === "post.created") {
+    const post = event.data as PostData;
+    const description = post.description ? `\n${post.description}` : "";
+    return clip(`New post: ${bold(post.title)}${description}`, CHAT_LIMIT);
+  }
+  const comment = event.data as CommentData;
+  const post = posts.findPostRow(db, event.projectId, comment.postId);
+  const author = comment.authorName ? ` from ${comment.authorName}` : "";
+  return clip(`New comment${author} on ${bold(post?.title ?? comment.postId)}:\n${comment.body}`, CHAT_LIMIT);
+}
+
+interface SendOptions {
+  config: Config;
+  signal: AbortSignal;
+}
+
+function outboundOptions(config: Config) {
+  return { allowPrivate: config.allowPrivateTargets, timeoutMs: config.delivery.timeoutMs };
+}
+
+function postJson(url: string, body: unknown, headers: Record<string, string>, options: SendOptions) {
+  return callOnce(
+    url,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "featureboard", ...headers },
+      body: JSON.stringify(body),
+    },
+    outboundOptions(options.config),
+    options.signal,
+  );
+}
+
+const SKIPPED: CallOutcome = { ok: true, statusCode: null, error: null, durationMs: 0, responseText: "" };
+
+function issueBody(post: PostData, publicUrl: string): string {
+  return `${post.description ?? ""}\n\n---\nFrom featureboard post ${post.id} (${publicUrl})`.trim();
+}
+
+async function openCodeHostIssue(
+  db: Db,
+  projectId: string,
+  config: StoredConfigs["code-host"],
+  approved: PostData,
+  options: SendOptions,
+): Promise<CallOutcome> {
+  if (store.findIssueLink(db, approved.id, "code-host")) return SKIPPED;
+  const row = posts.findPostRow(db, projectId, approved.id);
+  if (!row) return SKIPPED;
+  const body: Record<string, unknown> = {
+    title: row.title,
+    body: issueBody({ ...approved, description: row.description }, options.config.publicUrl),
+  };
+  if (config.syncLabels)
+    body.labels = (posts.tagsOfPosts(db, [row.id]).get(row.id) ?? []).map((tag) => tag.label);
+  const headers: Record<string, string> = {
+    accept: "application/vnd.github+json",
+    "x-github-api-version": "2022-11-28",
+  };
+  if (config.accessToken) headers.authorization = `Bearer ${config.accessToken}`;
+  const base = options.config.providers.codeHostApiUrl;
+  const path = `/repos/${encodeURIComponent(config.repoOwner)}/${encodeURIComponent(config.repoName)}/issues`;
+  const outcome = await postJson(base + path, body, headers, options);
+  if (!outcome.ok) return outcome;
+  const created = parseJson<{ number?: number; html_url?: string }>(outcome.responseText);
+  if (created?.number === undefined || !created.html_url) {
+    return { ...outcome, ok: false, error: "the code host's answer lacks number and html_url" };
+  }
+  const link = { provider: "code-host" as const, externalId: String(created.number), url: created.html_url };
+  inTransaction(db, () => store.insertIssueLink(db, row.id, link, Date.now()));
+  return outcome;
+}
+
+const ISSUE_CREATE = `mutation IssueCreate($input: IssueCreateInput!) {
+  issueCreate(input: $input) { success issue { id identifier url } }
+}`;
+
+async function openIssueTrackerIssue(
+  db: Db,
+  projectId: string,
+  config: StoredConfigs["issue-tracker"],
+  approved: PostData,
+  options: SendOptions,
+): Promise<CallOutcome> {
+  if (store.findIssueLink(db, approved.id, "issue-tracker")) return SKIPPED;
+  const row = posts.findPostRow(db, projectId, approved.id);
+  if (!row) return SKIPPED;
+  const input = {
+    teamId: config.teamId,
+    title: row.title,
+    description: issueBody({ ...approved, description: row.description }, options.config.publicUrl),
+  };
+  const outcome = await postJson(
+    `${options.config.providers.issueTrackerApiUrl}/graphql`,
+    { query: ISSUE_CREATE, variables: { input } },
+    { authorization: config.apiKey },
+    options,
+  );
+  if (!outcome.ok) return outcome;
+  const answer = parseJson<{
+    data?: { issueCreate?: { success?: boolean; issue?: { id: string; url: string } } };
+    errors?: { message: string }[];
+  }>(outcome.responseText);
+  const issue = answer?.data?.issueCreate?.issue;
+  if (!answer?.data?.issueCreate?.success || !issue) {
+    const reason = answer?.errors?.map((error) => error.message).join("; ") ?? "issueCreate did not succeed";
+    return { ...outcome, ok: false, error: `issue tracker: ${reason}` };
+  }
+  const link = { provider: "issue-tracker" as const, externalId: issue.id, url: issue.url };
+  inTransaction(db, () => store.insertIssueLink(db, row.id, link, Date.now()));
+  return outcome;
+}
+
+function parseJson<T>(text: string): T | null {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** One attempt at handing `event` to the project's `kind` integration; a removed or disabled one is skipped. */
+export async function sendToIntegration(
+  db: Db,
+  kind: IntegrationKind,
+  event: EventPayload,
+  options: SendOptions,
+): Promise<CallOutcome> {
+  const integration = store.findIntegration(db, event.projectId, kind);
+  if (!integration || !integration.enabled) return SKIPPED;
+  if (integration.kind === "team-chat") {
+    const config = integration.config as StoredConfigs["team-chat"];
+    const text = chatMessage(db, event, (title) => `*${title}*`);
+    const body = config.channel ? { text, channel: config.channel } : { text };
+    return postJson(config.webhookUrl, body, {}, options);
+  }
+  if (integration.kind === "community-chat") {
+    const config = integration.config as StoredConfigs["community-chat"];
+    const content = chatMessage(db, event, (title) => `**${title}**`);
+    return postJson(config.webhookUrl, { content, allowed_mentions: { parse: [] } }, {}, options);
+  }
+  const approved = approvedPost(event);
+  if (!approved) return SKIPPED;
+  if (integration.kind === "code-host") {
+    return openCodeHostIssue(
+      db,
+      event.projectId,
+      integration.config as StoredConfigs["code-host"],
+      approved,
+      options,
+    );
+  }
+  return openIssueTrackerIssue(
+    db,
+    event.projectId,
+    integration.config as StoredConfigs["issue-tracker"],
+    approved,
+    options,
+  );
+}

@@ -1,0 +1,31 @@
+import type { Config } from "../config";
+import { type CallOutcome, callOnce } from "../http/outbound";
+import { signatureHeaders } from "./signing";
+import type { WebhookRow } from "./store";
+
+/**
+ * One signed attempt: the body is the stored event payload as is (with post `metadata`: endpoints are
+ * created with a secret key, hence trusted), signed per Standard Webhooks with this attempt's timestamp.
+ */
+export function sendWebhook(
+  endpoint: WebhookRow,
+  messageId: string,
+  body: string,
+  config: Config,
+  signal: AbortSignal,
+): Promise<CallOutcome> {
+  return callOnce(
+    endpoint.url,
+    {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "featureboard-webhooks",
+        ...signatureHeaders(endpoint.secret, messageId, body, Date.now()),
+      },
+      body,
+    },
+    { allowPrivate: config.allowPrivateTargets, timeoutMs: config.delivery.timeoutMs },
+    signal,
+  );
+}

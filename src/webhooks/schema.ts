@@ -1,0 +1,89 @@
+import { type Static, t } from "elysia";
+import { DateTime, Enum, Id } from "../http/schemas";
+
+const Url = t.String({
+  minLength: 1,
+  maxLength: 2000,
+  description: "An https URL reachable from the internet",
+});
+const Events = t.Array(t.String({ minLength: 1, maxLength: 64 }), {
+  minItems: 1,
+  maxItems: 50,
+  description: "Event types (docs/webhooks.md), or `*` for all",
+});
+const Description = t.Nullable(t.String({ maxLength: 500 }));
+
+export const WebhookSchema = t.Object(
+  {
+    id: Id,
+    url: t.String(),
+    events: t.Array(t.String()),
+    description: t.Nullable(t.String()),
+    enabled: t.Boolean(),
+    disabledReason: t.Nullable(
+      t.String({ description: "Why featureboard disabled it (failing for 5 days); cleared on re-enable" }),
+    ),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { title: "Webhook" },
+);
+export type Webhook = Static<typeof WebhookSchema>;
+
+export const CreatedWebhookSchema = t.Object(
+  {
+    ...WebhookSchema.properties,
+    secret: t.String({ description: "Signing secret (whsec_…), shown only in this response" }),
+  },
+  { title: "CreatedWebhook" },
+);
+export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
+
+export const DeliveryAttemptSchema = t.Object(
+  {
+    webhookId: t.String({
+      description: "The `webhook-id` header: one per event and endpoint, kept across retries",
+    }),
+    eventId: t.String(),
+    eventType: t.String(),
+    state: Enum(["pending", "delivered", "failed"]),
+    attempt: t.Integer({ minimum: 1 }),
+    statusCode: t.Nullable(t.Integer()),
+    durationMs: t.Integer(),
+    error: t.Nullable(t.String()),
+    attemptedAt: DateTime,
+    finishedAt: DateTime,
+    nextAttemptAt: t.Nullable(DateTime),
+  },
+  { title: "DeliveryAttempt" },
+);
+export type DeliveryAttempt = Static<typeof DeliveryAttemptSchema>;
+
+export const WebhookWithDeliveriesSchema = t.Object(
+  {
+    ...WebhookSchema.properties,
+    recentDeliveries: t.Array(DeliveryAttemptSchema, { description: "The latest 50 attempts, newest first" }),
+  },
+  { title: "WebhookWithDeliveries" },
+);
+export type WebhookWithDeliveries = Static<typeof WebhookWithDeliveriesSchema>;
+
+export const WebhookCreateSchema = t.Object({
+  url: Url,
+  events: Events,
+  description: t.Optional(Description),
+});
+export type WebhookCreate = Static<typeof WebhookCreateSchema>;
+
+export const WebhookUpdateSchema = t.Object(
+  {
+    url: t.Optional(Url),
+    events: t.Optional(Events),
+    enabled: t.Optional(t.Boolean()),
+    description: t.Optional(Description),
+  },
+  { minProperties: 1, description: "At least one property, no others" },
+);
+export type WebhookUpdate = Static<typeof WebhookUpdateSchema>;
+
+export const WebhookParams = t.Object({ webhookId: Id });

@@ -1,0 +1,138 @@
+import { recordActivity } from "../activity/store";
+import type { Config } from "../config";
+import { type Db, inTransaction } from "../db/connection";
+import { EVENT_TYPES } from "../events/catalogue";
+import { notFound, validationError } from "../http/errors";
+import { resolveTarget, UnsafeTargetError } from "../http/outbound";
+import type { CreatedWebhook, Webhook, WebhookCreate, WebhookUpdate, WebhookWithDeliveries } from "./schema";
+import { generateSecret } from "./signing";
+import * as store from "./store";
+
+export type TargetPolicy = Pick<Config, "allowPrivateTargets">;
+
+const RECENT_ATTEMPTS = 50;
+
+/**
+ * Refuses a URL featureboard must not call: not https, or resolving to a loopback, private, link-local or
+ * metadata address (decisions §8). Checked again before every attempt, since DNS answers change.
+ */
+export async function requireSafeUrl(field: string, url: string, policy: TargetPolicy): Promise<string> {
+  try {
+    await resolveTarget(url, policy.allowPrivateTargets);
+  } catch (error) {
+    if (error instanceof UnsafeTargetError) throw validationError(field, error.message);
+    throw error;
+  }
+  return url;
+}
+
+function cleanEvents(events: readonly string[]): string[] {
+  const known = new Set<string>([...EVENT_TYPES, "*"]);
+  const unknown = events.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw validationError(
+      "events",
+      `unknown event type ${unknown.map((n) => `'${n}'`).join(", ")}; use * or one of ${EVENT_TYPES.join(", ")}`,
+    );
+  }
+  return [...new Set(events)];
+}
+
+function requireRow(db: Db, projectId: string, webhookId: string): store.WebhookRow {
+  const row = store.findWebhookRow(db, projectId, webhookId);
+  if (!row) throw notFound("WEBHOOK_NOT_FOUND");
+  return row;
+}
+
+export function listWebhooks(db: Db, projectId: string): Webhook[] {
+  return store.listWebhookRows(db, projectId).map(store.toWebhook);
+}
+
+export function getWebhook(db: Db, projectId: string, webhookId: string): WebhookWithDeliveries {
+  const row = requireRow(db, projectId, webhookId);
+  return { ...store.toWebhook(row), recentDeliveries: store.recentAttempts(db, row.id, RECENT_ATTEMPTS) };
+}
+
+/** Creates an endpoint; the only answer that carries its signing secret in full. */
+export async function createWebhook(
+  db: Db,
+  projectId: string,
+  input: WebhookCreate,
+  policy: TargetPolicy,
+): Promise<CreatedWebhook> {
+  const events = cleanEvents(input.events);
+  const url = await requireSafeUrl("url", input.url.trim(), policy);
+  return inTransaction(db, () => {
+    const now = Date.now();
+    const row: store.WebhookRow = {
+      id: Bun.randomUUIDv7(),
+      project_id: projectId,
+      url,
+      events: JSON.stringify(events),
+      description: input.description ?? null,
+      secret: generateSecret(),
+      enabled: 1,
+      failing_since: null,
+      disabled_reason: null,
+      created_at: now,
+      updated_at: now,
+    };
+    store.insertWebhook(db, row);
+    recordActivity(db, projectId, {
+      action: "created",
+      entityType: "webhook",
+      entityId: row.id,
+      metadata: { url, events },
+    });
+    return { ...store.toWebhook(row), secret: row.secret };
+  });
+}
+
+export async function updateWebhook(
+  db: Db,
+  projectId: string,
+  webhookId: string,
+  patch: WebhookUpdate,
+  policy: TargetPolicy,
+): Promise<Webhook> {
+  requireRow(db, projectId, webhookId);
+  const events = patch.events === undefined ? undefined : cleanEvents(patch.events);
+  const url = patch.url === undefined ? undefined : await requireSafeUrl("url", patch.url.trim(), policy);
+  return inTransaction(db, () => {
+    const before = requireRow(db, projectId, webhookId);
+    const after: store.WebhookRow = { ...before, updated_at: Date.now() };
+    if (url !== undefined) after.url = url;
+    if (events !== undefined) after.events = JSON.stringify(events);
+    if (patch.description !== undefined) after.description = patch.description;
+    if (patch.enabled !== undefined) {
+      after.enabled = patch.enabled ? 1 : 0;
+      // Re-enabling starts a fresh failure count.
+      if (patch.enabled && before.enabled === 0) {
+        after.failing_since = null;
+        after.disabled_reason = null;
+      }
+    }
+    store.updateWebhookRow(db, after);
+    recordActivity(db, projectId, {
+      action: "updated",
+      entityType: "webhook",
+      entityId: webhookId,
+      metadata: { changes: Object.keys(patch) },
+    });
+    return store.toWebhook(after);
+  });
+}
+
+/** Removes the endpoint with its delivery history; its pending deliveries are never sent. */
+export function deleteWebhook(db: Db, projectId: string, webhookId: string): void {
+  inTransaction(db, () => {
+    const row = requireRow(db, projectId, webhookId);
+    store.deleteWebhookRow(db, projectId, webhookId);
+    recordActivity(db, projectId, {
+      action: "deleted",
+      entityType: "webhook",
+      entityId: webhookId,
+      metadata: { url: row.url },
+    });
+  });
+}

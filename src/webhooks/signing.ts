@@ -1,0 +1,31 @@
+import { createHmac, randomBytes } from "node:crypto";
+
+/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
+export function generateSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+/** A fresh Standard Webhooks message id; one per event and endpoint, kept across retries. */
+export function newMessageId(): string {
+  return `msg_${Bun.randomUUIDv7().replaceAll("-", "")}`;
+}
+
+/**
+ * The three Standard Webhooks headers for one attempt. The timestamp is the attempt's own, so a retry
+ * hours later still passes a receiver's freshness check; the id stays the same so it can deduplicate.
+ */
+export function signatureHeaders(
+  secret: string,
+  messageId: string,
+  body: string,
+  now: number,
+): Record<string, string> {
+  const timestamp = Math.floor(now / 1000).toString();
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const signature = createHmac("sha256", key).update(`${messageId}.${timestamp}.${body}`).digest("base64");
+  return {
+    "webhook-id": messageId,
+    "webhook-timestamp": timestamp,
+    "webhook-signature": `v1,${signature}`,
+  };
+}

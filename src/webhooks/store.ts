@@ -1,0 +1,123 @@
+import type { Db } from "../db/connection";
+import { iso, isoOrNull } from "../db/time";
+import type { DeliveryAttempt, Webhook } from "./schema";
+
+export interface WebhookRow {
+  id: string;
+  project_id: string;
+  url: string;
+  events: string;
+  description: string | null;
+  secret: string;
+  enabled: number;
+  failing_since: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS =
+  "id, project_id, url, events, description, secret, enabled, failing_since, disabled_reason, created_at, updated_at";
+
+export function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    description: row.description,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function listWebhookRows(db: Db, projectId: string): WebhookRow[] {
+  return db
+    .query<WebhookRow, [string]>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE project_id = ? ORDER BY created_at, id`,
+    )
+    .all(projectId);
+}
+
+export function findWebhookRow(db: Db, projectId: string, webhookId: string): WebhookRow | null {
+  return db
+    .query<WebhookRow, [string, string]>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE project_id = ? AND id = ?`,
+    )
+    .get(projectId, webhookId);
+}
+
+export function findWebhookRowById(db: Db, webhookId: string): WebhookRow | null {
+  return db
+    .query<WebhookRow, [string]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`)
+    .get(webhookId);
+}
+
+export function insertWebhook(db: Db, row: WebhookRow): void {
+  db.query(
+    `INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($id, $project_id, $url, $events, $description, $secret,
+       $enabled, $failing_since, $disabled_reason, $created_at, $updated_at)`,
+  ).run({ ...row });
+}
+
+export function updateWebhookRow(db: Db, row: WebhookRow): void {
+  db.query(
+    `UPDATE webhook_endpoints SET url = $url, events = $events, description = $description, enabled = $enabled,
+       failing_since = $failing_since, disabled_reason = $disabled_reason, updated_at = $updated_at
+     WHERE id = $id`,
+  ).run({
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    failing_since: row.failing_since,
+    disabled_reason: row.disabled_reason,
+    updated_at: row.updated_at,
+  });
+}
+
+export function deleteWebhookRow(db: Db, projectId: string, webhookId: string): void {
+  db.query("DELETE FROM webhook_endpoints WHERE project_id = ? AND id = ?").run(projectId, webhookId);
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  state: "pending" | "delivered" | "failed";
+  next_attempt_at: number;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  started_at: number;
+  finished_at: number;
+}
+
+export function recentAttempts(db: Db, webhookId: string, limit: number): DeliveryAttempt[] {
+  return db
+    .query<AttemptRow, [string, number]>(
+      `SELECT d.id AS delivery_id, d.event_id, d.event_type, d.state, d.next_attempt_at,
+              a.attempt, a.status_code, a.duration_ms, a.error, a.started_at, a.finished_at
+       FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id
+       WHERE d.endpoint_id = ?
+       ORDER BY a.started_at DESC, a.attempt DESC
+       LIMIT ?`,
+    )
+    .all(webhookId, limit)
+    .map((row) => ({
+      webhookId: row.delivery_id,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      state: row.state,
+      attempt: row.attempt,
+      statusCode: row.status_code,
+      durationMs: row.duration_ms,
+      error: row.error,
+      attemptedAt: iso(row.started_at),
+      finishedAt: iso(row.finished_at),
+      nextAttemptAt: row.state === "pending" ? isoOrNull(row.next_attempt_at) : null,
+    }));
+}

@@ -1,0 +1,201 @@
+import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { expectApiError } from "../support/app";
+import { makePost, makeTag } from "../support/board";
+import { createAiTestApp } from "./support";
+
+/**
+ * A small OpenAI-compatible server on loopback: /v1/embeddings and /v1/chat/completions, as OpenAI,
+ * Ollama or vLLM answer them. `mode` makes it slow (past the client's time-out) or failing.
+ */
+type Mode = "ok" | "slow" | "error" | "rate-limited-once";
+let mode: Mode = "ok";
+const requests: { path: string; body: Record<string, unknown> }[] = [];
+
+const TOPICS = [
+  /dark|night/i,
+  /export|csv|spreadsheet|excel/i,
+  /sso|sign-on|saml/i,
+  /mobile|phone|android|ios/i,
+];
+
+/** Topic vectors: texts about the same topic point the same way, whatever their wording. */
+function fakeEmbedding(text: string): number[] {
+  const vector: number[] = TOPICS.map((topic) => (topic.test(text) ? 1 : 0));
+  vector.push(0.05 * (text.length % 7));
+  return vector;
+}
+
+function chatAnswer(body: Record<string, unknown>): unknown {
+  const format = body.response_format as { json_schema: { name: string } };
+  const user = JSON.parse((body.messages as { content: string }[])[1]!.content);
+  switch (format.json_schema.name) {
+    case "feature_request":
+      return {
+        title: `Model title: ${String(user.feedback).slice(0, 30)}`,
+        description: user.feedback,
+        tags: [
+          ...user.tag_labels.filter((label: string) => /mobile/i.test(label)),
+          "Not a tag of the project",
+        ],
+      };
+    case "triage":
+      return {
+        posts: user.posts.map((post: { id: string }) => ({
+          postId: post.id,
+          tags: ["Mobile"],
+          note: "Model note.",
+        })),
+      };
+    case "feedback_summary":
+      return { summary: "Model summary.", highlights: ["Model highlight"], top_themes: ["model theme"] };
+  }
+  return {};
+}
+
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(request) {
+    const path = new URL(request.url).pathname;
+    const body = (await request.json()) as Record<string, unknown>;
+    requests.push({ path, body });
+    if (mode === "slow") await Bun.sleep(2000);
+    if (mode === "error") return Response.json({ error: { message: "model crashed" } }, { status: 500 });
+    if (mode === "rate-limited-once") {
+      mode = "ok";
+      return Response.json(
+        { error: { message: "slow down" } },
+        { status: 429, headers: { "retry-after-ms": "10" } },
+      );
+    }
+    if (path === "/v1/embeddings") {
+      const input = body.input as string[];
+      return Response.json({
+        object: "list",
+        model: body.model,
+        data: input.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })),
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+      });
+    }
+    if (path === "/v1/chat/completions") {
+      return Response.json({
+        id: "chatcmpl-test",
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            message: { role: "assistant", content: JSON.stringify(chatAnswer(body)) },
+          },
+        ],
+      });
+    }
+    return new Response("not found", { status: 404 });
+  },
+});
+
+const t = createAiTestApp({
+  FEATUREBOARD_AI_PROVIDER: "openai",
+  OPENAI_BASE_URL: `http://127.0.0.1:${server.port}/v1`,
+  OPENAI_API_KEY: "sk-test-key",
+  FEATUREBOARD_EMBED_MODEL: "test-embed",
+  FEATUREBOARD_CHAT_MODEL: "test-chat",
+  FEATUREBOARD_AI_TIMEOUT_MS: "300",
+  FEATUREBOARD_AI_MAX_RETRIES: "1",
+});
+afterAll(() => {
+  t.close();
+  server.stop(true);
+});
+beforeEach(() => {
+  mode = "ok";
+  requests.length = 0;
+});
+
+describe("the openai provider against an OpenAI-compatible server", () => {
+  test("posts are embedded through /v1/embeddings with the configured model; similar ranks by them", async () => {
+    const dark = await makePost(t, { title: "Dark mode" });
+    await makePost(t, { title: "Export to CSV" });
+    const response = await t.call("GET", "/api/v1/posts/similar?query=night%20theme");
+    expect(response.status).toBe(200);
+    expect(response.body.data[0]).toMatchObject({ id: dark.id, title: "Dark mode" });
+    expect(response.body.data[0].similarity).toBeGreaterThanOrEqual(0.7);
+    expect(response.body.data).toHaveLength(1);
+    const embeddingCalls = requests.filter((call) => call.path === "/v1/embeddings");
+    expect(embeddingCalls.length).toBeGreaterThan(0);
+    for (const call of embeddingCalls) expect(call.body.model).toBe("test-embed");
+  });
+
+  test("from-text uses chat completions with a strict JSON schema; tags stay among the project's", async () => {
+    const mobile = await makeTag(t, "Mobile");
+    const response = await t.call("POST", "/api/v1/posts/from-text", {
+      body: { text: "We want an Android app", source: "sales-call" },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.data.action).toBe("created");
+    expect(response.body.data.post.title).toBe("Model title: We want an Android app");
+    expect(response.body.data.post.metadata).toEqual({ source: "sales-call" });
+    const stored = await t.call("GET", `/api/v1/posts/${response.body.data.post.id}`);
+    expect(stored.body.data.tags.map((tag: { id: string }) => tag.id)).toEqual([mobile.id]);
+    const chat = requests.find((call) => call.path === "/v1/chat/completions")!;
+    expect(chat.body.model).toBe("test-chat");
+    expect(chat.body.response_format).toMatchObject({
+      type: "json_schema",
+      json_schema: { name: "feature_request", strict: true },
+    });
+    const again = await t.call("POST", "/api/v1/posts/from-text", {
+      body: { text: "A phone app for iOS please" },
+    });
+    expect(again.body.data).toMatchObject({
+      action: "matched_duplicate",
+      post: { id: response.body.data.post.id },
+    });
+  });
+
+  test("triage and summary carry the model's words", async () => {
+    const triage = await t.call("POST", "/api/v1/ai/triage");
+    expect(triage.status).toBe(200);
+    const item = triage.body.data.recommendations.find(
+      (entry: { title: string }) => entry.title === "Export to CSV",
+    );
+    expect(item.reason).toContain("Model note.");
+    expect(item.suggested_tags).toEqual(["Mobile"]);
+    const summary = await t.call("POST", "/api/v1/ai/summary");
+    expect(summary.body.data).toMatchObject({
+      summary: "Model summary.",
+      highlights: ["Model highlight"],
+      top_themes: ["model theme"],
+    });
+    expect(summary.body.data.stats.period).toBe("week");
+  });
+
+  test("a 429 is retried by the client and the request still succeeds", async () => {
+    mode = "rate-limited-once";
+    const response = await t.call("GET", "/api/v1/posts/similar?query=dark");
+    expect(response.status).toBe(200);
+    expect(requests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("a slow server: time-out → 502 UPSTREAM_ERROR with retry true, after the configured retry", async () => {
+    mode = "slow";
+    const similar = await t.call("GET", "/api/v1/posts/similar?query=dark");
+    expect(expectApiError(similar, 502, "UPSTREAM_ERROR").retry).toBe(true);
+    expect(requests.filter((call) => call.path === "/v1/embeddings").length).toBeGreaterThanOrEqual(2);
+    const summary = await t.call("POST", "/api/v1/ai/summary");
+    expect(expectApiError(summary, 502, "UPSTREAM_ERROR").retry).toBe(true);
+  });
+
+  test("an error server → 502 UPSTREAM_ERROR; posts are still created and embedded once it recovers", async () => {
+    mode = "error";
+    const fromText = await t.call("POST", "/api/v1/posts/from-text", { body: { text: "SSO with SAML" } });
+    expect(expectApiError(fromText, 502, "UPSTREAM_ERROR").retry).toBe(true);
+    expect(fromText.body.message).toContain("500");
+    const post = await makePost(t, { title: "Single sign-on with SAML" });
+    expectApiError(await t.call("GET", "/api/v1/posts/similar?query=sso"), 502, "UPSTREAM_ERROR");
+    mode = "ok";
+    const found = await t.call("GET", "/api/v1/posts/similar?query=SAML%20sso%20login");
+    expect(found.body.data.map((hit: { id: string }) => hit.id)).toContain(post.id);
+  });
+});

@@ -1,0 +1,158 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { commitNow, inTransaction, onCommit } from "../../src/db/connection";
+import { startDeliveryWorker } from "../../src/events/worker";
+import { createTestApp, readJson, tempDir } from "../support/app";
+import { makePost } from "../support/board";
+import { SOURCE_COMMAND, startServiceProcess } from "../support/process";
+import { startReceiver, waitUntil } from "../support/receiver";
+
+const dir = tempDir();
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("onCommit", () => {
+  test("listeners run after each successful commit, not before, and can be removed", () => {
+    const t = createTestApp();
+    let calls = 0;
+    const remove = onCommit(t.ctx.db, () => calls++);
+    inTransaction(t.ctx.db, () => t.ctx.db.run("CREATE TABLE scratch (x INTEGER)"));
+    expect(calls).toBe(0);
+    commitNow(t.ctx.db);
+    expect(calls).toBe(1);
+    remove();
+    inTransaction(t.ctx.db, () => t.ctx.db.run("INSERT INTO scratch VALUES (1)"));
+    commitNow(t.ctx.db);
+    expect(calls).toBe(1);
+    t.close();
+  });
+});
+
+describe("the delivery worker", () => {
+  test("events stored while no worker ran are delivered when one starts", async () => {
+    const t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
+    const receiver = startReceiver();
+    await t.call("POST", "/api/v1/integrations/webhooks", { body: { url: receiver.url, events: ["*"] } });
+    await makePost(t, { title: "Before the worker" });
+    expect(receiver.received).toHaveLength(0);
+    const worker = startDeliveryWorker(t.ctx);
+    await receiver.waitFor(1);
+    expect(JSON.parse(receiver.received[0]!.body).data.title).toBe("Before the worker");
+    await worker.stop();
+    t.close();
+    receiver.stop();
+  });
+});
+
+describe("graceful stop", () => {
+  test("stop() aborts an attempt in flight without recording it; the next worker sends it with the same id", async () => {
+    const t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
+    let releaseHeld!: () => void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    const receiver = startReceiver(async (_, index) => {
+      if (index === 0) await held;
+      return new Response("ok");
+    });
+    const endpoint = (
+      await t.call("POST", "/api/v1/integrations/webhooks", { body: { url: receiver.url, events: ["*"] } })
+    ).body.data;
+    const first = startDeliveryWorker(t.ctx);
+    await makePost(t);
+    await receiver.waitFor(1);
+    await first.stop();
+    releaseHeld();
+    const history = () =>
+      t.call("GET", `/api/v1/integrations/webhooks/${endpoint.id}`).then((r) => r.body.data.recentDeliveries);
+    expect(await history()).toEqual([]);
+
+    const second = startDeliveryWorker(t.ctx);
+    await receiver.waitFor(2);
+    expect(receiver.received[1]!.headers["webhook-id"]).toBe(receiver.received[0]!.headers["webhook-id"]);
+    let entries: { attempt: number; state: string }[] = [];
+    for (let tries = 0; tries < 1000 && entries.length === 0; tries++) {
+      entries = await history();
+      await Bun.sleep(10);
+    }
+    expect(entries).toEqual([expect.objectContaining({ attempt: 1, state: "delivered" })]);
+    await second.stop();
+    t.close();
+    receiver.stop();
+  });
+});
+
+describe("a crash between the acknowledged change and its delivery", () => {
+  test("SIGKILL, restart: the event is delivered exactly once, with the same webhook-id", async () => {
+    const key = `sk_${"W".repeat(32)}`;
+    const env = {
+      FEATUREBOARD_DB: join(dir, "crash.db"),
+      FEATUREBOARD_BOOTSTRAP_SECRET_KEY: key,
+      FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true",
+    };
+    // The first request is held unanswered: the server dies while the delivery is under way.
+    let releaseHeld!: () => void;
+    const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    const acknowledged: string[] = [];
+    const receiver = startReceiver(async (request, index) => {
+      if (index === 0) {
+        await held;
+        return new Response("too late", { status: 200 });
+      }
+      acknowledged.push(request.headers["webhook-id"]!);
+      return new Response("ok");
+    });
+
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const created = await readJson(
+      await fetch(`${service.url}/api/v1/integrations/webhooks`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ url: `${receiver.url}/hook`, events: ["post.created"] }),
+      }),
+    );
+    const post = await fetch(`${service.url}/api/v1/posts`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ title: "Survives the crash" }),
+    });
+    expect(post.status).toBe(201);
+    await receiver.waitFor(1);
+    service.proc.kill("SIGKILL");
+    await service.exited;
+    releaseHeld();
+
+    const restarted = await startServiceProcess(SOURCE_COMMAND, env);
+    await receiver.waitFor(2);
+    // A later event proves the worker moved on: the crashed one is not sent a third time.
+    await fetch(`${restarted.url}/api/v1/posts`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ title: "After the restart" }),
+    });
+    await receiver.waitFor(3);
+    await waitUntil(() => acknowledged.length === 2);
+
+    const [crashed, redelivered, later] = receiver.received;
+    expect(redelivered!.headers["webhook-id"]).toBe(crashed!.headers["webhook-id"]);
+    expect(later!.headers["webhook-id"]).not.toBe(crashed!.headers["webhook-id"]);
+    const verifier = new Webhook(created.data.secret);
+    const titles = receiver.received.map(
+      (request) => (verifier.verify(request.body, request.headers) as { data: { title: string } }).data.title,
+    );
+    expect(titles).toEqual(["Survives the crash", "Survives the crash", "After the restart"]);
+    expect(acknowledged.filter((id) => id === crashed!.headers["webhook-id"])).toHaveLength(1);
+
+    const history = await readJson(
+      await fetch(`${restarted.url}/api/v1/integrations/webhooks/${created.data.id}`, { headers: auth }),
+    );
+    const ofCrashed = history.data.recentDeliveries.filter(
+      (entry: { webhookId: string }) => entry.webhookId === crashed!.headers["webhook-id"],
+    );
+    expect(ofCrashed).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, state: "delivered" })]);
+
+    restarted.proc.kill("SIGTERM");
+    expect(await restarted.exited).toBe(0);
+    receiver.stop();
+  });
+});

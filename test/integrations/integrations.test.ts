@@ -1,0 +1,307 @@
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { type DeliveryWorker, startDeliveryWorker } from "../../src/events/worker";
+import { issueLinksOfPost } from "../../src/integrations/service";
+import { createTestApp, expectApiError, type TestApp } from "../support/app";
+import { makePost, makeTag } from "../support/board";
+import { type Answer, type Receiver, startReceiver, waitUntil } from "../support/receiver";
+
+const PUBLIC_HOOK = "https://93.184.216.34/services/T000/B000/XXXXsecretpart";
+
+describe("integration settings", () => {
+  const t = createTestApp();
+  afterAll(() => t.close());
+
+  test("PUT creates (201), PUT again replaces (200), GET masks secrets, DELETE removes (200, then 404)", async () => {
+    expectApiError(await t.call("GET", "/api/v1/integrations/team-chat"), 404, "INTEGRATION_NOT_FOUND");
+    const created = await t.call("PUT", "/api/v1/integrations/team-chat", {
+      body: { webhookUrl: PUBLIC_HOOK, channel: "#feedback" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ kind: "team-chat", channel: "#feedback", enabled: true });
+    const updated = await t.call("PUT", "/api/v1/integrations/team-chat", {
+      body: { webhookUrl: PUBLIC_HOOK, enabled: false },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ channel: null, enabled: false });
+    const got = await t.call("GET", "/api/v1/integrations/team-chat");
+    expect(got.status).toBe(200);
+    expect(got.body.data.webhookUrl).toBe("****part");
+    expect(got.text).not.toContain("XXXXsecret");
+    const removed = await t.call("DELETE", "/api/v1/integrations/team-chat");
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ success: true });
+    expectApiError(await t.call("GET", "/api/v1/integrations/team-chat"), 404, "INTEGRATION_NOT_FOUND");
+    expectApiError(await t.call("DELETE", "/api/v1/integrations/team-chat"), 404, "INTEGRATION_NOT_FOUND");
+  });
+
+  test("code-host and issue-tracker keep their tokens secret; an omitted access token keeps the stored one", async () => {
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const codeHost = await t.call("PUT", "/api/v1/integrations/code-host", {
+      body: {
+        repoOwner: "acme",
+        repoName: "board",
+        accessToken: token,
+        syncLabels: true,
+        autoCreateIssues: true,
+      },
+    });
+    expect(codeHost.status).toBe(201);
+    expect(codeHost.body.data).toEqual({
+      kind: "code-host",
+      repoOwner: "acme",
+      repoName: "board",
+      accessToken: "****6789",
+      enabled: true,
+      syncLabels: true,
+      autoCreateIssues: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const again = await t.call("PUT", "/api/v1/integrations/code-host", {
+      body: { repoOwner: "acme", repoName: "roadmap" },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({
+      repoName: "roadmap",
+      accessToken: "****6789",
+      autoCreateIssues: false,
+    });
+
+    const tracker = await t.call("PUT", "/api/v1/integrations/issue-tracker", {
+      body: { apiKey: "lin_api_0123456789abcdefWXYZ", teamId: "team-1", autoCreateIssues: true },
+    });
+    expect(tracker.status).toBe(201);
+    expect(tracker.body.data).toMatchObject({ apiKey: "****WXYZ", teamId: "team-1", autoCreateIssues: true });
+    expect((await t.call("GET", "/api/v1/integrations/issue-tracker")).text).not.toContain("lin_api_0123");
+  });
+
+  test("required fields, unknown fields, unsafe URLs → 400 and nothing stored", async () => {
+    const cases: [string, unknown][] = [
+      ["/api/v1/integrations/community-chat", {}],
+      ["/api/v1/integrations/community-chat", { webhookUrl: "https://10.0.0.1/hook" }],
+      ["/api/v1/integrations/community-chat", { webhookUrl: "https://169.254.169.254/hook" }],
+      ["/api/v1/integrations/community-chat", { webhookUrl: "http://93.184.216.34/hook" }],
+      ["/api/v1/integrations/community-chat", { webhookUrl: PUBLIC_HOOK, extra: 1 }],
+      ["/api/v1/integrations/code-host", { repoOwner: "acme" }],
+      ["/api/v1/integrations/issue-tracker", { teamId: "x" }],
+    ];
+    for (const [path, body] of cases)
+      expectApiError(await t.call("PUT", path, { body }), 400, "VALIDATION_ERROR");
+    expectApiError(await t.call("GET", "/api/v1/integrations/community-chat"), 404, "INTEGRATION_NOT_FOUND");
+  });
+
+  test("another project sees none of them", async () => {
+    await t.call("PUT", "/api/v1/integrations/community-chat", { body: { webhookUrl: PUBLIC_HOOK } });
+    expectApiError(
+      await t.call("GET", "/api/v1/integrations/community-chat", { key: t.other.secretKey }),
+      404,
+      "INTEGRATION_NOT_FOUND",
+    );
+  });
+});
+
+describe("integrations at work, against real loopback servers", () => {
+  let t: TestApp;
+  let worker: DeliveryWorker;
+  let servers: Receiver[] = [];
+
+  function start(env: Record<string, string> = {}) {
+    t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true", ...env });
+    worker = startDeliveryWorker(t.ctx);
+  }
+  function server(answer?: Answer) {
+    const created = startReceiver(answer);
+    servers.push(created);
+    return created;
+  }
+  async function put(kind: string, body: Record<string, unknown>) {
+    const response = await t.call("PUT", `/api/v1/integrations/${kind}`, { body });
+    if (response.status !== 201) throw new Error(response.text);
+  }
+  /** Waits until every delivery made so far is settled: nothing is left to arrive. */
+  async function settled() {
+    const pending = () =>
+      t.ctx.db.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE state = 'pending'").get()!
+        .n +
+      t.ctx.db.query<{ n: number }, []>("SELECT count(*) AS n FROM events WHERE dispatched_at IS NULL").get()!
+        .n;
+    await waitUntil(() => pending() === 0);
+  }
+
+  afterEach(async () => {
+    await worker.stop();
+    t.close();
+    for (const each of servers) each.stop();
+    servers = [];
+  });
+
+  test("chats get new posts and public comments, never metadata, internal notes or PATCH status changes", async () => {
+    start();
+    const teamChat = server();
+    const communityChat = server();
+    const webhook = server();
+    await put("team-chat", { webhookUrl: `${teamChat.url}/slack`, channel: "#feedback" });
+    await put("community-chat", { webhookUrl: `${communityChat.url}/discord` });
+    await t.call("POST", "/api/v1/integrations/webhooks", { body: { url: webhook.url, events: ["*"] } });
+
+    const post = await makePost(t, {
+      title: "Export to CSV",
+      description: "Monthly reports",
+      metadata: { secretCrmNote: "churn-risk-account" },
+    });
+    await t.call("POST", `/api/v1/posts/${post.id}/comments`, {
+      body: { body: "We need this too", authorName: "Ann" },
+    });
+    await t.call("POST", `/api/v1/posts/${post.id}/comments`, {
+      body: { body: "internal: big customer", isInternalNote: true },
+    });
+    const patched = await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "IN_PROGRESS" } });
+    expect(patched.status).toBe(200);
+    await settled();
+
+    const webhookTypes = webhook.received.map((request) => JSON.parse(request.body).type);
+    expect(webhookTypes).toContain("post.status_changed");
+
+    expect(teamChat.received).toHaveLength(2);
+    const slack = teamChat.received.map((request) => JSON.parse(request.body));
+    expect(slack[0]).toEqual({ text: "New post: *Export to CSV*\nMonthly reports", channel: "#feedback" });
+    expect(slack[1].text).toBe("New comment from Ann on *Export to CSV*:\nWe need this too");
+
+    expect(communityChat.received).toHaveLength(2);
+    const discord = communityChat.received.map((request) => JSON.parse(request.body));
+    expect(discord[0].content).toBe("New post: **Export to CSV**\nMonthly reports");
+
+    for (const request of [...teamChat.received, ...communityChat.received]) {
+      expect(request.body).not.toContain("churn-risk-account");
+      expect(request.body).not.toContain("metadata");
+      expect(request.body).not.toContain("internal: big customer");
+      expect(request.body).not.toContain("IN_PROGRESS");
+    }
+  });
+
+  test("a disabled chat integration gets nothing", async () => {
+    start();
+    const teamChat = server();
+    await put("team-chat", { webhookUrl: teamChat.url, enabled: false });
+    await makePost(t);
+    await settled();
+    expect(teamChat.received).toHaveLength(0);
+  });
+
+  test("code host with autoCreateIssues: approving opens exactly one issue, approving again opens none", async () => {
+    const github = server((request) =>
+      request.path === "/repos/acme/board/issues"
+        ? Response.json(
+            { number: 17, html_url: "https://github.example/acme/board/issues/17" },
+            { status: 201 },
+          )
+        : new Response("not found", { status: 404 }),
+    );
+    start({ FEATUREBOARD_CODE_HOST_API_URL: github.url });
+    await put("code-host", {
+      repoOwner: "acme",
+      repoName: "board",
+      accessToken: "ghp_token_for_tests",
+      syncLabels: true,
+      autoCreateIssues: true,
+    });
+    const tag = await makeTag(t, "billing");
+    const post = await makePost(t, { title: "Invoices in PDF", description: "Per month", tagIds: [tag.id] });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await settled();
+    expect(github.received).toHaveLength(1);
+    const call = github.received[0]!;
+    expect(call.method).toBe("POST");
+    expect(call.headers.authorization).toBe("Bearer ghp_token_for_tests");
+    const issue = JSON.parse(call.body);
+    expect(issue).toMatchObject({ title: "Invoices in PDF", labels: ["billing"] });
+    expect(issue.body).toContain("Per month");
+    expect(issueLinksOfPost(t.ctx.db, post.id)).toEqual([
+      { provider: "code-host", externalId: "17", url: "https://github.example/acme/board/issues/17" },
+    ]);
+
+    // The same status again is no change; leaving APPROVED and coming back finds the link and opens nothing.
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "IN_PROGRESS" } });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await settled();
+    expect(github.received).toHaveLength(1);
+
+    // A post created already APPROVED opens its own issue; other posts open none.
+    await makePost(t, { title: "Not approved" });
+    await makePost(t, { title: "Pre-approved", status: "APPROVED" });
+    await settled();
+    expect(github.received.map((request) => JSON.parse(request.body).title)).toEqual([
+      "Invoices in PDF",
+      "Pre-approved",
+    ]);
+  });
+
+  test("code host without autoCreateIssues opens nothing", async () => {
+    const github = server(() => Response.json({ number: 1, html_url: "https://x/1" }, { status: 201 }));
+    start({ FEATUREBOARD_CODE_HOST_API_URL: github.url });
+    await put("code-host", { repoOwner: "acme", repoName: "board", accessToken: "t" });
+    await makePost(t, { status: "APPROVED" });
+    await settled();
+    expect(github.received).toHaveLength(0);
+  });
+
+  test("issue tracker with autoCreateIssues: one GraphQL issueCreate per approved post, link stored", async () => {
+    const linear = server((request) => {
+      const { query, variables } = JSON.parse(request.body);
+      if (request.path !== "/graphql" || !String(query).includes("issueCreate")) {
+        return Response.json({ errors: [{ message: "unexpected" }] });
+      }
+      return Response.json({
+        data: {
+          issueCreate: {
+            success: true,
+            issue: {
+              id: "iss-1",
+              identifier: "FB-1",
+              url: `https://linear.example/FB-1/${variables.input.teamId}`,
+            },
+          },
+        },
+      });
+    });
+    start({ FEATUREBOARD_ISSUE_TRACKER_API_URL: linear.url });
+    await put("issue-tracker", { apiKey: "lin_api_key", teamId: "team-9", autoCreateIssues: true });
+    const post = await makePost(t, { title: "Audit log", metadata: { internal: "do-not-leak" } });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "PENDING" } });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await settled();
+    expect(linear.received).toHaveLength(1);
+    expect(linear.received[0]!.headers.authorization).toBe("lin_api_key");
+    expect(JSON.parse(linear.received[0]!.body).variables.input).toMatchObject({
+      teamId: "team-9",
+      title: "Audit log",
+    });
+    expect(linear.received[0]!.body).not.toContain("do-not-leak");
+    expect(issueLinksOfPost(t.ctx.db, post.id)).toEqual([
+      { provider: "issue-tracker", externalId: "iss-1", url: "https://linear.example/FB-1/team-9" },
+    ]);
+  });
+
+  test("a GraphQL error is a failed attempt, retried", async () => {
+    const linear = server((_, index) =>
+      index === 0
+        ? Response.json({ errors: [{ message: "rate limited" }] })
+        : Response.json({ data: { issueCreate: { success: true, issue: { id: "i", url: "https://l/i" } } } }),
+    );
+    start({ FEATUREBOARD_ISSUE_TRACKER_API_URL: linear.url, FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "10ms" });
+    await put("issue-tracker", { apiKey: "k", teamId: "t", autoCreateIssues: true });
+    const post = await makePost(t, { status: "APPROVED" });
+    await settled();
+    expect(linear.received).toHaveLength(2);
+    const attempts = t.ctx.db
+      .query<{ attempt: number; error: string | null }, []>(
+        "SELECT attempt, error FROM delivery_attempts ORDER BY attempt",
+      )
+      .all();
+    expect(attempts[0]!.error).toContain("rate limited");
+    expect(attempts[1]!.error).toBeNull();
+    expect(issueLinksOfPost(t.ctx.db, post.id)).toHaveLength(1);
+  });
+});
