@@ -13,4 +13,17 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  {
+    // The board and widget scripts run in browsers as classic scripts, served as they are written.
+    files: ["src/web/assets/**/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: Object.fromEntries(
+        ["window", "document", "fetch", "crypto", "console", "URL", "CSSStyleSheet"].map((name) => [
+          name,
+          "readonly",
+        ]),
+      ),
+    },
+  },
 );

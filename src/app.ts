@@ -11,8 +11,8 @@ import { paymentsPlugin } from "./payments/routes";
 import { emailPlugin } from "./email/routes";
 import { activityRoutes } from "./activity/routes";
 import { analyticsRoutes } from "./analytics/routes";
-import { aiRoutes } from "./ai/routes";
 import { mcpRoutes } from "./mcp/routes";
+import { aiRoutes } from "./ai/routes";
 import { commentRoutes } from "./comments/routes";
 import { importRoutes } from "./imports/routes";
 import { postRoutes } from "./posts/routes";
@@ -21,6 +21,7 @@ import { roadmapRoutes } from "./roadmap/routes";
 import { publicRoutes } from "./public/routes";
 import { tagRoutes } from "./tags/routes";
 import { userRoutes } from "./users/routes";
+import { webRoutes } from "./web/routes";
 import { voteRoutes } from "./votes/routes";
 import { webhookRoutes } from "./webhooks/routes";
 import { integrationRoutes } from "./integrations/routes";
@@ -56,10 +57,11 @@ export function createApp(ctx: AppContext) {
     .use(releaseRoutes(ctx))
     .use(analyticsRoutes(ctx))
     .use(activityRoutes(ctx))
-    .use(importRoutes(ctx))
-    .use(aiRoutes(ctx))
+    .use(webRoutes(ctx))
     .use(publicRoutes(ctx))
+    .use(importRoutes(ctx))
     .use(mcpRoutes(ctx))
+    .use(aiRoutes(ctx))
     .use(userRoutes(ctx));
   routes = () => app.routes;
   return app;

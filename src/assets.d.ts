@@ -7,3 +7,11 @@ declare module "*.so" {
   const path: string;
   export default path;
 }
+declare module "*.css" {
+  const text: string;
+  export default text;
+}
+declare module "*.client.js" {
+  const text: string;
+  export default text;
+}

@@ -50,9 +50,9 @@ export function openApi(ctx: AppContext) {
         { name: "Releases", description: "Changelog entries and the posts they ship" },
         { name: "Analytics", description: "What moved on the board over a period" },
         { name: "Activity", description: "The audit log of every change" },
+        { name: "Public", description: "The keyless public API of public boards (/api/public)" },
         { name: "Import and export", description: "CSV and board-export in, the whole project out" },
         { name: "AI", description: "Triage, summaries and sprint plans (growth plan)" },
-        { name: "Public", description: "The keyless public API of public boards (/api/public)" },
       ],
     },
   });

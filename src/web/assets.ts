@@ -1,0 +1,29 @@
+import boardCss from "./assets/board.css" with { type: "text" };
+import boardScript from "./assets/board.client.js" with { type: "text" };
+import widgetScript from "./assets/widget.client.js" with { type: "text" };
+
+/** A static file the binary carries: its text, its type, and a short content hash for cache busting. */
+export interface Asset {
+  body: string;
+  contentType: string;
+  version: string;
+}
+
+function asset(body: string, contentType: string): Asset {
+  const version = new Bun.CryptoHasher("sha256").update(body).digest("hex").slice(0, 12);
+  return { body, contentType, version };
+}
+
+export const ASSETS_PATH = "/b/_assets";
+
+/** Served under ASSETS_PATH; `_` cannot start a project slug, so these never shadow a board. */
+export const BOARD_ASSETS: Record<string, Asset> = {
+  "board.css": asset(boardCss, "text/css; charset=utf-8"),
+  "board.js": asset(boardScript, "text/javascript; charset=utf-8"),
+};
+
+export const WIDGET_SCRIPT = asset(widgetScript, "text/javascript; charset=utf-8");
+
+export function assetUrl(name: keyof typeof BOARD_ASSETS & string): string {
+  return `${ASSETS_PATH}/${name}?v=${BOARD_ASSETS[name]!.version}`;
+}

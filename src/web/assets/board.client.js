@@ -1,0 +1,205 @@
+// featureboard board pages: voting, commenting and submitting through the public API. The pages are
+// complete without this script (for reading); it only enables the controls that write.
+(function () {
+  "use strict";
+  var board = document.body.getAttribute("data-board");
+  if (!board) return;
+  var api = "/api/public";
+  var memory = {};
+
+  function load(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return memory[key] || null;
+    }
+  }
+  function save(key, value) {
+    memory[key] = value;
+    try {
+      window.localStorage.setItem(key, value);
+    } catch {
+      // Storage refused (private mode): the in-memory copy lasts for this page.
+    }
+  }
+
+  /** One id per browser, kept across visits, so a visitor's vote is counted once and can be taken back. */
+  function anonymousId() {
+    var id = load("featureboard:anonymousId");
+    if (!id) {
+      id =
+        "anon_" +
+        (window.crypto && crypto.randomUUID
+          ? crypto.randomUUID()
+          : String(Math.random()).slice(2) + Date.now());
+      save("featureboard:anonymousId", id);
+    }
+    return id;
+  }
+
+  var votesKey = "featureboard:votes:" + board;
+  function votedPosts() {
+    try {
+      return JSON.parse(load(votesKey) || "[]");
+    } catch {
+      return [];
+    }
+  }
+  function rememberVote(postId, voted) {
+    var list = votedPosts().filter(function (id) {
+      return id !== postId;
+    });
+    if (voted) list.push(postId);
+    save(votesKey, JSON.stringify(list));
+  }
+
+  function send(method, path, body) {
+    return fetch(api + path, {
+      method: method,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        var json;
+        try {
+          json = text ? JSON.parse(text) : null;
+        } catch {
+          json = null;
+        }
+        if (!response.ok) {
+          var message =
+            json && json.message ? json.message : "Something went wrong (" + response.status + ")";
+          throw new Error(message);
+        }
+        return json;
+      });
+    });
+  }
+
+  function boardPath(rest) {
+    return "/boards/" + encodeURIComponent(board) + rest;
+  }
+
+  function setupVoting() {
+    var voted = votedPosts();
+    var buttons = document.querySelectorAll("button.vote[data-post]");
+    Array.prototype.forEach.call(buttons, function (button) {
+      var postId = button.getAttribute("data-post");
+      button.setAttribute("aria-pressed", voted.indexOf(postId) >= 0 ? "true" : "false");
+      button.disabled = false;
+      button.addEventListener("click", function () {
+        var wasVoted = button.getAttribute("aria-pressed") === "true";
+        var count = button.querySelector(".count");
+        button.disabled = true;
+        send(wasVoted ? "DELETE" : "POST", boardPath("/posts/" + encodeURIComponent(postId) + "/vote"), {
+          anonymousId: anonymousId(),
+        })
+          .then(function (json) {
+            count.textContent = String(json.data.voteCount);
+            button.setAttribute("aria-pressed", wasVoted ? "false" : "true");
+            rememberVote(postId, !wasVoted);
+          })
+          .catch(function (error) {
+            button.title = error.message;
+          })
+          .then(function () {
+            button.disabled = false;
+          });
+      });
+    });
+  }
+
+  function fieldsOf(form) {
+    var values = {};
+    Array.prototype.forEach.call(form.elements, function (element) {
+      if (!element.name) return;
+      var value = element.value.trim();
+      if (value !== "") values[element.name] = value;
+    });
+    return values;
+  }
+
+  function report(form, message, isError) {
+    var status = form.querySelector(".form-status");
+    status.textContent = message;
+    status.className = "form-status" + (isError ? " error" : "");
+  }
+
+  function appendComment(comment) {
+    var list = document.querySelector(".comment-list");
+    var item = document.createElement("li");
+    item.className = "comment";
+    var meta = document.createElement("p");
+    meta.className = "meta";
+    var author = document.createElement("strong");
+    author.textContent = comment.authorName || "Anonymous";
+    meta.appendChild(author);
+    var body = document.createElement("p");
+    body.className = "comment-body";
+    body.textContent = comment.body;
+    item.appendChild(meta);
+    item.appendChild(body);
+    list.appendChild(item);
+    var empty = document.querySelector(".no-comments");
+    if (empty) empty.remove();
+    var counter = document.querySelector(".comment-count");
+    // The list may show one page of many: the total is the one the page was rendered with, plus this one.
+    if (counter)
+      counter.textContent = "(" + ((parseInt(counter.textContent.replace(/\D/g, ""), 10) || 0) + 1) + ")";
+  }
+
+  var handlers = {
+    submit: function (form, fields) {
+      fields.projectSlug = board;
+      return send("POST", "/posts", fields).then(function () {
+        form.reset();
+        report(
+          form,
+          "Thank you! Your request will appear on the board once the team has reviewed it.",
+          false,
+        );
+      });
+    },
+    comment: function (form, fields) {
+      fields.anonymousId = anonymousId();
+      var postId = form.getAttribute("data-post");
+      return send("POST", boardPath("/posts/" + encodeURIComponent(postId) + "/comments"), fields).then(
+        function (json) {
+          form.reset();
+          appendComment((json && json.data) || fields);
+          report(form, "Comment posted.", false);
+        },
+      );
+    },
+  };
+
+  function setupForms() {
+    var forms = document.querySelectorAll("form[data-form]");
+    Array.prototype.forEach.call(forms, function (form) {
+      var handle = handlers[form.getAttribute("data-form")];
+      if (!handle) return;
+      var fieldset = form.querySelector("fieldset");
+      fieldset.disabled = false;
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        fieldset.disabled = true;
+        report(form, "Sending…", false);
+        handle(form, fieldsOf(form))
+          .catch(function (error) {
+            report(form, error.message, true);
+          })
+          .then(function () {
+            fieldset.disabled = false;
+            // Disabling the fieldset while sending took focus away: bring it back to the form.
+            form.querySelector("input, textarea").focus();
+          });
+      });
+    });
+  }
+
+  setupVoting();
+  setupForms();
+  Array.prototype.forEach.call(document.querySelectorAll(".script-note"), function (note) {
+    note.remove();
+  });
+})();

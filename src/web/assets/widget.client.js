@@ -1,0 +1,318 @@
+// featureboard widget: <script src="https://board.example/widget.js" data-key="pk_…" async></script>
+// Adds a "Feedback" button that opens a panel, in a shadow root so the host page's CSS cannot reach it,
+// to submit a request and vote on the top requests through the public API of the script's own origin.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  if (!script || !script.src) return;
+  var key = script.getAttribute("data-key") || "";
+  var origin = new URL(script.src).origin;
+  var label = script.getAttribute("data-label") || "Feedback";
+
+  var CSS =
+    ":host{all:initial}" +
+    "*{box-sizing:border-box}" +
+    ".root{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2330}" +
+    ".launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;background:#3f3fc4;color:#fff;border:0;border-radius:999px;padding:10px 18px;font:inherit;font-weight:600;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.2)}" +
+    ".panel{position:fixed;right:20px;bottom:76px;z-index:2147483000;width:min(360px,calc(100vw - 40px));max-height:calc(100vh - 100px);overflow:auto;background:#fff;border:1px solid #d9dce3;border-radius:12px;box-shadow:0 10px 30px rgba(0,0,0,.18);padding:16px}" +
+    ".panel[hidden]{display:none}" +
+    "h2{font-size:17px;margin:0 0 8px}h3{font-size:14px;margin:16px 0 6px;color:#545b6b}" +
+    ".head{display:flex;justify-content:space-between;align-items:center}" +
+    ".close{background:none;border:0;font-size:20px;cursor:pointer;color:#545b6b;padding:2px 6px}" +
+    "label{display:block;font-size:13px;font-weight:600;margin:8px 0 2px}" +
+    "input,textarea{width:100%;font:inherit;border:1px solid #8a90a0;border-radius:6px;padding:6px 8px;color:#1f2330;background:#fff}" +
+    "textarea{resize:vertical}" +
+    ".send{margin-top:10px;background:#3f3fc4;color:#fff;border:0;border-radius:6px;padding:8px 14px;font:inherit;font-weight:600;cursor:pointer}" +
+    ".status{min-height:1.4em;margin:6px 0 0;font-size:13px;font-weight:600}.status.error{color:#b91c1c}" +
+    "ol{list-style:none;margin:0;padding:0}li{display:flex;gap:10px;align-items:center;padding:6px 0;border-top:1px solid #eceef2}" +
+    ".vote{flex:none;white-space:nowrap;min-width:48px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
+    ".vote[aria-pressed=true]{background:#3f3fc4;color:#fff;border-color:#3f3fc4}" +
+    "a{color:#3f3fc4}:focus-visible{outline:3px solid #3f3fc4;outline-offset:2px}" +
+    ".more{font-size:13px;margin-top:8px;display:block}";
+
+  function storageGet(name) {
+    try {
+      return window.localStorage.getItem(name);
+    } catch {
+      return null;
+    }
+  }
+  function storageSet(name, value) {
+    try {
+      window.localStorage.setItem(name, value);
+    } catch {
+      // Storage refused: the id lasts for this page only.
+    }
+  }
+  var memoryId = null;
+  function anonymousId() {
+    var id = storageGet("featureboard:anonymousId") || memoryId;
+    if (!id) {
+      id =
+        "anon_" +
+        (window.crypto && crypto.randomUUID
+          ? crypto.randomUUID()
+          : String(Math.random()).slice(2) + Date.now());
+      storageSet("featureboard:anonymousId", id);
+    }
+    memoryId = id;
+    return id;
+  }
+
+  // Plain-text bodies keep the GETs and POSTs "simple" cross-origin requests (no preflight round trip):
+  // the public API reads every body as JSON whatever its Content-Type. Removing a vote (DELETE) is
+  // preflighted, which the public API answers.
+  function request(method, path, body) {
+    var init = { method: method, mode: "cors", credentials: "omit" };
+    if (body !== undefined) {
+      init.headers = { "content-type": "text/plain;charset=UTF-8" };
+      init.body = JSON.stringify(body);
+    }
+    return fetch(origin + path, init).then(function (response) {
+      return response.text().then(function (text) {
+        var json;
+        try {
+          json = text ? JSON.parse(text) : null;
+        } catch {
+          json = null;
+        }
+        if (!response.ok)
+          throw new Error(json && json.message ? json.message : "Request failed (" + response.status + ")");
+        return json;
+      });
+    });
+  }
+
+  function element(tag, attributes, text) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) {
+      node.setAttribute(name, attributes[name]);
+    });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function mount(board) {
+    // The board is served by the same origin as this script.
+    var boardUrl = origin + "/b/" + encodeURIComponent(board.slug);
+    var host = element("div", { "data-featureboard-widget": board.slug });
+    var shadow = host.attachShadow({ mode: "open" });
+    if (
+      "adoptedStyleSheets" in shadow &&
+      typeof CSSStyleSheet === "function" &&
+      "replaceSync" in CSSStyleSheet.prototype
+    ) {
+      var sheet = new CSSStyleSheet();
+      sheet.replaceSync(CSS);
+      shadow.adoptedStyleSheets = [sheet];
+    } else {
+      shadow.appendChild(element("style", {}, CSS));
+    }
+    var root = element("div", { class: "root" });
+    var launcher = element(
+      "button",
+      { class: "launcher", type: "button", "aria-expanded": "false", "aria-controls": "fb-panel" },
+      label,
+    );
+    var panel = element("section", {
+      class: "panel",
+      id: "fb-panel",
+      role: "dialog",
+      "aria-labelledby": "fb-title",
+    });
+    panel.hidden = true;
+
+    var head = element("div", { class: "head" });
+    head.appendChild(element("h2", { id: "fb-title" }, "Feedback for " + board.name));
+    var close = element(
+      "button",
+      { class: "close", type: "button", "aria-label": "Close feedback panel" },
+      "×",
+    );
+    head.appendChild(close);
+    panel.appendChild(head);
+
+    var form = element("form", { class: "form" });
+    var fields = [
+      ["fb-title-input", "title", "What would you like?", "input", { required: "", maxlength: "200" }],
+      ["fb-description", "description", "Details (optional)", "textarea", { rows: "3", maxlength: "10000" }],
+      [
+        "fb-email",
+        "email",
+        "Email (optional)",
+        "input",
+        { type: "email", maxlength: "320", autocomplete: "email" },
+      ],
+    ];
+    fields.forEach(function (field) {
+      form.appendChild(element("label", { for: field[0] }, field[2]));
+      var attributes = field[4];
+      attributes.id = field[0];
+      attributes.name = field[1];
+      form.appendChild(element(field[3], attributes));
+    });
+    var send = element("button", { class: "send", type: "submit" }, "Send request");
+    var status = element("p", { class: "status", role: "status", "aria-live": "polite" });
+    form.appendChild(send);
+    form.appendChild(status);
+    panel.appendChild(form);
+
+    panel.appendChild(element("h3", { id: "fb-top" }, "Top requests"));
+    var list = element("ol", { "aria-labelledby": "fb-top" });
+    panel.appendChild(list);
+    var more = element(
+      "a",
+      { class: "more", href: boardUrl, target: "_blank", rel: "noopener" },
+      "See all requests",
+    );
+    panel.appendChild(more);
+
+    root.appendChild(panel);
+    root.appendChild(launcher);
+    shadow.appendChild(root);
+    document.body.appendChild(host);
+
+    var votesKey = "featureboard:votes:" + board.slug;
+    function voted() {
+      try {
+        return JSON.parse(storageGet(votesKey) || "[]");
+      } catch {
+        return [];
+      }
+    }
+
+    function renderTop(posts) {
+      list.textContent = "";
+      var mine = voted();
+      if (posts.length === 0) list.appendChild(element("li", {}, "No requests yet."));
+      posts.forEach(function (post) {
+        var item = element("li");
+        var pressed = mine.indexOf(post.id) >= 0;
+        var button = element(
+          "button",
+          {
+            class: "vote",
+            type: "button",
+            "aria-pressed": String(pressed),
+            "aria-label": "Vote for " + post.title + ", " + post.voteCount + " votes",
+          },
+          "▲ " + post.voteCount,
+        );
+        button.addEventListener("click", function () {
+          var wasVoted = button.getAttribute("aria-pressed") === "true";
+          button.disabled = true;
+          var path =
+            "/api/public/boards/" +
+            encodeURIComponent(board.slug) +
+            "/posts/" +
+            encodeURIComponent(post.id) +
+            "/vote";
+          request(wasVoted ? "DELETE" : "POST", path, { anonymousId: anonymousId() })
+            .then(function (json) {
+              var count = json.data.voteCount;
+              button.textContent = "▲ " + count;
+              button.setAttribute("aria-pressed", String(!wasVoted));
+              button.setAttribute(
+                "aria-label",
+                (wasVoted ? "Vote for " : "You voted for ") + post.title + ", " + count + " votes",
+              );
+              var list = voted().filter(function (id) {
+                return id !== post.id;
+              });
+              if (!wasVoted) list.push(post.id);
+              storageSet(votesKey, JSON.stringify(list));
+            })
+            .catch(function (error) {
+              button.title = error.message;
+            })
+            .then(function () {
+              button.disabled = false;
+            });
+        });
+        item.appendChild(button);
+        item.appendChild(
+          element(
+            "a",
+            {
+              href: boardUrl + "/posts/" + encodeURIComponent(post.id),
+              target: "_blank",
+              rel: "noopener",
+            },
+            post.title,
+          ),
+        );
+        list.appendChild(item);
+      });
+    }
+
+    function loadTop() {
+      request("GET", "/api/public/boards/" + encodeURIComponent(board.slug) + "/posts?sort=votes&limit=5")
+        .then(function (json) {
+          renderTop((json && json.data) || []);
+        })
+        .catch(function () {
+          list.textContent = "";
+          list.appendChild(element("li", {}, "Top requests could not be loaded."));
+        });
+    }
+
+    function toggle(open) {
+      panel.hidden = !open;
+      launcher.setAttribute("aria-expanded", String(open));
+      if (open) {
+        loadTop();
+        shadow.getElementById("fb-title-input").focus();
+      } else {
+        launcher.focus();
+      }
+    }
+    launcher.addEventListener("click", function () {
+      toggle(panel.hidden);
+    });
+    close.addEventListener("click", function () {
+      toggle(false);
+    });
+    panel.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") toggle(false);
+    });
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var body = { projectSlug: board.slug };
+      Array.prototype.forEach.call(form.elements, function (field) {
+        if (field.name && field.value.trim() !== "") body[field.name] = field.value.trim();
+      });
+      send.disabled = true;
+      status.className = "status";
+      status.textContent = "Sending…";
+      request("POST", "/api/public/posts", body)
+        .then(function () {
+          form.reset();
+          status.textContent = "Thank you! The team will review your request.";
+        })
+        .catch(function (error) {
+          status.className = "status error";
+          status.textContent = error.message;
+        })
+        .then(function () {
+          send.disabled = false;
+          // Disabling the button while sending took focus away: keep it in the panel.
+          if (!panel.hidden) shadow.getElementById("fb-title-input").focus();
+        });
+    });
+  }
+
+  function start() {
+    request("GET", "/widget/board?key=" + encodeURIComponent(key))
+      .then(function (json) {
+        // A page that includes the script twice gets one launcher.
+        if (document.querySelector("[data-featureboard-widget]")) return;
+        mount(json.data);
+      })
+      .catch(function (error) {
+        if (window.console) console.warn("featureboard widget: " + error.message);
+      });
+  }
+  if (document.body) start();
+  else document.addEventListener("DOMContentLoaded", start);
+})();

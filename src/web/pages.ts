@@ -1,0 +1,443 @@
+import type { PostStatus } from "../posts/schema";
+import { VISIBLE_STATUSES, type VisibleStatus } from "../public/schema";
+import { escapeHtml, html, type Html, raw } from "./html";
+import { type BoardRef, boardPath, shell } from "./layout";
+import { renderMarkdown } from "./markdown";
+
+/**
+ * What a customer reads for each status a public page can show. Listings and the roadmap show the visible
+ * statuses; a closed or archived post keeps its page (the public API still answers it), so links live on.
+ */
+export type ShownStatus = Exclude<PostStatus, "PENDING">;
+export const STATUS_LABELS: Record<ShownStatus, string> = {
+  APPROVED: "Planned",
+  IN_PROGRESS: "In progress",
+  COMPLETE: "Complete",
+  CLOSED: "Closed",
+  ARCHIVED: "Archived",
+};
+
+export interface TagView {
+  id: string;
+  label: string;
+}
+
+export interface PostView {
+  id: string;
+  title: string;
+  description: string | null;
+  status: ShownStatus;
+  voteCount: number;
+  createdAt: string;
+  tags: TagView[];
+}
+
+export interface CommentView {
+  id: string;
+  body: string;
+  authorName: string | null;
+  createdAt: string;
+}
+
+export interface ReleaseView {
+  id: string;
+  title: string;
+  /** A version label such as v2.3. */
+  label: string | null;
+  content: string | null;
+  publishedAt: string;
+  updatedAt: string;
+}
+
+export interface PageInfo {
+  page: number;
+  totalPages: number;
+  total: number;
+}
+
+export type BoardSort = "votes" | "new";
+
+/** The board's query string, already cleaned: what the filters show and what the pager keeps. */
+export interface BoardQuery {
+  sort: BoardSort;
+  status: VisibleStatus | null;
+  tagId: string | null;
+  q: string;
+  page: number;
+}
+
+export interface BoardPageView {
+  board: BoardRef;
+  posts: PostView[];
+  tags: TagView[];
+  query: BoardQuery;
+  pages: PageInfo;
+}
+
+export interface PostPageView {
+  board: BoardRef;
+  post: PostView;
+  comments: CommentView[];
+  commentPages: PageInfo;
+}
+
+export interface RoadmapColumn {
+  status: VisibleStatus;
+  posts: PostView[];
+  /** Posts in the column beyond those shown. */
+  more: number;
+}
+
+export interface RoadmapPageView {
+  board: BoardRef;
+  columns: RoadmapColumn[];
+}
+
+export interface ChangelogPageView {
+  board: BoardRef;
+  releases: ReleaseView[];
+  pages: PageInfo;
+}
+
+const EXCERPT_LENGTH = 240;
+
+function excerpt(text: string | null): string {
+  if (!text) return "";
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1).trimEnd()}…` : flat;
+}
+
+const dateFormat = new Intl.DateTimeFormat("en", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  timeZone: "UTC",
+});
+
+function date(iso: string): Html {
+  return html`<time datetime="${iso}">${dateFormat.format(new Date(iso))}</time>`;
+}
+
+function statusBadge(status: ShownStatus): Html {
+  return html`<span class="status status-${status.toLowerCase().replace("_", "-")}"
+    >${STATUS_LABELS[status]}</span
+  >`;
+}
+
+function tagList(tags: TagView[]): Html {
+  return html`${tags.map((tag) => html`<span class="tag">${tag.label}</span>`)}`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Disabled until the board script runs: without script the page is for reading. */
+function voteButton(post: PostView): Html {
+  return html`<button class="vote" type="button" data-post="${post.id}" aria-pressed="false" disabled>
+    <span class="arrow" aria-hidden="true">▲</span><span class="count">${post.voteCount}</span
+    ><span class="sr-only"> votes. Vote for “${post.title}”</span>
+  </button>`;
+}
+
+function postUrl(board: BoardRef, postId: string): string {
+  return boardPath(board.slug, `/posts/${encodeURIComponent(postId)}`);
+}
+
+function pager(pages: PageInfo, hrefFor: (page: number) => string): Html {
+  if (pages.totalPages <= 1) return html``;
+  const previous = pages.page > 1 ? html`<a rel="prev" href="${hrefFor(pages.page - 1)}">← Previous</a>` : "";
+  const next =
+    pages.page < pages.totalPages ? html`<a rel="next" href="${hrefFor(pages.page + 1)}">Next →</a>` : "";
+  return html`<nav class="pager" aria-label="Pages">
+    ${previous}<span>Page ${pages.page} of ${pages.totalPages}</span>${next}
+  </nav>`;
+}
+
+/** Removed by the board script once it runs (a `<noscript>` is not shown where script is merely blocked). */
+const SCRIPT_NOTE = html`<p class="note script-note">
+  Voting, commenting and submitting need JavaScript; reading does not.
+</p>`;
+
+function boardQueryString(query: BoardQuery, page: number): string {
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.status) params.set("status", query.status);
+  if (query.tagId) params.set("tag", query.tagId);
+  if (query.sort !== "votes") params.set("sort", query.sort);
+  if (page > 1) params.set("page", String(page));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function option(value: string, label: string, selected: boolean): Html {
+  return html`<option value="${value}" ${selected ? raw(" selected") : ""}>${label}</option>`;
+}
+
+function filters(view: BoardPageView): Html {
+  const { query } = view;
+  return html`<form class="filters" method="get" action="${boardPath(view.board.slug)}" role="search">
+    <div class="field">
+      <label for="filter-q">Search</label
+      ><input id="filter-q" name="q" type="search" value="${query.q}" maxlength="200" />
+    </div>
+    <div class="field">
+      <label for="filter-status">Status</label
+      ><select id="filter-status" name="status">
+        ${option("", "All statuses", query.status === null)}${VISIBLE_STATUSES.map((status) => option(status, STATUS_LABELS[status], query.status === status))}
+      </select>
+    </div>
+    ${
+      view.tags.length > 0
+        ? html`<div class="field">
+            <label for="filter-tag">Tag</label
+            ><select id="filter-tag" name="tag">
+              ${option("", "All tags", query.tagId === null)}${view.tags.map((tag) => option(tag.id, tag.label, query.tagId === tag.id))}
+            </select>
+          </div>`
+        : ""
+    }
+    <div class="field">
+      <label for="filter-sort">Sort by</label
+      ><select id="filter-sort" name="sort">
+        ${option("votes", "Most votes", query.sort === "votes")}${option("new", "Newest", query.sort === "new")}
+      </select>
+    </div>
+    <button type="submit">Apply</button>
+  </form>`;
+}
+
+function postCard(board: BoardRef, post: PostView): Html {
+  return html`<li class="post-card">
+    ${voteButton(post)}
+    <div class="post-body">
+      <h2><a href="${postUrl(board, post.id)}">${post.title}</a></h2>
+      ${post.description ? html`<p class="excerpt">${excerpt(post.description)}</p>` : ""}
+      <p class="meta">${statusBadge(post.status)} ${tagList(post.tags)} ${date(post.createdAt)}</p>
+    </div>
+  </li>`;
+}
+
+function emptyBoardMessage(view: BoardPageView, filtered: boolean): Html {
+  if (view.pages.total > 0)
+    return html`This page is past the last one:
+      <a href="${boardPath(view.board.slug, boardQueryString(view.query, 1))}">back to the first page</a>.`;
+  return html`${filtered ? "No requests match these filters." : "No requests yet: be the first to submit one."}`;
+}
+
+export function boardPage(view: BoardPageView): Html {
+  const { board, query } = view;
+  const filtered = query.q !== "" || query.status !== null || query.tagId !== null;
+  const list =
+    view.posts.length > 0
+      ? html`<ol class="posts">
+          ${view.posts.map((post) => postCard(board, post))}
+        </ol>`
+      : html`<p class="empty">${emptyBoardMessage(view, filtered)}</p>`;
+  return shell({
+    title: "Feature requests",
+    description: `Feature requests for ${board.name}: vote on what matters to you.`,
+    board,
+    section: "posts",
+    body: html`<h1>Feature requests</h1>
+      <p class="lede">
+        ${plural(view.pages.total, "request", "requests")}${filtered ? (view.pages.total === 1 ? " matches" : " match") : ""}.
+        Vote for the ones you need, or <a href="${boardPath(board.slug, "/submit")}">submit your own</a>.
+      </p>
+      ${filters(view)} ${list}
+      ${pager(view.pages, (page) => boardPath(board.slug, boardQueryString(query, page)))} ${SCRIPT_NOTE}`,
+  });
+}
+
+function commentItem(comment: CommentView): Html {
+  return html`<li class="comment">
+    <p class="meta"><strong>${comment.authorName || "Anonymous"}</strong> ${date(comment.createdAt)}</p>
+    <p class="comment-body">${comment.body}</p>
+  </li>`;
+}
+
+export function postPage(view: PostPageView): Html {
+  const { board, post } = view;
+  const count = view.commentPages.total;
+  return shell({
+    title: post.title,
+    description: excerpt(post.description) || `A feature request for ${board.name}.`,
+    board,
+    section: "posts",
+    body: html`<p class="back"><a href="${boardPath(board.slug)}">← All requests</a></p>
+      <article class="post">
+        <div class="post-head">
+          ${voteButton(post)}
+          <div>
+            <h1>${post.title}</h1>
+            <p class="meta">${statusBadge(post.status)} ${tagList(post.tags)} ${date(post.createdAt)}</p>
+          </div>
+        </div>
+        ${post.description ? html`<div class="description">${post.description}</div>` : ""}
+      </article>
+      <section class="comments" aria-labelledby="comments-heading">
+        <h2 id="comments-heading">Comments <span class="comment-count">(${count})</span></h2>
+        <ol class="comment-list">
+          ${view.comments.map(commentItem)}
+        </ol>
+        ${count === 0 ? html`<p class="empty no-comments">No comments yet.</p>` : ""}
+        ${pager(view.commentPages, (page) => `${postUrl(board, post.id)}${page > 1 ? `?page=${page}` : ""}`)}
+        <form class="comment-form" data-form="comment" data-post="${post.id}" method="post">
+          <fieldset disabled>
+            <legend>Add a comment</legend>
+            <div class="field">
+              <label for="comment-body">Comment</label
+              ><textarea id="comment-body" name="body" rows="4" required maxlength="5000"></textarea>
+            </div>
+            <div class="field">
+              <label for="comment-name">Your name (optional)</label
+              ><input id="comment-name" name="authorName" autocomplete="name" maxlength="200" />
+            </div>
+            <button type="submit">Post comment</button>
+            <p class="form-status" role="status" aria-live="polite"></p>
+          </fieldset>
+        </form>
+      </section>
+      ${SCRIPT_NOTE}`,
+  });
+}
+
+export function submitPage(board: BoardRef): Html {
+  return shell({
+    title: "Submit a request",
+    description: `Suggest a feature for ${board.name}.`,
+    board,
+    section: "submit",
+    body: html`<h1>Submit a request</h1>
+      <p class="lede">
+        Tell the team what you need. New requests appear on the board once they have been reviewed.
+      </p>
+      <form class="submit-form" data-form="submit" method="post">
+        <fieldset disabled>
+          <div class="field">
+            <label for="submit-title">Title</label
+            ><input id="submit-title" name="title" required maxlength="200" />
+          </div>
+          <div class="field">
+            <label for="submit-description">Description (optional)</label
+            ><textarea id="submit-description" name="description" rows="6" maxlength="10000"></textarea>
+          </div>
+          <div class="field">
+            <label for="submit-name">Your name (optional)</label
+            ><input id="submit-name" name="name" autocomplete="name" maxlength="200" />
+          </div>
+          <div class="field">
+            <label for="submit-email">Email (optional, to hear about progress)</label
+            ><input id="submit-email" name="email" type="email" autocomplete="email" maxlength="320" />
+          </div>
+          <button type="submit">Submit request</button>
+          <p class="form-status" role="status" aria-live="polite"></p>
+        </fieldset>
+      </form>
+      ${SCRIPT_NOTE}`,
+  });
+}
+
+function roadmapColumn(board: BoardRef, column: RoadmapColumn): Html {
+  const id = `column-${column.status.toLowerCase()}`;
+  return html`<section class="column" aria-labelledby="${id}">
+    <h2 id="${id}">
+      ${statusBadge(column.status)} <span class="column-count">${column.posts.length + column.more}</span>
+    </h2>
+    ${
+      column.posts.length > 0
+        ? html`<ol class="roadmap-list">
+            ${column.posts.map(
+              (post) =>
+                html`<li>
+                  <a href="${postUrl(board, post.id)}">${post.title}</a>
+                  <p class="meta">
+                    <span class="votes">${plural(post.voteCount, "vote", "votes")}</span>
+                    ${tagList(post.tags)}
+                  </p>
+                </li>`,
+            )}
+          </ol>`
+        : html`<p class="empty">Nothing here yet.</p>`
+    }
+    ${column.more > 0 ? html`<p><a href="${boardPath(board.slug, `?status=${column.status}`)}">${column.more} more</a></p>` : ""}
+  </section>`;
+}
+
+export function roadmapPage(view: RoadmapPageView): Html {
+  return shell({
+    title: "Roadmap",
+    description: `What ${view.board.name} has planned, is building, and has shipped.`,
+    board: view.board,
+    section: "roadmap",
+    body: html`<h1>Roadmap</h1>
+      <div class="roadmap">${view.columns.map((column) => roadmapColumn(view.board, column))}</div>`,
+  });
+}
+
+export function changelogPage(view: ChangelogPageView): Html {
+  const { board } = view;
+  const feed = boardPath(board.slug, "/changelog.atom");
+  return shell({
+    title: "Changelog",
+    description: `What is new in ${board.name}.`,
+    board,
+    section: "changelog",
+    body: html`<h1>Changelog</h1>
+      <p class="lede">What has shipped, newest first. <a href="${feed}">Subscribe to the Atom feed</a>.</p>
+      ${
+        view.releases.length > 0
+          ? view.releases.map(
+              (release) =>
+                html`<article class="release" id="release-${release.id}">
+                  <h2>${release.title}</h2>
+                  <p class="meta">
+                    ${release.label ? html`<span class="tag">${release.label}</span>` : ""}
+                    ${date(release.publishedAt)}
+                  </p>
+                  <div class="markdown">${release.content ? renderMarkdown(release.content) : ""}</div>
+                </article>`,
+            )
+          : html`<p class="empty">Nothing published yet.</p>`
+      }
+      ${pager(view.pages, (page) => boardPath(board.slug, page > 1 ? `/changelog?page=${page}` : "/changelog"))}`,
+  });
+}
+
+export function notFoundPage(): Html {
+  return shell({
+    title: "Page not found",
+    body: html`<h1>Page not found</h1>
+      <p class="lede">There is no public board or page at this address.</p>`,
+  });
+}
+
+/** Atom 1.0: absolute ids and links from the service's public URL; entries carry the rendered notes. */
+export function changelogFeed(board: BoardRef, releases: ReleaseView[], publicUrl: string): string {
+  const page = `${publicUrl}${boardPath(board.slug, "/changelog")}`;
+  const updated = releases.reduce(
+    (latest, release) => (release.updatedAt > latest ? release.updatedAt : latest),
+    releases[0]?.publishedAt ?? new Date(0).toISOString(),
+  );
+  const entries = releases.map(
+    (release) => `<entry>
+<title>${escapeHtml(release.label ? `${release.label}: ${release.title}` : release.title)}</title>
+<id>${escapeHtml(`${page}#release-${release.id}`)}</id>
+<link rel="alternate" type="text/html" href="${escapeHtml(`${page}#release-${release.id}`)}"/>
+<published>${release.publishedAt}</published>
+<updated>${release.updatedAt > release.publishedAt ? release.updatedAt : release.publishedAt}</updated>
+<content type="html">${escapeHtml(release.content ? renderMarkdown(release.content).value : "")}</content>
+</entry>`,
+  );
+  return `<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<title>${escapeHtml(`${board.name} changelog`)}</title>
+<id>${escapeHtml(page)}</id>
+<link rel="self" type="application/atom+xml" href="${escapeHtml(`${page}.atom`)}"/>
+<link rel="alternate" type="text/html" href="${escapeHtml(page)}"/>
+<updated>${updated}</updated>
+<author><name>${escapeHtml(board.name)}</name></author>
+${entries.join("\n")}
+</feed>
+`;
+}

@@ -1,0 +1,158 @@
+import { Elysia, t } from "elysia";
+import { recordPageView } from "../analytics/page-views";
+import type { AppContext } from "../context";
+import { ApiError } from "../http/errors";
+import { dataOf } from "../http/schemas";
+import { authenticateKey } from "../projects/service";
+import { ASSETS_PATH, BOARD_ASSETS, type Asset, WIDGET_SCRIPT } from "./assets";
+import type { Html } from "./html";
+import { htmlResponse } from "./layout";
+import {
+  boardPage,
+  changelogFeed,
+  changelogPage,
+  notFoundPage,
+  postPage,
+  roadmapPage,
+  submitPage,
+} from "./pages";
+import {
+  type Board,
+  loadBoardPage,
+  loadChangelogPage,
+  loadFeedReleases,
+  loadPostPage,
+  loadRoadmapPage,
+  PageNotFound,
+  requireBoard,
+} from "./views";
+
+function assetResponse(asset: Asset, version: string | undefined, headers: Record<string, string> = {}) {
+  return new Response(asset.body, {
+    headers: {
+      "content-type": asset.contentType,
+      "x-content-type-options": "nosniff",
+      // Pages link to the current version's URL, so that URL's content never changes.
+      "cache-control":
+        version === asset.version ? "public, max-age=31536000, immutable" : "public, max-age=300",
+      ...headers,
+    },
+  });
+}
+
+const notFoundResponse = () => htmlResponse(notFoundPage(), 404);
+
+const WidgetBoardSchema = t.Object({
+  slug: t.String(),
+  name: t.String(),
+});
+
+/**
+ * The public board pages under `/b/{slug}`, their static assets, and the embeddable widget. Pages read
+ * in-process through the services; the browser writes (votes, comments, submissions) through the public
+ * API. Every page view of a public board is counted once, here.
+ */
+export function webRoutes(ctx: AppContext) {
+  const { db } = ctx;
+
+  /** Answers for a public board, or with the 404 page when the board or what it asks for is not public. */
+  function forBoard(slug: string, respond: (board: Board) => Response): Response {
+    try {
+      return respond(requireBoard(db, slug));
+    } catch (error) {
+      if (error instanceof PageNotFound) return notFoundResponse();
+      throw error;
+    }
+  }
+
+  /** A board page: rendered, then counted as one view of the board. */
+  function boardPageResponse(slug: string, render: (board: Board) => Html): Response {
+    return forBoard(slug, (board) => {
+      const page = render(board);
+      recordPageView(db, board.project.id);
+      return htmlResponse(page);
+    });
+  }
+
+  const widget = new Elysia({ detail: { hide: true } })
+    // The widget runs on customers' sites: these answers, errors included, are readable from any origin.
+    .onTransform(({ set }) => {
+      set.headers["access-control-allow-origin"] = "*";
+    })
+    .get("/widget.js", ({ query }) =>
+      assetResponse(WIDGET_SCRIPT, query.v, {
+        "access-control-allow-origin": "*",
+        "cross-origin-resource-policy": "cross-origin",
+      }),
+    )
+    .get(
+      "/widget/board",
+      ({ query }) => {
+        const authenticated = authenticateKey(db, query.key);
+        if (authenticated?.kind !== "publishable") {
+          throw new ApiError(
+            "INVALID_API_KEY",
+            "The widget's data-key is not an active publishable key",
+            "Use the project's pk_ key (never the sk_ one) in data-key; create one with: featureboard keys create --project <slug> --kind publishable",
+          );
+        }
+        const { project } = authenticated;
+        if (!project.isPublic) {
+          throw new ApiError(
+            "BOARD_NOT_PUBLIC",
+            "This board is not public",
+            "Make the board public to use the widget.",
+          );
+        }
+        return {
+          data: {
+            slug: project.slug,
+            name: project.name,
+          },
+        };
+      },
+      {
+        query: t.Object({ key: t.String({ maxLength: 200 }) }),
+        response: { 200: dataOf(WidgetBoardSchema) },
+      },
+    );
+
+  return (
+    new Elysia({ name: "web", detail: { hide: true } })
+      .use(widget)
+      .get(`${ASSETS_PATH}/:file`, ({ params, query }) => {
+        const asset = BOARD_ASSETS[params.file];
+        return asset ? assetResponse(asset, query.v) : notFoundResponse();
+      })
+      .get("/b/:slug", ({ params, query }) =>
+        boardPageResponse(params.slug, (board) => boardPage(loadBoardPage(db, board, query))),
+      )
+      .get("/b/:slug/posts/:postId", ({ params, query }) =>
+        boardPageResponse(params.slug, (board) => postPage(loadPostPage(db, board, params.postId, query))),
+      )
+      .get("/b/:slug/submit", ({ params }) => boardPageResponse(params.slug, submitPage))
+      .get("/b/:slug/roadmap", ({ params }) =>
+        boardPageResponse(params.slug, (board) =>
+          roadmapPage(loadRoadmapPage(db, board, ctx.config.publicUrl)),
+        ),
+      )
+      .get("/b/:slug/changelog", ({ params, query }) =>
+        boardPageResponse(params.slug, (board) => changelogPage(loadChangelogPage(db, board, query))),
+      )
+      // A feed reader polling is not a page view.
+      .get("/b/:slug/changelog.atom", ({ params }) =>
+        forBoard(
+          params.slug,
+          (board) =>
+            new Response(changelogFeed(board, loadFeedReleases(db, board), ctx.config.publicUrl), {
+              headers: {
+                "content-type": "application/atom+xml; charset=utf-8",
+                "x-content-type-options": "nosniff",
+                "cache-control": "public, max-age=300",
+              },
+            }),
+        ),
+      )
+      .get("/b/*", () => notFoundResponse())
+  );
+}

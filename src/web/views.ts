@@ -1,0 +1,192 @@
+import type { Db } from "../db/connection";
+import { ApiError } from "../http/errors";
+import type { Project } from "../projects/schema";
+import type { PublicPost, VisibleStatus } from "../public/schema";
+import { VISIBLE_STATUSES } from "../public/schema";
+import {
+  getBoard,
+  getPublicPost,
+  getPublicRoadmap,
+  listVisiblePosts,
+  requirePublicBoard,
+  toPublicPost,
+} from "../public/service";
+import { withTags } from "../posts/service";
+import { listPublishedReleases } from "../releases/service";
+import { listTags } from "../tags/store";
+import type { BoardRef } from "./layout";
+import type {
+  BoardPageView,
+  BoardQuery,
+  ChangelogPageView,
+  PageInfo,
+  PostPageView,
+  PostView,
+  ReleaseView,
+  RoadmapPageView,
+  ShownStatus,
+} from "./pages";
+import { listTaggedVisiblePosts } from "./store";
+
+/**
+ * Loaders: each page's view, read in-process through the public API's service functions, so a page
+ * shows exactly what the public API would answer. Only the tag filter is the pages' own (src/web/store.ts).
+ */
+
+/** A page that must answer 404: unknown board, private board, unknown or unlisted post. */
+export class PageNotFound extends Error {}
+
+export interface Board extends BoardRef {
+  project: Project;
+}
+
+export const BOARD_PAGE_SIZE = 20;
+export const COMMENT_PAGE_SIZE = 20;
+export const ROADMAP_COLUMN_SIZE = 50;
+export const CHANGELOG_PAGE_SIZE = 10;
+export const FEED_SIZE = 20;
+
+/**
+ * A private board is answered exactly like one that does not exist (the public API's 403 and 404 both
+ * become the one 404 page), so a page shows nothing of a private board, not even that it exists.
+ */
+export function requireBoard(db: Db, slug: string): Board {
+  try {
+    const project = requirePublicBoard(db, slug);
+    return { project, slug: project.slug, name: project.name };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.code === "BOARD_NOT_PUBLIC"))
+      throw new PageNotFound();
+    throw error;
+  }
+}
+
+function isVisible(status: string): status is VisibleStatus {
+  return (VISIBLE_STATUSES as readonly string[]).includes(status);
+}
+
+type RawQuery = Record<string, string | undefined>;
+
+function pageNumber(raw: string | undefined): number {
+  const page = Number(raw);
+  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
+}
+
+/** Page URLs are typed by people and shared around: odd values fall back to defaults instead of failing. */
+export function cleanBoardQuery(raw: RawQuery): BoardQuery {
+  const status = raw.status?.toUpperCase() ?? "";
+  return {
+    sort: raw.sort === "new" ? "new" : "votes",
+    status: isVisible(status) ? status : null,
+    tagId: raw.tag ? raw.tag.slice(0, 64) : null,
+    q: (raw.q ?? "").trim().slice(0, 200),
+    page: pageNumber(raw.page),
+  };
+}
+
+function pageInfo(page: number, limit: number, total: number): PageInfo {
+  return { page, total, totalPages: Math.ceil(total / limit) };
+}
+
+function toPostView(post: PublicPost): PostView {
+  return {
+    id: post.id,
+    title: post.title,
+    description: post.description,
+    // The public API never answers a PENDING post.
+    status: post.status as ShownStatus,
+    voteCount: post.voteCount,
+    createdAt: post.createdAt,
+    tags: post.tags.map(({ id, label }) => ({ id, label })),
+  };
+}
+
+export function loadBoardPage(db: Db, board: Board, raw: RawQuery): BoardPageView {
+  const query = cleanBoardQuery(raw);
+  const projectId = board.project.id;
+  const listing = {
+    sort: query.sort === "new" ? ("date" as const) : ("votes" as const),
+    page: query.page,
+    limit: BOARD_PAGE_SIZE,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.q ? { q: query.q } : {}),
+  };
+  let posts: PublicPost[];
+  let total: number;
+  if (query.tagId === null) {
+    const list = listVisiblePosts(db, projectId, listing);
+    posts = list.data;
+    total = list.pagination.total;
+  } else {
+    const tagged = listTaggedVisiblePosts(db, projectId, query.tagId, listing);
+    posts = withTags(db, tagged.rows).map(toPublicPost);
+    total = tagged.total;
+  }
+  return {
+    board,
+    posts: posts.map(toPostView),
+    tags: listTags(db, projectId).map(({ id, label }) => ({ id, label })),
+    query,
+    pages: pageInfo(query.page, BOARD_PAGE_SIZE, total),
+  };
+}
+
+/** The post as the public API shows it: pending posts (and other projects' posts) answer 404. */
+export function loadPostPage(db: Db, board: Board, postId: string, raw: RawQuery): PostPageView {
+  let detail;
+  try {
+    detail = getPublicPost(db, board.project.id, postId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new PageNotFound();
+    throw error;
+  }
+  const page = pageNumber(raw.page);
+  return {
+    board,
+    post: toPostView(detail),
+    comments: detail.comments
+      .slice((page - 1) * COMMENT_PAGE_SIZE, page * COMMENT_PAGE_SIZE)
+      .map(({ id, body, authorName, createdAt }) => ({ id, body, authorName, createdAt })),
+    commentPages: pageInfo(page, COMMENT_PAGE_SIZE, detail.comments.length),
+  };
+}
+
+export function loadRoadmapPage(db: Db, board: Board, publicUrl: string): RoadmapPageView {
+  const roadmap = getPublicRoadmap(db, board.project.id, ROADMAP_COLUMN_SIZE);
+  const { counts } = getBoard(db, board.project, publicUrl);
+  const column = (status: VisibleStatus, posts: PublicPost[], count: number) => ({
+    status,
+    posts: posts.map(toPostView),
+    more: Math.max(0, count - posts.length),
+  });
+  return {
+    board,
+    columns: [
+      column("APPROVED", roadmap.approved, counts.approved),
+      column("IN_PROGRESS", roadmap.in_progress, counts.in_progress),
+      column("COMPLETE", roadmap.complete, counts.complete),
+    ],
+  };
+}
+
+function releaseViews(db: Db, board: Board, page: number, limit: number) {
+  const { data, pagination } = listPublishedReleases(db, board.project.id, { page, limit });
+  const releases: ReleaseView[] = data.map((release) => ({
+    id: release.id,
+    title: release.title,
+    label: release.label,
+    content: release.content,
+    // Listed releases are published, so they carry a publication time.
+    publishedAt: release.publishedAt ?? release.updatedAt,
+    updatedAt: release.updatedAt,
+  }));
+  return { releases, pages: { page, total: pagination.total, totalPages: pagination.totalPages } };
+}
+
+export function loadChangelogPage(db: Db, board: Board, raw: RawQuery): ChangelogPageView {
+  return { board, ...releaseViews(db, board, pageNumber(raw.page), CHANGELOG_PAGE_SIZE) };
+}
+
+export function loadFeedReleases(db: Db, board: Board): ReleaseView[] {
+  return releaseViews(db, board, 1, FEED_SIZE).releases;
+}
