@@ -5,6 +5,7 @@ import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo } from "../http/request-info";
 import { keylessRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
+import { validationError } from "../http/errors";
 import {
   BoardParams,
   BoardPostParams,
@@ -81,6 +82,27 @@ export function publicRoutes(ctx: AppContext) {
               "No key. The post starts PENDING and is listed only once the team approves it. `metadata` is stored as private " +
               "context and never shown publicly; `email` links the post to a board user and is never shown either. " +
               "`projectSlug` may be replaced by the header `X-Publishable-Key: pk_…`.",
+          },
+        },
+      )
+      .get(
+        "/widget",
+        ({ request }) => {
+          const publishableKey = request.headers.get(PUBLISHABLE_KEY_HEADER);
+          if (!publishableKey) throw validationError("X-Publishable-Key", "is required");
+          const project = board.resolvePublicProject(db, { publishableKey });
+          return { data: board.getBoard(db, project, config.publicUrl) };
+        },
+        {
+          response: {
+            200: dataOf(PublicBoardSchema, "The widget's board"),
+            ...errorResponses(400, 401, 403),
+          },
+          detail: {
+            summary: "Find the widget's board",
+            description:
+              "The board of the publishable key sent as `X-Publishable-Key: pk_…`: what the embeddable widget starts " +
+              "from, since it knows only its key. Not a page view. A private board answers 403 BOARD_NOT_PUBLIC.",
           },
         },
       )

@@ -1,9 +1,6 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { recordPageView } from "../analytics/page-views";
 import type { AppContext } from "../context";
-import { ApiError } from "../http/errors";
-import { dataOf } from "../http/schemas";
-import { authenticateKey } from "../projects/service";
 import { ASSETS_PATH, BOARD_ASSETS, type Asset, WIDGET_SCRIPT } from "./assets";
 import type { Html } from "./html";
 import { htmlResponse } from "./layout";
@@ -42,11 +39,6 @@ function assetResponse(asset: Asset, version: string | undefined, headers: Recor
 
 const notFoundResponse = () => htmlResponse(notFoundPage(), 404);
 
-const WidgetBoardSchema = t.Object({
-  slug: t.String(),
-  name: t.String(),
-});
-
 /**
  * The public board pages under `/b/{slug}`, their static assets, and the embeddable widget. Pages read
  * in-process through the services; the browser writes (votes, comments, submissions) through the public
@@ -74,52 +66,15 @@ export function webRoutes(ctx: AppContext) {
     });
   }
 
-  const widget = new Elysia({ detail: { hide: true } })
-    // The widget runs on customers' sites: these answers, errors included, are readable from any origin.
-    .onTransform(({ set }) => {
-      set.headers["access-control-allow-origin"] = "*";
-    })
-    .get("/widget.js", ({ query }) =>
-      assetResponse(WIDGET_SCRIPT, query.v, {
-        "access-control-allow-origin": "*",
-        "cross-origin-resource-policy": "cross-origin",
-      }),
-    )
-    .get(
-      "/widget/board",
-      ({ query }) => {
-        const authenticated = authenticateKey(db, query.key);
-        if (authenticated?.kind !== "publishable") {
-          throw new ApiError(
-            "INVALID_API_KEY",
-            "The widget's data-key is not an active publishable key",
-            "Use the project's pk_ key (never the sk_ one) in data-key; create one with: featureboard keys create --project <slug> --kind publishable",
-          );
-        }
-        const { project } = authenticated;
-        if (!project.isPublic) {
-          throw new ApiError(
-            "BOARD_NOT_PUBLIC",
-            "This board is not public",
-            "Make the board public to use the widget.",
-          );
-        }
-        return {
-          data: {
-            slug: project.slug,
-            name: project.name,
-          },
-        };
-      },
-      {
-        query: t.Object({ key: t.String({ maxLength: 200 }) }),
-        response: { 200: dataOf(WidgetBoardSchema) },
-      },
-    );
-
   return (
     new Elysia({ name: "web", detail: { hide: true } })
-      .use(widget)
+      // The widget runs on customers' sites: any origin may load it.
+      .get("/widget.js", ({ query }) =>
+        assetResponse(WIDGET_SCRIPT, query.v, {
+          "access-control-allow-origin": "*",
+          "cross-origin-resource-policy": "cross-origin",
+        }),
+      )
       .get(`${ASSETS_PATH}/:file`, ({ params, query }) => {
         const asset = BOARD_ASSETS[params.file];
         return asset ? assetResponse(asset, query.v) : notFoundResponse();

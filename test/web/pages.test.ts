@@ -325,19 +325,30 @@ describe("assets and the widget", () => {
     expect(response.text).toContain("data-key");
   });
 
-  test("the widget finds its board from the publishable key, and only from it", async () => {
-    const found = await page(`/widget/board?key=${t.project.publishableKey}`);
+  test("the widget finds its board from the publishable key, and only from it; no page view", async () => {
+    const widgetBoard = (key?: string) =>
+      t.call("GET", "/api/public/widget", {
+        key: null,
+        headers:
+          key === undefined
+            ? { origin: "https://customer.example" }
+            : { "x-publishable-key": key, origin: "https://customer.example" },
+      });
+    const views = () =>
+      t.ctx.db.query<{ n: number }, []>("SELECT coalesce(sum(views), 0) AS n FROM page_views").get()?.n ?? 0;
+    const viewsBefore = views();
+    const found = await widgetBoard(t.project.publishableKey);
     expect(found.status).toBe(200);
-    expect(found.headers.get("access-control-allow-origin")).toBe("*");
-    expect(found.body.data).toEqual({ slug: "acme", name: "Acme" });
+    expect(found.headers.get("access-control-allow-origin")).toBeTruthy();
+    expect(found.body.data).toMatchObject({ slug: "acme", name: "Acme" });
+    expect(views()).toBe(viewsBefore);
 
-    const secretKey = await page(`/widget/board?key=${t.project.secretKey}`);
+    const secretKey = await widgetBoard(t.project.secretKey);
     expectApiError(secretKey, 401, "INVALID_API_KEY");
-    expect(secretKey.headers.get("access-control-allow-origin")).toBe("*");
     expect(secretKey.text).not.toContain("acme");
-    expectApiError(await page("/widget/board?key=pk_unknown"), 401, "INVALID_API_KEY");
-    expectApiError(await page("/widget/board"), 400, "VALIDATION_ERROR");
+    expectApiError(await widgetBoard("pk_unknown"), 401, "INVALID_API_KEY");
+    expectApiError(await widgetBoard(), 400, "VALIDATION_ERROR");
     const hidden = createProject(t.ctx.db, { slug: "quiet-co", isPublic: false });
-    expectApiError(await page(`/widget/board?key=${hidden.publishableKey}`), 403, "BOARD_NOT_PUBLIC");
+    expectApiError(await widgetBoard(hidden.publishableKey), 403, "BOARD_NOT_PUBLIC");
   });
 });

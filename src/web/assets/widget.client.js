@@ -62,10 +62,10 @@
   // Plain-text bodies keep the GETs and POSTs "simple" cross-origin requests (no preflight round trip):
   // the public API reads every body as JSON whatever its Content-Type. Removing a vote (DELETE) is
   // preflighted, which the public API answers.
-  function request(method, path, body) {
-    var init = { method: method, mode: "cors", credentials: "omit" };
+  function request(method, path, body, headers) {
+    var init = { method: method, mode: "cors", credentials: "omit", headers: headers || {} };
     if (body !== undefined) {
-      init.headers = { "content-type": "text/plain;charset=UTF-8" };
+      init.headers["content-type"] = "text/plain;charset=UTF-8";
       init.body = JSON.stringify(body);
     }
     return fetch(origin + path, init).then(function (response) {
@@ -303,7 +303,7 @@
   }
 
   function start() {
-    request("GET", "/widget/board?key=" + encodeURIComponent(key))
+    request("GET", "/api/public/widget", undefined, { "X-Publishable-Key": key })
       .then(function (json) {
         // A page that includes the script twice gets one launcher.
         if (document.querySelector("[data-featureboard-widget]")) return;
