@@ -251,20 +251,6 @@ export function listTombstones(db: Db, projectId: string, since: number, limit: 
     .map((row) => ({ id: row.post_id, deletedAt: iso(row.deleted_at) }));
 }
 
-export function insertStatusNotification(
-  db: Db,
-  projectId: string,
-  postId: string,
-  previousStatus: PostStatus,
-  status: PostStatus,
-  now: number,
-): void {
-  db.query(
-    `INSERT INTO status_notifications (id, project_id, post_id, previous_status, status, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(Bun.randomUUIDv7(), projectId, postId, previousStatus, status, now);
-}
-
 // ---- subscribers and merging ----
 
 export function subscribe(db: Db, postId: string, boardUserId: string, now: number): void {
