@@ -30,7 +30,7 @@ describe("the compiled binary", () => {
     expect(runCommand([binary, "--version"], {}, dir).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   }, 120_000);
 
-  test("runs without node_modules: CLI, discovery, sqlite-vec on /healthz, a tag round-trip", async () => {
+  test("runs without node_modules: CLI, discovery, sqlite-vec, a tag round-trip, board pages, similarity", async () => {
     const env = {
       FEATUREBOARD_DB: join(dir, "data", "board.db"),
       FEATUREBOARD_CACHE_DIR: join(dir, "cache"),
@@ -61,6 +61,25 @@ describe("the compiled binary", () => {
     expect((await readJson(invalid)).message).toContain("label");
     const listed = await readJson(await fetch(`${service.url}/api/v1/tags`, { headers: auth }));
     expect(listed.data.map((t: { label: string }) => t.label)).toEqual(["Binary"]);
+
+    // What the binary must carry besides code: the board's assets, the widget, the similarity index.
+    const post = await fetch(`${service.url}/api/v1/posts`, {
+      method: "POST",
+      headers: auth,
+      body: '{"title":"Dark mode","status":"APPROVED"}',
+    });
+    expect(post.status).toBe(201);
+    const board = await fetch(`${service.url}/b/shipped`);
+    expect(board.status).toBe(200);
+    const page = await board.text();
+    expect(page).toContain("Dark mode");
+    const stylesheet = page.match(/href="(\/b\/[^"]+\.css[^"]*)"/)?.[1];
+    expect((await fetch(`${service.url}${stylesheet}`)).status).toBe(200);
+    expect(await (await fetch(`${service.url}/widget.js`)).text()).toContain("data-key");
+    const similar = await readJson(
+      await fetch(`${service.url}/api/v1/posts/similar?query=night%20mode`, { headers: auth }),
+    );
+    expect(similar.data.map((hit: { title: string }) => hit.title)).toEqual(["Dark mode"]);
 
     service.proc.kill("SIGTERM");
     expect(await service.exited).toBe(0);
