@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { enforceRateLimit } from "../http/rate-limit";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
+import { requirePlan } from "../projects/plans";
 import { attachAi } from "./embeddings";
 import { createProvider } from "./providers";
 import {
@@ -22,9 +23,14 @@ import * as ai from "./service";
 const GATED =
   " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
 
-/** Every AI route is metered against the project's AI bucket (decisions §5) on top of the key's own. */
+/**
+ * Every AI route is metered against the project's AI bucket (decisions §5) on top of the key's own. The
+ * plan is checked first: a project below growth is told to upgrade (403), not to wait (429), and its
+ * refused requests cost nothing. The services check the plan again for their other callers (MCP).
+ */
 function aiRoutesUnder<const Prefix extends string>(ctx: AppContext, prefix: Prefix, tag: string) {
   return secretKeyRoutes(ctx, prefix, tag).onBeforeHandle({ as: "local" }, ({ project, set }) => {
+    requirePlan(project, "growth", "AI features");
     enforceRateLimit(ctx.rateLimits.ai, project.id, set.headers);
   });
 }
