@@ -1,5 +1,5 @@
 import type { Db } from "../db/connection";
-import { notFound } from "../http/errors";
+import { notFound, validationError } from "../http/errors";
 import type { Post, PostStatus } from "../posts/schema";
 import { createPost, requirePostRow } from "../posts/service";
 import { toPost } from "../posts/store";
@@ -55,8 +55,18 @@ export async function findSimilarPosts(db: Db, projectId: string, input: Similar
 
 // ---- from text ----
 
+/** from-text lists related posts from this similarity on, so the team sees them even when nothing matched. */
+export const RELATED_THRESHOLD = 0.5;
+/**
+ * A CLOSED post was declined and an ARCHIVED one put away: new feedback asking for the same thing is a new
+ * request the team should see again, so it creates a post (listed with the old one in `similar_posts`)
+ * instead of being absorbed. A COMPLETE post still absorbs it: what is asked for has shipped.
+ */
+const NEVER_ABSORBS: readonly PostStatus[] = ["CLOSED", "ARCHIVED"];
+
 export async function createPostFromText(db: Db, projectId: string, input: FromTextInput) {
   requireAiPlan(db, projectId, "Creating posts from text");
+  if (input.text.trim() === "") throw validationError("text", "must not be blank");
   const provider = requireProvider(db);
   const tags = listTags(db, projectId);
   const extracted = await provider.extractPost(
@@ -67,11 +77,13 @@ export async function createPostFromText(db: Db, projectId: string, input: FromT
     db,
     projectId,
     { title: extracted.title, description: extracted.description },
-    { threshold: DEFAULT_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
+    { threshold: RELATED_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
   );
-  const best = similar[0];
-  if (best) {
-    const post = toPost(requirePostRow(db, projectId, best.id));
+  const duplicate = similar.find(
+    (hit) => hit.similarity >= DEFAULT_THRESHOLD && !NEVER_ABSORBS.includes(hit.status),
+  );
+  if (duplicate) {
+    const post = toPost(requirePostRow(db, projectId, duplicate.id));
     return { data: { action: "matched_duplicate" as const, post, similar_posts: similar } };
   }
   const metadata: Record<string, string> = {};
