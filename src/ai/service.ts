@@ -300,7 +300,8 @@ export async function summariseFeedback(db: Db, projectId: string, input: Summar
 // ---- sprint plan ----
 
 const PLANNABLE = "p.status IN ('PENDING', 'APPROVED', 'IN_PROGRESS')";
-const PLAN_POOL = 5000;
+/** SQLite reads LIMIT -1 as no limit. */
+const EVERY_ROW = -1;
 
 /** Effort in rough units: a longer request usually hides more work; 1 is a one-liner. */
 function effortOf(post: CandidateRow): number {
@@ -346,8 +347,9 @@ export async function planSprint(db: Db, projectId: string, input: SprintPlanReq
   requireAiPlan(db, projectId, "AI sprint planning");
   const strategy = input.strategy ?? "balanced";
   const capacity = input.capacity ?? DEFAULT_CAPACITY;
-  // CLOSED, COMPLETE and ARCHIVED posts are never planned, nor posts merged into another.
-  const pool = candidates(db, projectId, PLANNABLE, "p.vote_count DESC, p.created_at", PLAN_POOL);
+  // CLOSED, COMPLETE and ARCHIVED posts are never planned, nor posts merged into another. Every open post
+  // is scored: a pool cut by votes would hide the quick win or the revenue pick with few votes.
+  const pool = candidates(db, projectId, PLANNABLE, "p.created_at, p.id", EVERY_ROW);
   const maxima = {
     votes: Math.max(0, ...pool.map((post) => post.vote_count)),
     spend: Math.max(0, ...pool.map((post) => post.spend_cents)),
