@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
+import { ApiErrorSchema } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
@@ -19,6 +20,11 @@ import {
   TriageSchema,
 } from "./schema";
 import * as ai from "./service";
+
+/** The provider is attached when the app is built; until then these routes answer 503 (`requireProvider`). */
+const providerNotReady = {
+  503: { ...ApiErrorSchema, description: "The AI provider is not ready (SERVICE_UNAVAILABLE); retry" },
+};
 
 const GATED =
   " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
@@ -49,6 +55,7 @@ export function aiRoutes(ctx: AppContext) {
       response: {
         200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
         ...errorResponses(400, 403, 502),
+        ...providerNotReady,
       },
       detail: {
         summary: "Find posts similar to a text",
@@ -66,6 +73,7 @@ export function aiRoutes(ctx: AppContext) {
         response: {
           201: dataOf(FromTextResultSchema, "The created post, or the existing post it duplicates"),
           ...errorResponses(400, 403, 502),
+          ...providerNotReady,
         },
         detail: {
           summary: "Create a post from free text",
@@ -86,6 +94,7 @@ export function aiRoutes(ctx: AppContext) {
       response: {
         200: dataOf(TriageResultSchema, "One recommendation per post"),
         ...errorResponses(400, 403, 502),
+        ...providerNotReady,
       },
       detail: {
         summary: "Triage the inbox",
@@ -100,6 +109,7 @@ export function aiRoutes(ctx: AppContext) {
       response: {
         200: dataOf(SummaryResultSchema, "Summary of the period"),
         ...errorResponses(400, 403, 502),
+        ...providerNotReady,
       },
       detail: {
         summary: "Summarise feedback",
