@@ -269,9 +269,14 @@ export async function summariseFeedback(db: Db, projectId: string, input: Summar
       projectId,
       since,
     ),
+    // Posts moved to COMPLETE in the period and still COMPLETE: an edit to a post shipped long ago is not
+    // a completion, and a post reopened since is not done.
     completed: countSince(
       db,
-      "SELECT count(*) AS n FROM posts WHERE project_id = ? AND updated_at >= ? AND status = 'COMPLETE'",
+      `SELECT count(DISTINCT a.entity_id) AS n FROM activity a JOIN posts p ON p.id = a.entity_id
+       WHERE a.project_id = ?1 AND a.created_at >= ?2 AND a.action = 'status_changed'
+         AND a.entity_type = 'post' AND json_extract(a.metadata, '$.to') = 'COMPLETE'
+         AND p.project_id = ?1 AND p.status = 'COMPLETE'`,
       projectId,
       since,
     ),
