@@ -1,8 +1,10 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
+import { ApiErrorSchema } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
+import { requirePlan } from "../projects/plans";
 import { attachAi } from "./embeddings";
 import { createProvider } from "./providers";
 import {
@@ -19,12 +21,22 @@ import {
 } from "./schema";
 import * as ai from "./service";
 
+/** The provider is attached when the app is built; until then these routes answer 503 (`requireProvider`). */
+const providerNotReady = {
+  503: { ...ApiErrorSchema, description: "The AI provider is not ready (SERVICE_UNAVAILABLE); retry" },
+};
+
 const GATED =
   " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
 
-/** Every AI route is metered against the project's AI bucket (decisions §5) on top of the key's own. */
+/**
+ * Every AI route is metered against the project's AI bucket (decisions §5) on top of the key's own. The
+ * plan is checked first: a project below growth is told to upgrade (403), not to wait (429), and its
+ * refused requests cost nothing. The services check the plan again for their other callers (MCP).
+ */
 function aiRoutesUnder<const Prefix extends string>(ctx: AppContext, prefix: Prefix, tag: string) {
   return secretKeyRoutes(ctx, prefix, tag).onBeforeHandle({ as: "local" }, ({ project, set }) => {
+    requirePlan(project, "growth", "AI features");
     enforceRateLimit(ctx.rateLimits.ai, project.id, set.headers);
   });
 }
@@ -43,6 +55,7 @@ export function aiRoutes(ctx: AppContext) {
       response: {
         200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
         ...errorResponses(400, 403, 502),
+        ...providerNotReady,
       },
       detail: {
         summary: "Find posts similar to a text",
@@ -60,14 +73,16 @@ export function aiRoutes(ctx: AppContext) {
         response: {
           201: dataOf(FromTextResultSchema, "The created post, or the existing post it duplicates"),
           ...errorResponses(400, 403, 502),
+          ...providerNotReady,
         },
         detail: {
           summary: "Create a post from free text",
           description:
             "Extracts a title, description and tags (among the project's) from raw feedback. When an existing " +
-            "post is at least 0.7 similar, nothing is created: `action` is `matched_duplicate` and `post` is that " +
-            "post. Otherwise a PENDING post is created (`action` `created`) with `source` and `source_url` in its " +
-            "metadata." +
+            "post that is not CLOSED or ARCHIVED is at least 0.7 similar, nothing is created: `action` is " +
+            "`matched_duplicate` and `post` is that post. Otherwise a PENDING post is created (`action` " +
+            "`created`) with `source` and `source_url` in its metadata. `similar_posts` lists posts at least " +
+            "0.5 similar either way." +
             GATED,
         },
       },
@@ -79,6 +94,7 @@ export function aiRoutes(ctx: AppContext) {
       response: {
         200: dataOf(TriageResultSchema, "One recommendation per post"),
         ...errorResponses(400, 403, 502),
+        ...providerNotReady,
       },
       detail: {
         summary: "Triage the inbox",
@@ -93,6 +109,7 @@ export function aiRoutes(ctx: AppContext) {
       response: {
         200: dataOf(SummaryResultSchema, "Summary of the period"),
         ...errorResponses(400, 403, 502),
+        ...providerNotReady,
       },
       detail: {
         summary: "Summarise feedback",

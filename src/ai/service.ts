@@ -1,5 +1,5 @@
 import type { Db } from "../db/connection";
-import { notFound } from "../http/errors";
+import { notFound, validationError } from "../http/errors";
 import type { Post, PostStatus } from "../posts/schema";
 import { createPost, requirePostRow } from "../posts/service";
 import { toPost } from "../posts/store";
@@ -55,8 +55,18 @@ export async function findSimilarPosts(db: Db, projectId: string, input: Similar
 
 // ---- from text ----
 
+/** from-text lists related posts from this similarity on, so the team sees them even when nothing matched. */
+export const RELATED_THRESHOLD = 0.5;
+/**
+ * A CLOSED post was declined and an ARCHIVED one put away: new feedback asking for the same thing is a new
+ * request the team should see again, so it creates a post (listed with the old one in `similar_posts`)
+ * instead of being absorbed. A COMPLETE post still absorbs it: what is asked for has shipped.
+ */
+const NEVER_ABSORBS: readonly PostStatus[] = ["CLOSED", "ARCHIVED"];
+
 export async function createPostFromText(db: Db, projectId: string, input: FromTextInput) {
   requireAiPlan(db, projectId, "Creating posts from text");
+  if (input.text.trim() === "") throw validationError("text", "must not be blank");
   const provider = requireProvider(db);
   const tags = listTags(db, projectId);
   const extracted = await provider.extractPost(
@@ -67,11 +77,13 @@ export async function createPostFromText(db: Db, projectId: string, input: FromT
     db,
     projectId,
     { title: extracted.title, description: extracted.description },
-    { threshold: DEFAULT_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
+    { threshold: RELATED_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
   );
-  const best = similar[0];
-  if (best) {
-    const post = toPost(requirePostRow(db, projectId, best.id));
+  const duplicate = similar.find(
+    (hit) => hit.similarity >= DEFAULT_THRESHOLD && !NEVER_ABSORBS.includes(hit.status),
+  );
+  if (duplicate) {
+    const post = toPost(requirePostRow(db, projectId, duplicate.id));
     return { data: { action: "matched_duplicate" as const, post, similar_posts: similar } };
   }
   const metadata: Record<string, string> = {};
@@ -257,9 +269,14 @@ export async function summariseFeedback(db: Db, projectId: string, input: Summar
       projectId,
       since,
     ),
+    // Posts moved to COMPLETE in the period and still COMPLETE: an edit to a post shipped long ago is not
+    // a completion, and a post reopened since is not done.
     completed: countSince(
       db,
-      "SELECT count(*) AS n FROM posts WHERE project_id = ? AND updated_at >= ? AND status = 'COMPLETE'",
+      `SELECT count(DISTINCT a.entity_id) AS n FROM activity a JOIN posts p ON p.id = a.entity_id
+       WHERE a.project_id = ?1 AND a.created_at >= ?2 AND a.action = 'status_changed'
+         AND a.entity_type = 'post' AND json_extract(a.metadata, '$.to') = 'COMPLETE'
+         AND p.project_id = ?1 AND p.status = 'COMPLETE'`,
       projectId,
       since,
     ),
@@ -288,7 +305,8 @@ export async function summariseFeedback(db: Db, projectId: string, input: Summar
 // ---- sprint plan ----
 
 const PLANNABLE = "p.status IN ('PENDING', 'APPROVED', 'IN_PROGRESS')";
-const PLAN_POOL = 5000;
+/** SQLite reads LIMIT -1 as no limit. */
+const EVERY_ROW = -1;
 
 /** Effort in rough units: a longer request usually hides more work; 1 is a one-liner. */
 function effortOf(post: CandidateRow): number {
@@ -334,8 +352,9 @@ export async function planSprint(db: Db, projectId: string, input: SprintPlanReq
   requireAiPlan(db, projectId, "AI sprint planning");
   const strategy = input.strategy ?? "balanced";
   const capacity = input.capacity ?? DEFAULT_CAPACITY;
-  // CLOSED, COMPLETE and ARCHIVED posts are never planned, nor posts merged into another.
-  const pool = candidates(db, projectId, PLANNABLE, "p.vote_count DESC, p.created_at", PLAN_POOL);
+  // CLOSED, COMPLETE and ARCHIVED posts are never planned, nor posts merged into another. Every open post
+  // is scored: a pool cut by votes would hide the quick win or the revenue pick with few votes.
+  const pool = candidates(db, projectId, PLANNABLE, "p.created_at, p.id", EVERY_ROW);
   const maxima = {
     votes: Math.max(0, ...pool.map((post) => post.vote_count)),
     spend: Math.max(0, ...pool.map((post) => post.spend_cents)),

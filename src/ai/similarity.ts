@@ -101,7 +101,7 @@ export async function similarTo(
     db
       .query<PostSummaryRow, [string, string]>(
         `SELECT id, title, vote_count, status FROM posts
-         WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))`,
+         WHERE project_id = ? AND merged_into_id IS NULL AND id IN (SELECT value FROM json_each(?))`,
       )
       .all(projectId, JSON.stringify(scored.map((hit) => hit.postId)))
       .map((row) => [row.id, row]),

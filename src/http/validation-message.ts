@@ -38,10 +38,42 @@ function describeType(schema: TSchema): string {
   }
 }
 
+/** Errors that only say the value is of another type than one option of a union wants. */
+const WRONG_TYPE = new Set<ValueErrorType>([
+  ValueErrorType.Array,
+  ValueErrorType.BigInt,
+  ValueErrorType.Boolean,
+  ValueErrorType.Date,
+  ValueErrorType.Integer,
+  ValueErrorType.Literal,
+  ValueErrorType.Null,
+  ValueErrorType.Number,
+  ValueErrorType.Object,
+  ValueErrorType.String,
+  ValueErrorType.Undefined,
+]);
+
+/**
+ * For a value that failed every option of a union, the first complaint of an option whose type it has:
+ * 51 against Elysia's body `t.Integer` (a numeric string or an integer) is "at most 50", not "must be a
+ * string or an integer"; a too-long value of `t.Nullable(t.String(...))` is "at most N characters".
+ */
+function closestOption(error: ValueError): ValueError | null {
+  for (const option of error.errors) {
+    const first = option.First();
+    if (first && !WRONG_TYPE.has(first.type)) return first;
+  }
+  return null;
+}
+
 /** A short sentence about what is wrong with the value, for a VALIDATION_ERROR message. */
 export function describeProblem(error: ValueError): string {
   const schema = error.schema;
   if (typeof schema.error === "string") return schema.error;
+  if (error.type === ValueErrorType.Union) {
+    const closest = closestOption(error);
+    if (closest) return describeProblem(closest);
+  }
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return "is required";

@@ -2,6 +2,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "elysia";
 import { recordActivity } from "../activity/store";
 import * as activityStore from "../activity/store";
+import { forgetPost } from "../ai/embeddings";
 import { createComment } from "../comments/service";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
@@ -224,8 +225,11 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
       const postId = target("post", post.id);
       const intoId = target("post", post.mergedIntoId);
       // Either end new: the link is made, also when its target arrives in a later import than the post.
-      if (postId !== null && intoId !== null && (newlyCreated.has(postId) || newlyCreated.has(intoId)))
+      if (postId !== null && intoId !== null && (newlyCreated.has(postId) || newlyCreated.has(intoId))) {
         store.setMergedInto(db, projectId, postId, intoId);
+        // A merged post is a known duplicate: like a merge over the API, it leaves similarity search.
+        forgetPost(db, postId);
+      }
     }
   });
 

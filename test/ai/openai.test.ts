@@ -7,7 +7,7 @@ import { createAiTestApp } from "./support";
  * A small OpenAI-compatible server on loopback: /v1/embeddings and /v1/chat/completions, as OpenAI,
  * Ollama or vLLM answer them. `mode` makes it slow (past the client's time-out) or failing.
  */
-type Mode = "ok" | "slow" | "error" | "rate-limited-once";
+type Mode = "ok" | "slow" | "error" | "rate-limited-once" | "error-once";
 let mode: Mode = "ok";
 const requests: { path: string; body: Record<string, unknown> }[] = [];
 
@@ -61,6 +61,10 @@ const server = Bun.serve({
     requests.push({ path, body });
     if (mode === "slow") await Bun.sleep(2000);
     if (mode === "error") return Response.json({ error: { message: "model crashed" } }, { status: 500 });
+    if (mode === "error-once") {
+      mode = "ok";
+      return Response.json({ error: { message: "bad gateway" } }, { status: 502 });
+    }
     if (mode === "rate-limited-once") {
       mode = "ok";
       return Response.json(
@@ -176,6 +180,21 @@ describe("the openai provider against an OpenAI-compatible server", () => {
     const response = await t.call("GET", "/api/v1/posts/similar?query=dark");
     expect(response.status).toBe(200);
     expect(requests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("a 5xx is retried: one failed and one answered request reach the server, and the call succeeds", async () => {
+    mode = "error-once";
+    const response = await t.call("GET", "/api/v1/posts/similar?query=export%20spreadsheet");
+    expect(response.status).toBe(200);
+    const embeddings = requests.filter((call) => call.path === "/v1/embeddings");
+    expect(embeddings).toHaveLength(2);
+    expect(embeddings[1]!.body).toEqual(embeddings[0]!.body);
+  });
+
+  test("a server failing every time gets the first attempt and FEATUREBOARD_AI_MAX_RETRIES (1) more", async () => {
+    mode = "error";
+    expectApiError(await t.call("GET", "/api/v1/posts/similar?query=dark"), 502, "UPSTREAM_ERROR");
+    expect(requests.filter((call) => call.path === "/v1/embeddings")).toHaveLength(2);
   });
 
   test("a slow server: time-out → 502 UPSTREAM_ERROR with retry true, after the configured retry", async () => {

@@ -67,4 +67,13 @@ describe("AI rate limit", () => {
     expect((await t.call("GET", "/api/v1/posts")).status).toBe(200);
     expect((await t.call("POST", "/api/v1/ai/summary", { key: t.other.secretKey })).status).toBe(200);
   });
+
+  test("a free project is told to upgrade (403), never to wait (429), however many requests it makes", async () => {
+    const free = createProject(t.ctx.db, { slug: "free-flood", plan: "free" }).secretKey;
+    for (let i = 0; i < 8; i++) {
+      const [method, path, body] = AI_ROUTES[i % AI_ROUTES.length]!;
+      const response = await t.call(method, path, { key: free, body });
+      expectApiError(response, 403, "PLAN_UPGRADE_REQUIRED");
+    }
+  });
 });

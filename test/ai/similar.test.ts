@@ -64,6 +64,29 @@ describe("GET /posts/similar", () => {
     expect(hit.title).toBe("Two-factor authentication");
   });
 
+  test("editing a post's description changes what similar finds", async () => {
+    const post = await makePost(t, {
+      title: "Request from a customer",
+      description: "Send alerts to our Slack channel",
+    });
+    const scoreOf = async (query: string) =>
+      (await similar(query, "&threshold=0&limit=50")).body.data.find(
+        (hit: { id: string }) => hit.id === post.id,
+      )?.similarity ?? 0;
+    const slack = "alerts in our slack channel";
+    const push = "push notifications on the iphone app";
+    const before = { slack: await scoreOf(slack), push: await scoreOf(push) };
+    expect(before.slack).toBeGreaterThan(before.push);
+    const patched = await t.call("PATCH", `/api/v1/posts/${post.id}`, {
+      body: { description: "Push notifications on the iPhone app" },
+    });
+    expect(patched.status).toBe(200);
+    const after = { slack: await scoreOf(slack), push: await scoreOf(push) };
+    expect(after.push).toBeGreaterThan(before.push);
+    expect(after.slack).toBeLessThan(before.slack);
+    expect(after.push).toBeGreaterThan(after.slack);
+  });
+
   test("deleting a post removes it from results; merging removes the merged duplicate", async () => {
     const post = await makePost(t, { title: "Offline mode", description: "Work without internet" });
     const twin = await makePost(t, { title: "Use the app offline" });

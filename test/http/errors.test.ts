@@ -28,6 +28,37 @@ describe("every failure is an ApiError", () => {
     expect(body.message).toContain("label");
   });
 
+  test("an out-of-range integer or a too-long nullable string in a body says the bound, as in a query", async () => {
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ["POST", "/api/v1/ai/triage", { limit: 101 }, "Invalid 'limit' in body: must be at most 100"],
+      ["POST", "/api/v1/ai/sprint-plan", { capacity: 0 }, "Invalid 'capacity' in body: must be at least 1"],
+      ["POST", "/api/v1/ai/sprint-plan", { capacity: 51 }, "Invalid 'capacity' in body: must be at most 50"],
+      [
+        "POST",
+        "/api/v1/posts",
+        { title: "ok", description: "x".repeat(10_001) },
+        "must be at most 10000 characters",
+      ],
+    ];
+    for (const [method, path, body, message] of cases) {
+      const error = expectApiError(await t.call(method, path, { body }), 400, "VALIDATION_ERROR");
+      expect(error.message).toContain(message);
+    }
+    const query = expectApiError(
+      await t.call("GET", "/api/v1/posts/similar?query=x&limit=51"),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(query.message).toBe("Invalid 'limit' in query: must be at most 50");
+    // A value of another type still names what is wanted.
+    const wrongType = expectApiError(
+      await t.call("POST", "/api/v1/ai/sprint-plan", { body: { capacity: true } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(wrongType.message).toContain("an integer");
+  });
+
   test("an unknown field is refused, naming it", async () => {
     const body = expectApiError(
       await t.call("POST", "/api/v1/tags", { body: { label: "ok", colour: "#fff" } }),
