@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
-import { ApiErrorSchema } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
@@ -20,11 +19,6 @@ import {
   TriageSchema,
 } from "./schema";
 import * as ai from "./service";
-
-/** The provider is attached when the app is built; until then these routes answer 503 (`requireProvider`). */
-const providerNotReady = {
-  503: { ...ApiErrorSchema, description: "The AI provider is not ready (SERVICE_UNAVAILABLE); retry" },
-};
 
 const GATED =
   " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
@@ -54,8 +48,7 @@ export function aiRoutes(ctx: AppContext) {
       query: SimilarQuery,
       response: {
         200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
-        ...errorResponses(400, 403, 502),
-        ...providerNotReady,
+        ...errorResponses(400, 403, 502, 503),
       },
       detail: {
         summary: "Find posts similar to a text",
@@ -72,8 +65,7 @@ export function aiRoutes(ctx: AppContext) {
         body: FromTextSchema,
         response: {
           201: dataOf(FromTextResultSchema, "The created post, or the existing post it duplicates"),
-          ...errorResponses(400, 403, 502),
-          ...providerNotReady,
+          ...errorResponses(400, 403, 502, 503),
         },
         detail: {
           summary: "Create a post from free text",
@@ -93,8 +85,7 @@ export function aiRoutes(ctx: AppContext) {
       body: t.Optional(TriageSchema),
       response: {
         200: dataOf(TriageResultSchema, "One recommendation per post"),
-        ...errorResponses(400, 403, 502),
-        ...providerNotReady,
+        ...errorResponses(400, 403, 502, 503),
       },
       detail: {
         summary: "Triage the inbox",
@@ -108,8 +99,7 @@ export function aiRoutes(ctx: AppContext) {
       body: t.Optional(SummaryRequestSchema),
       response: {
         200: dataOf(SummaryResultSchema, "Summary of the period"),
-        ...errorResponses(400, 403, 502),
-        ...providerNotReady,
+        ...errorResponses(400, 403, 502, 503),
       },
       detail: {
         summary: "Summarise feedback",

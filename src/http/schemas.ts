@@ -41,9 +41,10 @@ const statusDescriptions: Record<number, string> = {
   429: "Rate limited (RATE_LIMITED); see Retry-After",
   500: "Internal error",
   502: "Upstream provider failed (UPSTREAM_ERROR)",
+  503: "Not ready yet (SERVICE_UNAVAILABLE); retry",
 };
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
 
 /** ApiError responses for the OpenAPI document; 401, 429 and 500 apply to every secret-key route. */
 export function errorResponses(...statuses: ErrorStatus[]) {
