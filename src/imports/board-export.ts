@@ -35,6 +35,8 @@ import {
   ExportVoteSchema,
   type ImportError,
   type ImportResult,
+  MAX_EXPORT_ENTITIES,
+  MAX_IMPORT_ROWS,
 } from "./schema";
 import * as store from "./store";
 import type { MappedEntity } from "./store";
@@ -107,9 +109,23 @@ function readDocument(data: unknown): Record<string, unknown> {
   if (record.format !== EXPORT_FORMAT || record.version !== EXPORT_VERSION) {
     throw validationError("data", `must have format '${EXPORT_FORMAT}' and version ${EXPORT_VERSION}`);
   }
+  let entities = 0;
   for (const list of LISTS) {
-    if (record[list] !== undefined && !Array.isArray(record[list]))
-      throw validationError(`data.${list}`, "must be an array");
+    const items = record[list];
+    if (items === undefined) continue;
+    if (!Array.isArray(items)) throw validationError(`data.${list}`, "must be an array");
+    entities += items.length;
+  }
+  // Checked before anything is written, like the row limit of csv imports, so one request stays short.
+  const posts = (record.posts as unknown[] | undefined)?.length ?? 0;
+  if (posts > MAX_IMPORT_ROWS)
+    throw validationError("data.posts", `must have at most ${MAX_IMPORT_ROWS} posts`);
+  if (entities > MAX_EXPORT_ENTITIES) {
+    throw validationError(
+      "data",
+      `holds ${entities} tags, users, posts, votes, comments and releases; one import takes at most ` +
+        `${MAX_EXPORT_ENTITIES}: import it in parts (docs/export-format.md)`,
+    );
   }
   return record;
 }

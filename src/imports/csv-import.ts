@@ -7,11 +7,13 @@ import { createTag } from "../tags/service";
 import { findTagByLabel } from "../tags/store";
 import { upsertUserByEmail } from "../users/service";
 import { findUserRowByEmail } from "../users/store";
-import { castVote } from "../votes/service";
 import type { ImportError } from "./schema";
+import { insertImportedVotes } from "./store";
 
 /** Anonymous votes one csv row may ask for: a `votes` count is turned into that many vote rows. */
 export const MAX_VOTES_PER_ROW = 10_000;
+/** Vote rows one import request may create across its rows, so a small file cannot hold the server. */
+export const MAX_VOTES_PER_IMPORT = 100_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface CsvPost {
@@ -171,13 +173,13 @@ function writeRow(db: Db, projectId: string, post: CsvPost): void {
     },
     { createdAt: post.createdAt },
   );
-  for (let index = 0; index < post.votes; index++) {
-    castVote(
+  if (post.votes > 0) {
+    insertImportedVotes(
       db,
       projectId,
       created.id,
-      { anonymousId: `import:${created.id}:${index}` },
-      { createdAt: post.createdAt },
+      post.votes,
+      post.createdAt ?? Date.parse(created.createdAt),
     );
   }
   for (const comment of post.comments) {
@@ -186,10 +188,32 @@ function writeRow(db: Db, projectId: string, post: CsvPost): void {
 }
 
 /**
+ * Refuses the whole request, before anything is written, when its rows ask for more votes in total than
+ * one import may create. A `votes` cell that is not a valid count is left to its row's own error.
+ */
+function requireVoteTotalWithinCap(rows: readonly Record<string, unknown>[]): void {
+  let total = 0;
+  for (const row of rows) {
+    try {
+      total += parseVotes(text(row, "votes"));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+  if (total > MAX_VOTES_PER_IMPORT) {
+    throw validationError(
+      "votes",
+      `the rows ask for ${total} votes in total; one import may create at most ${MAX_VOTES_PER_IMPORT}`,
+    );
+  }
+}
+
+/**
  * Imports csv rows in the caller's transaction, each row in its own savepoint: a bad row is reported by
  * its 1-based position and undone entirely; the good rows are kept.
  */
 export function importCsvRows(db: Db, projectId: string, rows: readonly Record<string, unknown>[]) {
+  requireVoteTotalWithinCap(rows);
   const errors: ImportError[] = [];
   let imported = 0;
   rows.forEach((row, index) => {

@@ -7,6 +7,8 @@ import { TagSchema } from "../tags/schema";
 import { BoardUserSchema } from "../users/schema";
 
 export const MAX_IMPORT_ROWS = 10_000;
+/** Tags, users, posts, votes, comments and releases one board-export import may hold (activity aside). */
+export const MAX_EXPORT_ENTITIES = 50_000;
 export const EXPORT_FORMAT = "featureboard.board-export";
 export const EXPORT_VERSION = 1;
 

@@ -272,4 +272,50 @@ describe("board export", () => {
     }
     expect((await exportOf(elsewhere)).posts).toHaveLength(before.posts.length);
   });
+
+  test("more than 10,000 posts, or 50,000 entities in all, is 400 before anything is written", async () => {
+    const original = await exportOf(source);
+    const fresh = createTestApp();
+    try {
+      const padding = (length: number) => Array.from({ length }, () => ({}));
+      const manyPosts = {
+        ...original,
+        posts: [...original.posts, ...padding(10_001 - original.posts.length)],
+      };
+      const postsRefused = expectApiError(
+        await fresh.call("POST", "/api/v1/import", { body: { source: "board-export", data: manyPosts } }),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(postsRefused.message).toContain("posts");
+
+      const listed = ["tags", "users", "posts", "votes", "comments", "releases"].reduce(
+        (sum, list) => sum + original[list].length,
+        0,
+      );
+      const manyEntities = { ...original, votes: [...original.votes, ...padding(50_001 - listed)] };
+      const totalRefused = expectApiError(
+        await fresh.call("POST", "/api/v1/import", { body: { source: "board-export", data: manyEntities } }),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(totalRefused.message).toContain("50000");
+
+      const after = await exportOf(fresh);
+      expect([after.tags, after.users, after.posts, after.votes, after.comments, after.releases]).toEqual([
+        [],
+        [],
+        [],
+        [],
+        [],
+        [],
+      ]);
+      // The same document just under both limits is read (its padding reported as bad rows).
+      const atLimit = { ...original, votes: [...original.votes, ...padding(50_000 - listed)] };
+      const accepted = await importInto(fresh, atLimit);
+      expect(accepted.created.posts).toBe(original.posts.length);
+    } finally {
+      fresh.close();
+    }
+  });
 });

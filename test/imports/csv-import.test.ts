@@ -71,7 +71,8 @@ describe("csv import", () => {
     const types = log.events.map((event) => event.type);
     expect(types.filter((type) => type === "post.created")).toHaveLength(2);
     expect(types.filter((type) => type === "tag.created")).toHaveLength(1);
-    expect(types.filter((type) => type === "vote.created")).toHaveLength(3);
+    // Imported vote counts are history written in bulk, not new votes: no vote.created per vote.
+    expect(types.filter((type) => type === "vote.created")).toHaveLength(0);
     expect(types.filter((type) => type === "comment.created")).toHaveLength(2);
     expect(types.filter((type) => type === "user.created")).toHaveLength(1);
     expect(log.activity.at(-1)).toEqual({ action: "imported", entityType: "import", entityId: null });
@@ -128,6 +129,34 @@ describe("csv import", () => {
     expectApiError(await importRows({ csv: "title\nx", data: [] }), 400, "VALIDATION_ERROR");
     expect(postsOf()).toBe(0);
     expect((await t.call("POST", "/api/v1/import", { body: { data: [] }, key: null })).status).toBe(401);
+  });
+
+  test("votes: at most 100,000 across one request (else 400, nothing stored), 10,000 per row", async () => {
+    const tooMany = Array.from({ length: 11 }, (_, index) => ({ title: `busy ${index}`, votes: 10_000 }));
+    const refused = expectApiError(await importRows({ data: tooMany }), 400, "VALIDATION_ERROR");
+    expect(refused.message).toContain("100000");
+    expect(postsOf()).toBe(0);
+    expect(count("SELECT count(*) AS n FROM votes WHERE project_id = ?", projectId)).toBe(0);
+
+    // The cap itself is accepted, and each post's voteCount equals its vote rows.
+    const atCap = [
+      ...Array.from({ length: 10 }, (_, index) => ({ title: `popular ${index}`, votes: 10_000 })),
+      { title: "one too many", votes: 10_001 },
+    ];
+    const response = await importRows({ data: atCap });
+    expect(response.body.data).toEqual({
+      imported: 10,
+      skipped: 1,
+      errors: [{ row: 11, error_code: "VALIDATION_ERROR", message: expect.stringContaining("votes") }],
+    });
+    expect(count("SELECT count(*) AS n FROM votes WHERE project_id = ?", projectId)).toBe(100_000);
+    const mismatched = count(
+      `SELECT count(*) AS n FROM posts p WHERE project_id = ?
+       AND vote_count != (SELECT count(*) FROM votes v WHERE v.post_id = p.id)`,
+      projectId,
+    );
+    expect(mismatched).toBe(0);
+    expect(count("SELECT min(vote_count) AS n FROM posts WHERE project_id = ?", projectId)).toBe(10_000);
   });
 
   test("the import goes to the key's project only", async () => {

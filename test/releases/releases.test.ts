@@ -100,6 +100,20 @@ describe("releases", () => {
     expectApiError(await t.call("GET", "/api/v1/releases?limit=0"), 400, "VALIDATION_ERROR");
   });
 
+  test("GET /releases orders by publication: a draft created earlier and published later comes first", async () => {
+    const earlierDraft = await makeRelease({ title: "written first" });
+    const publishedAtOnce = await makeRelease({ title: "written second", isDraft: false });
+    // Publication times are milliseconds: let the second publication fall in a later one.
+    await Bun.sleep(5);
+    await t.call("PATCH", `/api/v1/releases/${earlierDraft.id}`, { body: { isDraft: false } });
+    const listed = (await t.call("GET", "/api/v1/releases")).body.data;
+    expect(listed.map((release: { id: string }) => release.id)).toEqual([
+      earlierDraft.id,
+      publishedAtOnce.id,
+    ]);
+    expect(listed[0].publishedAt > listed[1].publishedAt).toBe(true);
+  });
+
   test("GET /releases/{id} returns drafts; unknown and other projects' ids are 404", async () => {
     const draft = await makeRelease({ title: "draft" });
     expect((await t.call("GET", `/api/v1/releases/${draft.id}`)).body.data.isDraft).toBe(true);
@@ -126,6 +140,26 @@ describe("releases", () => {
       "VALIDATION_ERROR",
     );
     expect(t.ctx.db.query("SELECT count(*) AS n FROM releases").get()).toEqual({ n: 0 });
+  });
+
+  test("validation: label up to 50 characters, title up to 200, on creation and on PATCH", async () => {
+    const longest = await makeRelease({ title: "t".repeat(200), label: "l".repeat(50) });
+    expect(longest).toMatchObject({ title: "t".repeat(200), label: "l".repeat(50) });
+    for (const body of [{ title: "t".repeat(201) }, { title: "ok", label: "l".repeat(51) }]) {
+      const refused = expectApiError(
+        await t.call("POST", "/api/v1/releases", { body }),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(refused.message).toContain("label" in body ? "label" : "title");
+      expectApiError(
+        await t.call("PATCH", `/api/v1/releases/${longest.id}`, { body }),
+        400,
+        "VALIDATION_ERROR",
+      );
+    }
+    expect(t.ctx.db.query("SELECT count(*) AS n FROM releases").get()).toEqual({ n: 1 });
+    expect((await t.call("GET", `/api/v1/releases/${longest.id}`)).body.data).toEqual(longest);
   });
 
   test("DELETE removes it", async () => {
@@ -184,6 +218,19 @@ describe("shipped posts", () => {
       status: "ARCHIVED",
       releaseId: draft.id,
     });
+  });
+
+  test("unpublishing keeps the shipped posts ARCHIVED with their releaseId", async () => {
+    const post = await makePost(t, { title: "shipped then unpublished", status: "COMPLETE" });
+    const release = await makeRelease({ isDraft: false, postIds: [post.id] });
+    const changes = watchChanges(t);
+    const unpublished = await t.call("PATCH", `/api/v1/releases/${release.id}`, { body: { isDraft: true } });
+    expect(unpublished.body.data).toMatchObject({ isDraft: true, publishedAt: null, postIds: [post.id] });
+    expect((await t.call("GET", `/api/v1/posts/${post.id}`)).body.data).toMatchObject({
+      status: "ARCHIVED",
+      releaseId: release.id,
+    });
+    expect(changes().events.filter((event) => event.type.startsWith("post."))).toEqual([]);
   });
 
   test("creating a published release ships at once; an unknown post id is 404 and stores nothing", async () => {
