@@ -1,17 +1,12 @@
 import { recordActivity } from "../activity/store";
 import { type Db, inTransaction } from "../db/connection";
 import { notFound } from "../http/errors";
+import { maskSecret } from "../http/secrets";
 import { requireSafeUrl, type TargetPolicy } from "../webhooks/service";
 import type { IntegrationKind, PutInputs, StoredConfigs, Views } from "./schema";
 import * as store from "./store";
 
 export { issueLinksOfPost, type IssueLink } from "./store";
-
-/** A secret as GET shows it: its last 4 characters only (decisions §8). */
-export function maskSecret(secret: string | null): string | null {
-  if (secret === null) return null;
-  return `****${secret.length > 8 ? secret.slice(-4) : ""}`;
-}
 
 function toView<K extends IntegrationKind>(integration: store.Integration<K>): Views[K] {
   const stamps = {

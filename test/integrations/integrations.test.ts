@@ -75,6 +75,24 @@ describe("integration settings", () => {
     expect((await t.call("GET", "/api/v1/integrations/issue-tracker")).text).not.toContain("lin_api_0123");
   });
 
+  test("a secret of 8 characters or fewer shows as **** alone; a longer one shows its last 4", async () => {
+    const short = await t.call("PUT", "/api/v1/integrations/issue-tracker", {
+      body: { apiKey: "abcd1234", teamId: "team-1" },
+    });
+    expect(short.body.data.apiKey).toBe("****");
+    expect((await t.call("GET", "/api/v1/integrations/issue-tracker")).body.data.apiKey).toBe("****");
+    const tiny = await t.call("PUT", "/api/v1/integrations/code-host", {
+      body: { repoOwner: "acme", repoName: "board", accessToken: "abc" },
+    });
+    expect(tiny.body.data.accessToken).toBe("****");
+    const longer = await t.call("PUT", "/api/v1/integrations/issue-tracker", {
+      body: { apiKey: "abcd12345", teamId: "team-1" },
+    });
+    expect(longer.body.data.apiKey).toBe("****2345");
+    await t.call("DELETE", "/api/v1/integrations/issue-tracker");
+    await t.call("DELETE", "/api/v1/integrations/code-host");
+  });
+
   test("required fields, unknown fields, unsafe URLs → 400 and nothing stored", async () => {
     const cases: [string, unknown][] = [
       ["/api/v1/integrations/community-chat", {}],
