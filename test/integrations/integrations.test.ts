@@ -108,6 +108,25 @@ describe("integration settings", () => {
     expectApiError(await t.call("GET", "/api/v1/integrations/community-chat"), 404, "INTEGRATION_NOT_FOUND");
   });
 
+  test("issue tracker with autoCreateIssues needs teamId: 400 naming teamId, nothing stored", async () => {
+    for (const body of [
+      { apiKey: "lin_api_0123456789", autoCreateIssues: true },
+      { apiKey: "lin_api_0123456789", autoCreateIssues: true, teamId: null },
+      { apiKey: "lin_api_0123456789", autoCreateIssues: true, teamId: "  " },
+    ]) {
+      const refused = await t.call("PUT", "/api/v1/integrations/issue-tracker", { body });
+      expectApiError(refused, 400, "VALIDATION_ERROR");
+      expect(refused.body.message).toContain("teamId");
+    }
+    expectApiError(await t.call("GET", "/api/v1/integrations/issue-tracker"), 404, "INTEGRATION_NOT_FOUND");
+    const withoutAuto = await t.call("PUT", "/api/v1/integrations/issue-tracker", {
+      body: { apiKey: "lin_api_0123456789" },
+    });
+    expect(withoutAuto.status).toBe(201);
+    expect(withoutAuto.body.data).toMatchObject({ teamId: null, autoCreateIssues: false });
+    await t.call("DELETE", "/api/v1/integrations/issue-tracker");
+  });
+
   test("another project sees none of them", async () => {
     await t.call("PUT", "/api/v1/integrations/community-chat", { body: { webhookUrl: PUBLIC_HOOK } });
     expectApiError(
