@@ -71,7 +71,7 @@ export async function createWebhook(
       events: JSON.stringify(events),
       description: input.description ?? null,
       secret: generateSecret(),
-      enabled: 1,
+      enabled: input.enabled === false ? 0 : 1,
       failing_since: null,
       disabled_reason: null,
       created_at: now,
@@ -82,7 +82,7 @@ export async function createWebhook(
       action: "created",
       entityType: "webhook",
       entityId: row.id,
-      metadata: { url, events },
+      metadata: { url, events, enabled: row.enabled === 1 },
     });
     return { ...store.toWebhook(row), secret: row.secret };
   });

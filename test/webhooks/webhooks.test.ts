@@ -38,6 +38,29 @@ describe("webhook endpoints: the API", () => {
     expect(one.body.data.secret).toBeUndefined();
   });
 
+  test("create accepts enabled: false (stored disabled) and defaults to true; a non-boolean → 400", async () => {
+    const disabled = await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: PUBLIC_URL, events: ["*"], enabled: false },
+    });
+    expect(disabled.status).toBe(201);
+    expect(disabled.body.data).toMatchObject({ enabled: false, disabledReason: null });
+    const shown = await t.call("GET", `/api/v1/integrations/webhooks/${disabled.body.data.id}`);
+    expect(shown.body.data.enabled).toBe(false);
+    const enabled = await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: PUBLIC_URL, events: ["*"], enabled: true },
+    });
+    expect(enabled.body.data.enabled).toBe(true);
+    expectApiError(
+      await t.call("POST", "/api/v1/integrations/webhooks", {
+        body: { url: PUBLIC_URL, events: ["*"], enabled: "yes" },
+      }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    for (const id of [disabled.body.data.id, enabled.body.data.id])
+      await t.call("DELETE", `/api/v1/integrations/webhooks/${id}`);
+  });
+
   test("events: * is allowed, an unknown name or an empty list → 400, nothing stored", async () => {
     const star = await t.call("POST", "/api/v1/integrations/webhooks", {
       body: { url: PUBLIC_URL, events: ["*"] },
@@ -243,6 +266,25 @@ describe("webhook deliveries to a real loopback receiver", () => {
         status: "IN_PROGRESS",
       },
     });
+  });
+
+  test("an endpoint created with enabled: false receives nothing", async () => {
+    start();
+    const off = receiver();
+    const on = receiver();
+    const created = await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: off.url, events: ["*"], enabled: false },
+    });
+    expect(created.status).toBe(201);
+    await subscribe(on.url, ["*"]);
+    await makePost(t);
+    await on.waitFor(1);
+    // One fan-out served both endpoints: the disabled one got no delivery row, so nothing can follow.
+    const rows = t.ctx.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM deliveries WHERE endpoint_id = ?")
+      .get(created.body.data.id);
+    expect(rows?.n).toBe(0);
+    expect(off.received).toHaveLength(0);
   });
 
   test("only subscribed events are delivered", async () => {
