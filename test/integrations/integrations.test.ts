@@ -274,6 +274,64 @@ describe("integrations at work, against real loopback servers", () => {
     ]);
   });
 
+  test("the opened issue shows on the post: GET, the list, later webhook payloads; never the public API", async () => {
+    const github = server((request) =>
+      request.path === "/repos/acme/board/issues"
+        ? Response.json(
+            { number: 42, html_url: "https://github.example/acme/board/issues/42" },
+            { status: 201 },
+          )
+        : new Response("not found", { status: 404 }),
+    );
+    start({ FEATUREBOARD_CODE_HOST_API_URL: github.url });
+    await put("code-host", {
+      repoOwner: "acme",
+      repoName: "board",
+      accessToken: "t",
+      autoCreateIssues: true,
+    });
+    const post = await makePost(t, { title: "Gantt view" });
+    const other = await makePost(t, { title: "No issue here" });
+    expect((await t.call("GET", `/api/v1/posts/${post.id}`)).body.data.issueLinks).toEqual([]);
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await settled();
+    const link = {
+      provider: "code-host",
+      url: "https://github.example/acme/board/issues/42",
+      externalId: "42",
+    };
+
+    const read = await t.call("GET", `/api/v1/posts/${post.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.issueLinks).toEqual([link]);
+    const list = await t.call("GET", "/api/v1/posts?sort=date");
+    const listed = new Map(
+      (list.body.data as { id: string; issueLinks: unknown }[]).map((entry) => [entry.id, entry.issueLinks]),
+    );
+    expect(listed.get(post.id)).toEqual([link]);
+    expect(listed.get(other.id)).toEqual([]);
+    const cursor = await t.call("GET", "/api/v1/posts?sort=date&cursor=");
+    expect(cursor.body.data.find((entry: { id: string }) => entry.id === post.id).issueLinks).toEqual([link]);
+
+    // A webhook endpoint subscribed afterwards hears the link with the post's next change.
+    const hook = server();
+    await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: hook.url, events: ["post.updated"] },
+    });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { title: "Gantt chart view" } });
+    const [delivery] = await hook.waitFor(1);
+    expect(JSON.parse(delivery!.body).data).toMatchObject({ id: post.id, issueLinks: [link] });
+
+    // The public board is for end users: the issue tracker's addresses stay private.
+    const publicPost = await t.call("GET", `/api/public/boards/acme/posts/${post.id}`, { key: null });
+    expect(publicPost.status).toBe(200);
+    expect(publicPost.body.data.issueLinks).toBeUndefined();
+    expect(publicPost.text).not.toContain("github.example");
+    const publicList = await t.call("GET", "/api/public/boards/acme/posts", { key: null });
+    expect(publicList.status).toBe(200);
+    expect(publicList.text).not.toContain("github.example");
+  });
+
   test("code host without autoCreateIssues opens nothing", async () => {
     const github = server(() => Response.json({ number: 1, html_url: "https://x/1" }, { status: 201 }));
     start({ FEATUREBOARD_CODE_HOST_API_URL: github.url });
