@@ -73,6 +73,7 @@ export async function createWebhook(
       secret: generateSecret(),
       enabled: input.enabled === false ? 0 : 1,
       failing_since: null,
+      last_failure_at: null,
       disabled_reason: null,
       created_at: now,
       updated_at: now,
@@ -109,6 +110,7 @@ export async function updateWebhook(
       // Re-enabling starts a fresh failure count.
       if (patch.enabled && before.enabled === 0) {
         after.failing_since = null;
+        after.last_failure_at = null;
         after.disabled_reason = null;
       }
     }
