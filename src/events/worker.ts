@@ -154,21 +154,34 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     }
   }
 
-  /** An endpoint whose attempts have all failed for `disableAfterMs` is disabled (decisions §8). */
+  /**
+   * "Failing for 5 days straight" (decisions §8): every attempt since `failing_since` failed, and they kept
+   * failing without a silence longer than the longest retry wait. A success ends the run; so does a silence
+   * (an endpoint that failed once, had no traffic for days, then failed once was not seen failing in between:
+   * its run restarts). When the run spans `disableAfterMs`, the endpoint is disabled.
+   */
   function trackEndpointHealth(endpointId: string, ok: boolean, now: number): void {
     const endpoint = findWebhookRowById(db, endpointId);
     if (!endpoint) return;
     if (ok) {
-      if (endpoint.failing_since !== null) updateWebhookRow(db, { ...endpoint, failing_since: null });
+      if (endpoint.failing_since !== null || endpoint.last_failure_at !== null) {
+        updateWebhookRow(db, { ...endpoint, failing_since: null, last_failure_at: null });
+      }
       return;
     }
-    const failingSince = endpoint.failing_since ?? now;
+    const longestWait = Math.max(0, ...config.delivery.retryScheduleMs);
+    const runGoesOn =
+      endpoint.failing_since !== null &&
+      endpoint.last_failure_at !== null &&
+      now - endpoint.last_failure_at <= longestWait;
+    const failingSince = runGoesOn ? endpoint.failing_since! : now;
     if (endpoint.enabled === 1 && now - failingSince >= config.delivery.disableAfterMs) {
       const days = Math.round(config.delivery.disableAfterMs / 86_400_000);
       updateWebhookRow(db, {
         ...endpoint,
         enabled: 0,
         failing_since: failingSince,
+        last_failure_at: now,
         disabled_reason: `every delivery failed for ${days} days; re-enable it with PATCH enabled: true`,
         updated_at: now,
       });
@@ -179,8 +192,8 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
         entityId: endpointId,
         metadata: { reason: "failing" },
       });
-    } else if (endpoint.failing_since === null) {
-      updateWebhookRow(db, { ...endpoint, failing_since: now });
+    } else {
+      updateWebhookRow(db, { ...endpoint, failing_since: failingSince, last_failure_at: now });
     }
   }
 

@@ -90,6 +90,24 @@ export function isUnsafeAddress(address: string): boolean {
   return true;
 }
 
+/** Every address a host name resolves to. */
+export type HostResolver = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: HostResolver = (host) => lookup(host, { all: true, verbatim: true });
+let resolveHost: HostResolver = systemResolver;
+
+/**
+ * Replaces the DNS lookup every outgoing call makes, so tests can give a name any address (a public-looking
+ * host that resolves to 10.0.0.1 or the metadata address). Returns the function that puts the system
+ * resolver back.
+ */
+export function useHostResolver(resolver: HostResolver): () => void {
+  resolveHost = resolver;
+  return () => {
+    resolveHost = systemResolver;
+  };
+}
+
 export interface ResolvedTarget {
   url: URL;
   /** The checked address the call connects to. */
@@ -111,7 +129,7 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
     addresses = [{ address: host, family: isIP(host) }];
   } else {
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
+      addresses = await resolveHost(host);
     } catch {
       throw new UnsafeTargetError(`host ${host} does not resolve`);
     }

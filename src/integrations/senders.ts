@@ -97,8 +97,64 @@ function postJson(url: string, body: unknown, headers: Record<string, string>, o
 
 const SKIPPED: CallOutcome = { ok: true, statusCode: null, error: null, durationMs: 0, responseText: "" };
 
+/** Names the post in every issue featureboard opens, so a later attempt can find an issue it already opened. */
+function issueMarker(postId: string): string {
+  return `featureboard post ${postId}`;
+}
+
 function issueBody(post: PostData, publicUrl: string): string {
-  return `${post.description ?? ""}\n\n---\nFrom featureboard post ${post.id} (${publicUrl})`.trim();
+  return `${post.description ?? ""}\n\n---\nFrom ${issueMarker(post.id)} (${publicUrl})`.trim();
+}
+
+/** Issues opened before the event are not ours; the margin absorbs clock differences with the code host. */
+const LOOKUP_MARGIN_MS = 3_600_000;
+
+interface CodeHostIssue {
+  number?: number;
+  html_url?: string;
+  body?: string | null;
+}
+
+/**
+ * An earlier attempt may have opened the issue and then lost the answer (a time-out, a crash before the
+ * link was stored). Before opening one, the repository's issues touched since the event are read (the
+ * list endpoint, not search, whose index lags) and one whose body carries the post's marker is taken.
+ */
+async function findOpenedIssue(
+  issuesUrl: string,
+  postId: string,
+  eventTime: string,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<{ outcome: CallOutcome; found: CodeHostIssue | null }> {
+  const since = new Date(Date.parse(eventTime) - LOOKUP_MARGIN_MS).toISOString();
+  const query = new URLSearchParams({
+    state: "all",
+    since,
+    sort: "created",
+    direction: "desc",
+    per_page: "100",
+  });
+  const outcome = await callOnce(
+    `${issuesUrl}?${query}`,
+    { method: "GET", headers: { "user-agent": "featureboard", ...headers } },
+    outboundOptions(options.config),
+    options.signal,
+  );
+  if (!outcome.ok)
+    return {
+      outcome: { ...outcome, error: `looking for an issue already opened: ${outcome.error}` },
+      found: null,
+    };
+  const issues = parseJson<CodeHostIssue[]>(outcome.responseText);
+  if (!Array.isArray(issues)) {
+    return {
+      outcome: { ...outcome, ok: false, error: "the code host's issue list is not an array" },
+      found: null,
+    };
+  }
+  const marker = issueMarker(postId);
+  return { outcome, found: issues.find((issue) => issue.body?.includes(marker)) ?? null };
 }
 
 async function openCodeHostIssue(
@@ -106,6 +162,7 @@ async function openCodeHostIssue(
   projectId: string,
   config: StoredConfigs["code-host"],
   approved: PostData,
+  eventTime: string,
   options: SendOptions,
 ): Promise<CallOutcome> {
   if (store.findIssueLink(db, approved.id, "code-host")) return SKIPPED;
@@ -124,9 +181,11 @@ async function openCodeHostIssue(
   if (config.accessToken) headers.authorization = `Bearer ${config.accessToken}`;
   const base = options.config.providers.codeHostApiUrl;
   const path = `/repos/${encodeURIComponent(config.repoOwner)}/${encodeURIComponent(config.repoName)}/issues`;
-  const outcome = await postJson(base + path, body, headers, options);
+  const lookup = await findOpenedIssue(base + path, row.id, eventTime, headers, options);
+  if (!lookup.outcome.ok) return lookup.outcome;
+  const outcome = lookup.found ? lookup.outcome : await postJson(base + path, body, headers, options);
   if (!outcome.ok) return outcome;
-  const created = parseJson<{ number?: number; html_url?: string }>(outcome.responseText);
+  const created = lookup.found ?? parseJson<CodeHostIssue>(outcome.responseText);
   if (created?.number === undefined || !created.html_url) {
     return { ...outcome, ok: false, error: "the code host's answer lacks number and html_url" };
   }
@@ -211,6 +270,7 @@ export async function sendToIntegration(
       event.projectId,
       integration.config as StoredConfigs["code-host"],
       approved,
+      event.timestamp,
       options,
     );
   }

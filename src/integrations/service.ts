@@ -1,17 +1,12 @@
 import { recordActivity } from "../activity/store";
 import { type Db, inTransaction } from "../db/connection";
-import { notFound } from "../http/errors";
+import { notFound, validationError } from "../http/errors";
+import { maskSecret } from "../http/secrets";
 import { requireSafeUrl, type TargetPolicy } from "../webhooks/service";
 import type { IntegrationKind, PutInputs, StoredConfigs, Views } from "./schema";
 import * as store from "./store";
 
 export { issueLinksOfPost, type IssueLink } from "./store";
-
-/** A secret as GET shows it: its last 4 characters only (decisions §8). */
-export function maskSecret(secret: string | null): string | null {
-  if (secret === null) return null;
-  return `****${secret.length > 8 ? secret.slice(-4) : ""}`;
-}
 
 function toView<K extends IntegrationKind>(integration: store.Integration<K>): Views[K] {
   const stamps = {
@@ -90,11 +85,12 @@ function toStored<K extends IntegrationKind>(
     };
   } else {
     const body = input as PutInputs["issue-tracker"];
-    stored = {
-      apiKey: body.apiKey,
-      teamId: body.teamId ?? null,
-      autoCreateIssues: body.autoCreateIssues ?? false,
-    };
+    const teamId = body.teamId?.trim() || null;
+    // Linear's issueCreate needs a team: without one every attempt would fail at the provider.
+    if (body.autoCreateIssues === true && teamId === null) {
+      throw validationError("teamId", "is required when autoCreateIssues is true");
+    }
+    stored = { apiKey: body.apiKey, teamId, autoCreateIssues: body.autoCreateIssues ?? false };
   }
   return stored as StoredConfigs[K];
 }

@@ -92,6 +92,22 @@ export function issueLinksOfPost(db: Db, postId: string): IssueLink[] {
     .map((row) => ({ provider: row.provider, externalId: row.external_id, url: row.url }));
 }
 
+/** The issue links of many posts in one query (a page of posts costs one query, not one per post). */
+export function issueLinksOfPosts(db: Db, postIds: readonly string[]): Map<string, IssueLink[]> {
+  const byPost = new Map<string, IssueLink[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return byPost;
+  const rows = db
+    .query<{ post_id: string; provider: IssueLink["provider"]; external_id: string; url: string }, [string]>(
+      `SELECT post_id, provider, external_id, url FROM post_issue_links
+       WHERE post_id IN (SELECT value FROM json_each(?)) ORDER BY provider`,
+    )
+    .all(JSON.stringify(postIds));
+  for (const row of rows) {
+    byPost.get(row.post_id)?.push({ provider: row.provider, url: row.url, externalId: row.external_id });
+  }
+  return byPost;
+}
+
 export function insertIssueLink(db: Db, postId: string, link: IssueLink, now: number): void {
   db.query(
     `INSERT INTO post_issue_links (post_id, provider, external_id, url, created_at) VALUES (?, ?, ?, ?, ?)

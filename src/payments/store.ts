@@ -1,5 +1,6 @@
 import type { Db } from "../db/connection";
 import { iso, isoOrNull } from "../db/time";
+import { maskSecret } from "../http/secrets";
 import type { PaymentsConfig, SyncResult } from "./schema";
 
 export interface PaymentsRow {
@@ -10,11 +11,6 @@ export interface PaymentsRow {
   updated_at: number;
   last_sync_at: number | null;
   last_sync_result: string | null;
-}
-
-/** Enough of a secret to recognise it, never enough to use it. */
-export function maskSecret(secret: string): string {
-  return `****${secret.slice(-4)}`;
 }
 
 export function toPaymentsConfig(row: PaymentsRow): PaymentsConfig {

@@ -45,8 +45,22 @@ export const PostSchema = t.Object(
 );
 export type Post = Static<typeof PostSchema>;
 
+/** An issue opened for the post on the code host or the issue tracker (decisions §8). */
+export const IssueLinkSchema = t.Object(
+  {
+    provider: Enum(["code-host", "issue-tracker"]),
+    url: t.String({ description: "The issue's page" }),
+    externalId: t.String({ description: "The issue's number (code host) or id (issue tracker)" }),
+  },
+  { title: "IssueLink" },
+);
+export type IssueLink = Static<typeof IssueLinkSchema>;
+const IssueLinks = t.Array(IssueLinkSchema, {
+  description: "Issues opened for the post by the code-host and issue-tracker integrations; never public",
+});
+
 export const PostWithTagsSchema = t.Object(
-  { ...PostSchema.properties, tags: t.Array(TagSchema) },
+  { ...PostSchema.properties, tags: t.Array(TagSchema), issueLinks: IssueLinks },
   { title: "PostWithTags" },
 );
 export type PostWithTags = Static<typeof PostWithTagsSchema>;

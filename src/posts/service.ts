@@ -4,10 +4,12 @@ import { type Db, inTransaction } from "../db/connection";
 import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
+import { issueLinksOfPosts } from "../integrations/store";
 import { requireUserRow } from "../users/service";
 import type {
   BulkResult,
   BulkUpdate,
+  IssueLink,
   Metadata,
   Post,
   PostCreate,
@@ -26,12 +28,21 @@ export function requirePostRow(db: Db, projectId: string, postId: string): PostR
   return row;
 }
 
+/** Posts as GET and lists show them: with their tags and issue links, two queries per page. */
 export function withTags(db: Db, rows: PostRow[]): PostWithTags[] {
-  const tags = store.tagsOfPosts(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({ ...store.toPost(row), tags: tags.get(row.id) ?? [] }));
+  const ids = rows.map((row) => row.id);
+  const tags = store.tagsOfPosts(db, ids);
+  const links = issueLinksOfPosts(db, ids);
+  return rows.map((row) => ({
+    ...store.toPost(row),
+    tags: tags.get(row.id) ?? [],
+    issueLinks: links.get(row.id) ?? [],
+  }));
+}
+
+/** A post as webhook payloads carry it: with its issue links, so a receiver learns them on the next event. */
+function eventPost(db: Db, post: Post): Post & { issueLinks: IssueLink[] } {
+  return { ...post, issueLinks: issueLinksOfPosts(db, [post.id]).get(post.id) ?? [] };
 }
 
 export function getPost(db: Db, projectId: string, postId: string): PostWithTags {
@@ -97,7 +108,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate, origin:
       entityId: row.id,
       metadata: { title },
     });
-    appendEvent(db, projectId, "post.created", post);
+    appendEvent(db, projectId, "post.created", { ...post, issueLinks: [] });
     return post;
   });
 }
@@ -176,7 +187,7 @@ function applyUpdate(
       entityId: postId,
       metadata: { changes },
     });
-    appendEvent(db, projectId, "post.updated", post);
+    appendEvent(db, projectId, "post.updated", eventPost(db, post));
   }
   if (statusChanged) {
     recordActivity(db, projectId, {
@@ -185,7 +196,11 @@ function applyUpdate(
       entityId: postId,
       metadata: { from: previousStatus, to: after.status, notify: patch.notify === true },
     });
-    appendEvent(db, projectId, "post.status_changed", { post, previousStatus, status: after.status });
+    appendEvent(db, projectId, "post.status_changed", {
+      post: eventPost(db, post),
+      previousStatus,
+      status: after.status,
+    });
     if (patch.notify === true)
       queueStatusEmails(db, projectId, { post, previousStatus, status: after.status }, now);
   }
@@ -273,7 +288,11 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
       entityId: sourceId,
       metadata: { intoPostId: intoId, ...moved },
     });
-    appendEvent(db, projectId, "post.merged", { post, into, ...moved });
+    appendEvent(db, projectId, "post.merged", {
+      post: eventPost(db, post),
+      into: eventPost(db, into),
+      ...moved,
+    });
     return { post, into, ...moved };
   });
 }

@@ -228,7 +228,7 @@ export function submitPublicPost(db: Db, project: Project, input: PublicSubmit):
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
       ...(author !== null ? { createdByBoardUserId: author } : {}),
     });
-    return toPublicPost({ ...post, tags: [] });
+    return toPublicPost({ ...post, tags: [], issueLinks: [] });
   });
 }
 

@@ -72,6 +72,9 @@ export const WebhookCreateSchema = t.Object({
   url: Url,
   events: Events,
   description: t.Optional(Description),
+  enabled: t.Optional(
+    t.Boolean({ description: "Default true; false stores the endpoint without sending to it" }),
+  ),
 });
 export type WebhookCreate = Static<typeof WebhookCreateSchema>;
 

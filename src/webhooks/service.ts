@@ -71,8 +71,9 @@ export async function createWebhook(
       events: JSON.stringify(events),
       description: input.description ?? null,
       secret: generateSecret(),
-      enabled: 1,
+      enabled: input.enabled === false ? 0 : 1,
       failing_since: null,
+      last_failure_at: null,
       disabled_reason: null,
       created_at: now,
       updated_at: now,
@@ -82,7 +83,7 @@ export async function createWebhook(
       action: "created",
       entityType: "webhook",
       entityId: row.id,
-      metadata: { url, events },
+      metadata: { url, events, enabled: row.enabled === 1 },
     });
     return { ...store.toWebhook(row), secret: row.secret };
   });
@@ -109,6 +110,7 @@ export async function updateWebhook(
       // Re-enabling starts a fresh failure count.
       if (patch.enabled && before.enabled === 0) {
         after.failing_since = null;
+        after.last_failure_at = null;
         after.disabled_reason = null;
       }
     }

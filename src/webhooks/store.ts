@@ -11,13 +11,15 @@ export interface WebhookRow {
   secret: string;
   enabled: number;
   failing_since: number | null;
+  /** When the latest failed attempt finished; with failing_since, tells a failing run from a silence. */
+  last_failure_at: number | null;
   disabled_reason: string | null;
   created_at: number;
   updated_at: number;
 }
 
 const COLUMNS =
-  "id, project_id, url, events, description, secret, enabled, failing_since, disabled_reason, created_at, updated_at";
+  "id, project_id, url, events, description, secret, enabled, failing_since, last_failure_at, disabled_reason, created_at, updated_at";
 
 export function toWebhook(row: WebhookRow): Webhook {
   return {
@@ -57,14 +59,15 @@ export function findWebhookRowById(db: Db, webhookId: string): WebhookRow | null
 export function insertWebhook(db: Db, row: WebhookRow): void {
   db.query(
     `INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($id, $project_id, $url, $events, $description, $secret,
-       $enabled, $failing_since, $disabled_reason, $created_at, $updated_at)`,
+       $enabled, $failing_since, $last_failure_at, $disabled_reason, $created_at, $updated_at)`,
   ).run({ ...row });
 }
 
 export function updateWebhookRow(db: Db, row: WebhookRow): void {
   db.query(
     `UPDATE webhook_endpoints SET url = $url, events = $events, description = $description, enabled = $enabled,
-       failing_since = $failing_since, disabled_reason = $disabled_reason, updated_at = $updated_at
+       failing_since = $failing_since, last_failure_at = $last_failure_at, disabled_reason = $disabled_reason,
+       updated_at = $updated_at
      WHERE id = $id`,
   ).run({
     id: row.id,
@@ -73,6 +76,7 @@ export function updateWebhookRow(db: Db, row: WebhookRow): void {
     description: row.description,
     enabled: row.enabled,
     failing_since: row.failing_since,
+    last_failure_at: row.last_failure_at,
     disabled_reason: row.disabled_reason,
     updated_at: row.updated_at,
   });

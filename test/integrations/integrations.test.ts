@@ -75,6 +75,24 @@ describe("integration settings", () => {
     expect((await t.call("GET", "/api/v1/integrations/issue-tracker")).text).not.toContain("lin_api_0123");
   });
 
+  test("a secret of 8 characters or fewer shows as **** alone; a longer one shows its last 4", async () => {
+    const short = await t.call("PUT", "/api/v1/integrations/issue-tracker", {
+      body: { apiKey: "abcd1234", teamId: "team-1" },
+    });
+    expect(short.body.data.apiKey).toBe("****");
+    expect((await t.call("GET", "/api/v1/integrations/issue-tracker")).body.data.apiKey).toBe("****");
+    const tiny = await t.call("PUT", "/api/v1/integrations/code-host", {
+      body: { repoOwner: "acme", repoName: "board", accessToken: "abc" },
+    });
+    expect(tiny.body.data.accessToken).toBe("****");
+    const longer = await t.call("PUT", "/api/v1/integrations/issue-tracker", {
+      body: { apiKey: "abcd12345", teamId: "team-1" },
+    });
+    expect(longer.body.data.apiKey).toBe("****2345");
+    await t.call("DELETE", "/api/v1/integrations/issue-tracker");
+    await t.call("DELETE", "/api/v1/integrations/code-host");
+  });
+
   test("required fields, unknown fields, unsafe URLs → 400 and nothing stored", async () => {
     const cases: [string, unknown][] = [
       ["/api/v1/integrations/community-chat", {}],
@@ -88,6 +106,25 @@ describe("integration settings", () => {
     for (const [path, body] of cases)
       expectApiError(await t.call("PUT", path, { body }), 400, "VALIDATION_ERROR");
     expectApiError(await t.call("GET", "/api/v1/integrations/community-chat"), 404, "INTEGRATION_NOT_FOUND");
+  });
+
+  test("issue tracker with autoCreateIssues needs teamId: 400 naming teamId, nothing stored", async () => {
+    for (const body of [
+      { apiKey: "lin_api_0123456789", autoCreateIssues: true },
+      { apiKey: "lin_api_0123456789", autoCreateIssues: true, teamId: null },
+      { apiKey: "lin_api_0123456789", autoCreateIssues: true, teamId: "  " },
+    ]) {
+      const refused = await t.call("PUT", "/api/v1/integrations/issue-tracker", { body });
+      expectApiError(refused, 400, "VALIDATION_ERROR");
+      expect(refused.body.message).toContain("teamId");
+    }
+    expectApiError(await t.call("GET", "/api/v1/integrations/issue-tracker"), 404, "INTEGRATION_NOT_FOUND");
+    const withoutAuto = await t.call("PUT", "/api/v1/integrations/issue-tracker", {
+      body: { apiKey: "lin_api_0123456789" },
+    });
+    expect(withoutAuto.status).toBe(201);
+    expect(withoutAuto.body.data).toMatchObject({ teamId: null, autoCreateIssues: false });
+    await t.call("DELETE", "/api/v1/integrations/issue-tracker");
   });
 
   test("another project sees none of them", async () => {
@@ -113,6 +150,28 @@ describe("integrations at work, against real loopback servers", () => {
     const created = startReceiver(answer);
     servers.push(created);
     return created;
+  }
+  /**
+   * A loopback code host speaking enough of GitHub's issues API: POST opens issue `firstNumber`, then the
+   * next; GET lists them newest first. The first `lostAnswers` POSTs open their issue and then answer 502,
+   * as when the answer is lost after GitHub created the issue.
+   */
+  function codeHost(firstNumber: number, lostAnswers = 0) {
+    const issues: { number: number; html_url: string; title: string; body: string }[] = [];
+    let created = 0;
+    const receiver = server((request) => {
+      if (request.path !== "/repos/acme/board/issues") return new Response("not found", { status: 404 });
+      if (request.method === "GET") return Response.json([...issues].reverse());
+      const { title, body } = JSON.parse(request.body);
+      const number = firstNumber + created++;
+      const issue = { number, html_url: `https://github.example/acme/board/issues/${number}`, title, body };
+      issues.push(issue);
+      return created <= lostAnswers
+        ? new Response("bad gateway", { status: 502 })
+        : Response.json(issue, { status: 201 });
+    });
+    const creates = () => receiver.received.filter((request) => request.method === "POST");
+    return { url: receiver.url, receiver, issues, creates };
   }
   async function put(kind: string, body: Record<string, unknown>) {
     const response = await t.call("PUT", `/api/v1/integrations/${kind}`, { body });
@@ -189,14 +248,7 @@ describe("integrations at work, against real loopback servers", () => {
   });
 
   test("code host with autoCreateIssues: approving opens exactly one issue, approving again opens none", async () => {
-    const github = server((request) =>
-      request.path === "/repos/acme/board/issues"
-        ? Response.json(
-            { number: 17, html_url: "https://github.example/acme/board/issues/17" },
-            { status: 201 },
-          )
-        : new Response("not found", { status: 404 }),
-    );
+    const github = codeHost(17);
     start({ FEATUREBOARD_CODE_HOST_API_URL: github.url });
     await put("code-host", {
       repoOwner: "acme",
@@ -209,9 +261,8 @@ describe("integrations at work, against real loopback servers", () => {
     const post = await makePost(t, { title: "Invoices in PDF", description: "Per month", tagIds: [tag.id] });
     await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
     await settled();
-    expect(github.received).toHaveLength(1);
-    const call = github.received[0]!;
-    expect(call.method).toBe("POST");
+    expect(github.creates()).toHaveLength(1);
+    const call = github.creates()[0]!;
     expect(call.headers.authorization).toBe("Bearer ghp_token_for_tests");
     const issue = JSON.parse(call.body);
     expect(issue).toMatchObject({ title: "Invoices in PDF", labels: ["billing"] });
@@ -225,16 +276,144 @@ describe("integrations at work, against real loopback servers", () => {
     await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "IN_PROGRESS" } });
     await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
     await settled();
-    expect(github.received).toHaveLength(1);
+    expect(github.creates()).toHaveLength(1);
 
     // A post created already APPROVED opens its own issue; other posts open none.
     await makePost(t, { title: "Not approved" });
     await makePost(t, { title: "Pre-approved", status: "APPROVED" });
     await settled();
-    expect(github.received.map((request) => JSON.parse(request.body).title)).toEqual([
+    expect(github.creates().map((request) => JSON.parse(request.body).title)).toEqual([
       "Invoices in PDF",
       "Pre-approved",
     ]);
+  });
+
+  test("the opened issue shows on the post: GET, the list, later webhook payloads; never the public API", async () => {
+    const github = codeHost(42);
+    start({ FEATUREBOARD_CODE_HOST_API_URL: github.url });
+    await put("code-host", {
+      repoOwner: "acme",
+      repoName: "board",
+      accessToken: "t",
+      autoCreateIssues: true,
+    });
+    const post = await makePost(t, { title: "Gantt view" });
+    const other = await makePost(t, { title: "No issue here" });
+    expect((await t.call("GET", `/api/v1/posts/${post.id}`)).body.data.issueLinks).toEqual([]);
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await settled();
+    const link = {
+      provider: "code-host",
+      url: "https://github.example/acme/board/issues/42",
+      externalId: "42",
+    };
+
+    const read = await t.call("GET", `/api/v1/posts/${post.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.data.issueLinks).toEqual([link]);
+    const list = await t.call("GET", "/api/v1/posts?sort=date");
+    const listed = new Map(
+      (list.body.data as { id: string; issueLinks: unknown }[]).map((entry) => [entry.id, entry.issueLinks]),
+    );
+    expect(listed.get(post.id)).toEqual([link]);
+    expect(listed.get(other.id)).toEqual([]);
+    const cursor = await t.call("GET", "/api/v1/posts?sort=date&cursor=");
+    expect(cursor.body.data.find((entry: { id: string }) => entry.id === post.id).issueLinks).toEqual([link]);
+
+    // A webhook endpoint subscribed afterwards hears the link with the post's next change.
+    const hook = server();
+    await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: hook.url, events: ["post.updated"] },
+    });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { title: "Gantt chart view" } });
+    const [delivery] = await hook.waitFor(1);
+    expect(JSON.parse(delivery!.body).data).toMatchObject({ id: post.id, issueLinks: [link] });
+
+    // The public board is for end users: the issue tracker's addresses stay private.
+    const publicPost = await t.call("GET", `/api/public/boards/acme/posts/${post.id}`, { key: null });
+    expect(publicPost.status).toBe(200);
+    expect(publicPost.body.data.issueLinks).toBeUndefined();
+    expect(publicPost.text).not.toContain("github.example");
+    const publicList = await t.call("GET", "/api/public/boards/acme/posts", { key: null });
+    expect(publicList.status).toBe(200);
+    expect(publicList.text).not.toContain("github.example");
+  });
+
+  test("an issue opened whose answer was lost is found by its marker on the retry, not opened twice", async () => {
+    const github = codeHost(7, 1);
+    start({ FEATUREBOARD_CODE_HOST_API_URL: github.url, FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "10ms" });
+    await put("code-host", {
+      repoOwner: "acme",
+      repoName: "board",
+      accessToken: "t",
+      autoCreateIssues: true,
+    });
+    const earlier = await makePost(t, { title: "Opened by hand, mentions nothing" });
+    github.issues.push({
+      number: 3,
+      html_url: "https://github.example/acme/board/issues/3",
+      title: "x",
+      body: earlier.id,
+    });
+    const post = await makePost(t, { title: "Kanban view" });
+    await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "APPROVED" } });
+    await settled();
+    expect(github.creates()).toHaveLength(1);
+    expect(github.issues.filter((issue) => issue.title === "Kanban view")).toHaveLength(1);
+    expect(issueLinksOfPost(t.ctx.db, post.id)).toEqual([
+      { provider: "code-host", externalId: "7", url: "https://github.example/acme/board/issues/7" },
+    ]);
+    // Every attempt looked first: the first found nothing and opened #7, the retry found #7.
+    const lookups = github.receiver.received.filter((request) => request.method === "GET");
+    expect(lookups).toHaveLength(2);
+    const query = new URLSearchParams(lookups[0]!.search);
+    expect(query.get("state")).toBe("all");
+    expect(Date.parse(query.get("since")!)).toBeLessThanOrEqual(Date.now());
+    const attempts = t.ctx.db
+      .query<{ error: string | null }, []>("SELECT error FROM delivery_attempts ORDER BY started_at, attempt")
+      .all();
+    expect(attempts.map((attempt) => attempt.error === null)).toEqual([false, true]);
+  });
+
+  test("a failing look-up is a failed attempt: nothing is opened until the code host can be read", async () => {
+    const issues: unknown[] = [];
+    const github = server((request, index) => {
+      if (request.method === "GET")
+        return index === 0 ? new Response("down", { status: 503 }) : Response.json(issues);
+      const issue = { number: 1, html_url: "https://github.example/acme/board/issues/1" };
+      issues.push(issue);
+      return Response.json(issue, { status: 201 });
+    });
+    start({ FEATUREBOARD_CODE_HOST_API_URL: github.url, FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "10ms" });
+    await put("code-host", {
+      repoOwner: "acme",
+      repoName: "board",
+      accessToken: "t",
+      autoCreateIssues: true,
+    });
+    await makePost(t, { status: "APPROVED" });
+    await settled();
+    expect(github.received.map((request) => request.method)).toEqual(["GET", "GET", "POST"]);
+  });
+
+  test("code host with syncLabels false sends no labels", async () => {
+    const github = codeHost(1);
+    start({ FEATUREBOARD_CODE_HOST_API_URL: github.url });
+    await put("code-host", {
+      repoOwner: "acme",
+      repoName: "board",
+      accessToken: "t",
+      syncLabels: false,
+      autoCreateIssues: true,
+    });
+    const tag = await makeTag(t, "billing");
+    await makePost(t, { title: "Tagged", status: "APPROVED", tagIds: [tag.id] });
+    await settled();
+    expect(github.creates()).toHaveLength(1);
+    const issue = JSON.parse(github.creates()[0]!.body);
+    expect(issue.title).toBe("Tagged");
+    expect(issue.labels).toBeUndefined();
+    expect(github.creates()[0]!.body).not.toContain("billing");
   });
 
   test("code host without autoCreateIssues opens nothing", async () => {
@@ -279,6 +458,8 @@ describe("integrations at work, against real loopback servers", () => {
       title: "Audit log",
     });
     expect(linear.received[0]!.body).not.toContain("do-not-leak");
+    // The issue tracker has no syncLabels: its issues never carry labels.
+    expect(JSON.parse(linear.received[0]!.body).variables.input.labelIds).toBeUndefined();
     expect(issueLinksOfPost(t.ctx.db, post.id)).toEqual([
       { provider: "issue-tracker", externalId: "iss-1", url: "https://linear.example/FB-1/team-9" },
     ]);

@@ -106,6 +106,13 @@ describe("payments integration settings", () => {
     expect(shown.text).not.toContain("rk_live_other1234");
     expect(shown.body.data.createdAt).toBe(created.body.data.createdAt);
 
+    // A key of 8 characters or fewer never shows any of itself (one rule with the other integrations).
+    const shortKey = await connect(t, { apiKey: "abcd" });
+    expect(shortKey.body.data.apiKey).toBe("****");
+    const eightKey = await connect(t, { apiKey: "rk_12345" });
+    expect(eightKey.body.data.apiKey).toBe("****");
+    expect((await t.call("GET", "/api/v1/integrations/payments")).text).not.toContain("rk_12345");
+
     const removed = await t.call("DELETE", "/api/v1/integrations/payments");
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ success: true });

@@ -37,7 +37,7 @@ describe("POST /posts and GET /posts/{id}", () => {
     expect(post.tags).toBeUndefined();
     const read = await t.call("GET", `/api/v1/posts/${post.id}`);
     expect(read.status).toBe(200);
-    expect(read.body.data).toEqual({ ...post, tags: [tag] });
+    expect(read.body.data).toEqual({ ...post, tags: [tag], issueLinks: [] });
   });
 
   test("a supplied status, any of the six, is kept", async () => {

@@ -1,3 +1,4 @@
+import { insertIssueLink } from "../../src/integrations/store";
 import type { TestApp, TestResponse } from "./app";
 
 /**
@@ -9,6 +10,7 @@ export const PRIVATE = {
   internalNote: "internal-note-sentinel-91c2",
   email: "private.customer@example.com",
   spend: "4242.42",
+  issueUrl: "https://issues.example/private-issue-5d1e",
 } as const;
 
 const PRIVATE_KEYS = new Set([
@@ -19,6 +21,7 @@ const PRIVATE_KEYS = new Set([
   "userSpend",
   "spend",
   "spend_cents",
+  "issueLinks",
 ]);
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+\.[\w.-]+/;
 
@@ -103,6 +106,13 @@ export async function plantPrivateData(t: TestApp): Promise<string> {
     },
   });
   const postId: string = post.body.data.id;
+  // As the code-host integration would have stored it: the team's issue, not for end users.
+  insertIssueLink(
+    t.ctx.db,
+    postId,
+    { provider: "code-host", url: PRIVATE.issueUrl, externalId: "5d1e" },
+    Date.now(),
+  );
   await t.call("POST", `/api/v1/posts/${postId}/votes`, { body: { boardUserId: user.body.data.id } });
   await t.call("POST", `/api/v1/posts/${postId}/comments`, {
     body: { body: PRIVATE.internalNote, authorName: "Team", isInternalNote: true },

@@ -2,6 +2,8 @@
 export interface ReceivedRequest {
   method: string;
   path: string;
+  /** The query string, with its `?`, or "". */
+  search: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -25,6 +27,7 @@ export function startReceiver(answer: Answer = () => new Response("ok")): Receiv
       const entry: ReceivedRequest = {
         method: request.method,
         path: new URL(request.url).pathname,
+        search: new URL(request.url).search,
         headers: Object.fromEntries(request.headers.entries()),
         body: await request.text(),
       };

@@ -1,5 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { callOnce, isUnsafeAddress, resolveTarget, UnsafeTargetError } from "../../src/http/outbound";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  callOnce,
+  isUnsafeAddress,
+  resolveTarget,
+  UnsafeTargetError,
+  useHostResolver,
+} from "../../src/http/outbound";
+import { createTestApp, expectApiError } from "../support/app";
 import { startReceiver } from "../support/receiver";
 
 describe("outgoing URL safety", () => {
@@ -68,5 +75,73 @@ describe("outgoing URL safety", () => {
       { allowPrivate: true, timeoutMs: 1000 },
     );
     expect(receiver.received.at(-1)?.headers.host).toBe(`localhost:${port}`);
+  });
+});
+
+describe("host names resolving to private addresses (a stubbed DNS)", () => {
+  const records: Record<string, string[]> = {
+    "intranet.example.com": ["10.0.0.1"],
+    "metadata.example.com": ["169.254.169.254"],
+    "split.example.com": ["93.184.216.34", "10.0.0.1"],
+    "public.example.com": ["93.184.216.34"],
+  };
+  const looked: string[] = [];
+  let restore = () => {};
+  beforeAll(() => {
+    restore = useHostResolver(async (host) => {
+      looked.push(host);
+      const addresses = records[host];
+      if (!addresses) throw new Error(`ENOTFOUND ${host}`);
+      return addresses.map((address) => ({ address, family: 4 }));
+    });
+  });
+  const t = createTestApp();
+  afterAll(() => {
+    restore();
+    t.close();
+  });
+
+  test.each([
+    ["intranet.example.com", "10.0.0.1"],
+    ["metadata.example.com", "169.254.169.254"],
+    ["split.example.com", "10.0.0.1"],
+  ])("%s (resolves to %s) is refused, by name, without the allow flag", async (host, address) => {
+    const refusal = resolveTarget(`https://${host}/hook`, false);
+    await expect(refusal).rejects.toBeInstanceOf(UnsafeTargetError);
+    await expect(resolveTarget(`https://${host}/hook`, false)).rejects.toThrow(address);
+    expect(looked).toContain(host);
+    expect((await resolveTarget(`https://${host}/hook`, true)).address).toBe(records[host]![0]!);
+  });
+
+  test("a public name resolves to the address the call will connect to", async () => {
+    expect(await resolveTarget("https://public.example.com/hook", false)).toMatchObject({
+      address: "93.184.216.34",
+      family: 4,
+    });
+  });
+
+  test("webhook and chat URLs on such names → 400 VALIDATION_ERROR naming the field; nothing stored", async () => {
+    for (const host of ["intranet.example.com", "metadata.example.com"]) {
+      const webhook = await t.call("POST", "/api/v1/integrations/webhooks", {
+        body: { url: `https://${host}/hook`, events: ["*"] },
+      });
+      expect(expectApiError(webhook, 400, "VALIDATION_ERROR").message).toContain("url");
+      const chat = await t.call("PUT", "/api/v1/integrations/team-chat", {
+        body: { webhookUrl: `https://${host}/services/T/B/X` },
+      });
+      expect(expectApiError(chat, 400, "VALIDATION_ERROR").message).toContain("webhookUrl");
+    }
+    expect((await t.call("GET", "/api/v1/integrations/webhooks")).body.data).toEqual([]);
+    expectApiError(await t.call("GET", "/api/v1/integrations/team-chat"), 404, "INTEGRATION_NOT_FOUND");
+  });
+
+  test("at delivery time the same name fails the attempt before any connection", async () => {
+    const outcome = await callOnce(
+      "https://metadata.example.com/latest/meta-data/",
+      { method: "POST", headers: {}, body: "{}" },
+      { allowPrivate: false, timeoutMs: 1000 },
+    );
+    expect(outcome).toMatchObject({ ok: false, statusCode: null });
+    expect(outcome.error).toContain("169.254.169.254");
   });
 });

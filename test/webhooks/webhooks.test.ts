@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
+import { loadConfig } from "../../src/config";
 import { startDeliveryWorker, type DeliveryWorker } from "../../src/events/worker";
 import { createTestApp, expectApiError, type TestApp } from "../support/app";
 import { makePost } from "../support/board";
@@ -36,6 +37,29 @@ describe("webhook endpoints: the API", () => {
     expect(one.status).toBe(200);
     expect(one.body.data).toMatchObject({ id, recentDeliveries: [] });
     expect(one.body.data.secret).toBeUndefined();
+  });
+
+  test("create accepts enabled: false (stored disabled) and defaults to true; a non-boolean → 400", async () => {
+    const disabled = await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: PUBLIC_URL, events: ["*"], enabled: false },
+    });
+    expect(disabled.status).toBe(201);
+    expect(disabled.body.data).toMatchObject({ enabled: false, disabledReason: null });
+    const shown = await t.call("GET", `/api/v1/integrations/webhooks/${disabled.body.data.id}`);
+    expect(shown.body.data.enabled).toBe(false);
+    const enabled = await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: PUBLIC_URL, events: ["*"], enabled: true },
+    });
+    expect(enabled.body.data.enabled).toBe(true);
+    expectApiError(
+      await t.call("POST", "/api/v1/integrations/webhooks", {
+        body: { url: PUBLIC_URL, events: ["*"], enabled: "yes" },
+      }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    for (const id of [disabled.body.data.id, enabled.body.data.id])
+      await t.call("DELETE", `/api/v1/integrations/webhooks/${id}`);
   });
 
   test("events: * is allowed, an unknown name or an empty list → 400, nothing stored", async () => {
@@ -245,6 +269,25 @@ describe("webhook deliveries to a real loopback receiver", () => {
     });
   });
 
+  test("an endpoint created with enabled: false receives nothing", async () => {
+    start();
+    const off = receiver();
+    const on = receiver();
+    const created = await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: off.url, events: ["*"], enabled: false },
+    });
+    expect(created.status).toBe(201);
+    await subscribe(on.url, ["*"]);
+    await makePost(t);
+    await on.waitFor(1);
+    // One fan-out served both endpoints: the disabled one got no delivery row, so nothing can follow.
+    const rows = t.ctx.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM deliveries WHERE endpoint_id = ?")
+      .get(created.body.data.id);
+    expect(rows?.n).toBe(0);
+    expect(off.received).toHaveLength(0);
+  });
+
   test("only subscribed events are delivered", async () => {
     start();
     const votes = receiver();
@@ -352,6 +395,73 @@ describe("webhook deliveries to a real loopback receiver", () => {
       body: { enabled: true },
     });
     expect(reenabled.body.data).toMatchObject({ enabled: true, disabledReason: null });
+  });
+
+  test("defaults: retries after 5s, 5m, 30m, 2h, 5h, 10h, 10h; 10 s per attempt; disabled after 5 days", () => {
+    const { delivery } = loadConfig({});
+    const [s, m, h] = [1000, 60_000, 3_600_000];
+    expect(delivery.retryScheduleMs).toEqual([5 * s, 5 * m, 30 * m, 2 * h, 5 * h, 10 * h, 10 * h]);
+    expect(delivery.timeoutMs).toBe(10 * s);
+    expect(delivery.disableAfterMs).toBe(5 * 24 * h);
+  });
+
+  /** The endpoint's failing run, as the worker keeps it. */
+  function failingRun(endpointId: string) {
+    return t.ctx.db
+      .query<{ failing_since: number | null; last_failure_at: number | null; enabled: number }, [string]>(
+        "SELECT failing_since, last_failure_at, enabled FROM webhook_endpoints WHERE id = ?",
+      )
+      .get(endpointId)!;
+  }
+  /** As if the endpoint had been failing since `since` and last failed at `lastFailure` (ms ago). */
+  function backdateRun(endpointId: string, sinceAgo: number, lastFailureAgo: number) {
+    const now = Date.now();
+    t.ctx.db
+      .query("UPDATE webhook_endpoints SET failing_since = ?, last_failure_at = ? WHERE id = ?")
+      .run(now - sinceAgo, now - lastFailureAgo, endpointId);
+  }
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+
+  test("a success ends the failing run: failing_since is cleared", async () => {
+    start({ FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "10ms" });
+    const hook = receiver(
+      (_, index) => new Response(index === 0 ? "down" : "ok", { status: index === 0 ? 500 : 200 }),
+    );
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    await makePost(t);
+    await historyUntil(endpoint.id, (entries) => entries.some((entry) => entry.state === "delivered"));
+    expect(hook.received).toHaveLength(2);
+    expect(failingRun(endpoint.id)).toEqual({ failing_since: null, last_failure_at: null, enabled: 1 });
+  });
+
+  test("with the defaults, an endpoint failing without pause for over 5 days is disabled on its next failure", async () => {
+    start();
+    const hook = receiver(() => new Response("down", { status: 503 }));
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    backdateRun(endpoint.id, 5 * DAY + HOUR, HOUR);
+    await makePost(t);
+    const history = await historyUntil(endpoint.id, (entries) => entries.length === 1);
+    expect(history[0]).toMatchObject({ attempt: 1, statusCode: 503, state: "failed" });
+    const webhook = (await t.call("GET", `/api/v1/integrations/webhooks/${endpoint.id}`)).body.data;
+    expect(webhook).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("5 days") });
+  });
+
+  test("failed once, silent for days, failed once: not failing 5 days straight, the run restarts", async () => {
+    start();
+    const hook = receiver(() => new Response("down", { status: 503 }));
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    // First failure 6 days ago, the last one 5 days ago: far longer than the 10 h longest retry wait.
+    backdateRun(endpoint.id, 6 * DAY, 5 * DAY);
+    const before = Date.now();
+    await makePost(t);
+    const history = await historyUntil(endpoint.id, (entries) => entries.length === 1);
+    expect(history[0]).toMatchObject({ attempt: 1, statusCode: 503, state: "pending" });
+    const webhook = (await t.call("GET", `/api/v1/integrations/webhooks/${endpoint.id}`)).body.data;
+    expect(webhook).toMatchObject({ enabled: true, disabledReason: null });
+    const run = failingRun(endpoint.id);
+    expect(run.failing_since).toBeGreaterThanOrEqual(before);
+    expect(run.last_failure_at).toBe(run.failing_since);
   });
 
   test("the address is checked again before every attempt, not only when the URL was saved", async () => {
