@@ -8,7 +8,7 @@ import releases from "./0005_releases.sql" with { type: "text" };
 import ai from "./0006_ai.sql" with { type: "text" };
 import webhooksIntegrations from "./0007_webhooks_integrations.sql" with { type: "text" };
 import paymentsEmail from "./0008_payments_email.sql" with { type: "text" };
-import webhookLastFailure from "./0010_webhook_last_failure.sql" with { type: "text" };
+import webhookLastFailure from "./0009_webhook_last_failure.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -25,5 +25,5 @@ export const migrations: Migration[] = [
   { version: 6, name: "0006_ai", sql: ai },
   { version: 7, name: "0007_webhooks_integrations", sql: webhooksIntegrations },
   { version: 8, name: "0008_payments_email", sql: paymentsEmail },
-  { version: 10, name: "0010_webhook_last_failure", sql: webhookLastFailure },
+  { version: 9, name: "0009_webhook_last_failure", sql: webhookLastFailure },
 ];
