@@ -172,8 +172,10 @@ export function publicRoutes(ctx: AppContext) {
           detail: {
             summary: "Vote on a post",
             description:
-              "Idempotent: one vote per `anonymousId` (and per board user when `email` is given); voting again answers 200 " +
-              "and changes nothing.",
+              "Idempotent per `anonymousId`: the first vote answers 201, voting again with the same `anonymousId` answers 200 " +
+              "and changes nothing. `email` links the vote to a new board user only when no board user has that email yet; " +
+              "it never casts or finds another voter's vote, and the answer is the same whether or not its user voted. " +
+              "Posts the board does not list (PENDING, CLOSED, ARCHIVED) answer 404 POST_NOT_FOUND.",
           },
         },
       )
@@ -189,7 +191,7 @@ export function publicRoutes(ctx: AppContext) {
           detail: {
             summary: "Remove a vote",
             description:
-              "Removes the vote of this `anonymousId` (or of the board user of `email`); none is not an error.",
+              "Removes the vote cast with this `anonymousId`, and only that one (`email` is ignored); none is not an error.",
           },
         },
       )
@@ -205,7 +207,8 @@ export function publicRoutes(ctx: AppContext) {
           response: { 201: dataOf(PublicCommentSchema, "The comment"), ...errorResponses(400, 403, 404) },
           detail: {
             summary: "Comment on a post",
-            description: "Public comments only; 1 to 5000 characters.",
+            description:
+              "Public comments only; 1 to 5000 characters. Posts the board does not list answer 404 POST_NOT_FOUND.",
           },
         },
       )

@@ -273,25 +273,84 @@ describe("votes and comments", () => {
     expectApiError(await pub("POST", path, { body: {} }), 400, "VALIDATION_ERROR");
   });
 
-  test("with an email the vote belongs to the board user too: another device of the same person does not vote twice", async () => {
+  test("a vote belongs to its anonymous id: knowing a customer's email neither removes nor reveals their vote", async () => {
     const post = await makePost(t, { title: "Vote with email", status: "APPROVED" });
     const path = `${board}/posts/${post.id}/vote`;
+    // A new email links the vote to the board user it creates.
     expect(
       (await pub("POST", path, { body: { anonymousId: "laptop", email: "voter@example.com", name: "Vi" } }))
         .status,
     ).toBe(201);
-    const phone = await pub("POST", path, { body: { anonymousId: "phone", email: "VOTER@example.com" } });
-    expect(phone.status).toBe(200);
-    expect(phone.body.data.voteCount).toBe(1);
-    const votes = (await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data;
-    expect(votes).toEqual([
+    const votes = () => t.call("GET", `/api/v1/posts/${post.id}/votes`).then((r) => r.body.data);
+    expect(await votes()).toEqual([
       expect.objectContaining({ anonymousId: "laptop", boardUserEmail: "voter@example.com" }),
     ]);
-    // The REST API sees the same vote; the public unvote finds it by email from the other device.
+
+    // Someone else giving that email: the answer is that of any new voter, and the customer's vote stays.
+    const stranger = await pub("POST", path, {
+      body: { anonymousId: "stranger", email: "VOTER@example.com" },
+    });
+    expect(stranger.status).toBe(201);
+    expect(stranger.body.data).toEqual({ postId: post.id, voted: true, voteCount: 2 });
+    const afterStranger = (await votes()) as { anonymousId: string; boardUserId: string | null }[];
+    expect(afterStranger.find((vote) => vote.anonymousId === "stranger")?.boardUserId).toBeNull();
+
+    // Removing with the customer's email removes only the stranger's own vote.
+    const removed = await pub("DELETE", path, {
+      body: { anonymousId: "stranger", email: "voter@example.com" },
+    });
+    expect(removed.body.data).toEqual({ postId: post.id, voted: false, voteCount: 1 });
+    const other = await pub("DELETE", path, { body: { anonymousId: "someone", email: "voter@example.com" } });
+    expect(other.body.data).toEqual({ postId: post.id, voted: false, voteCount: 1 });
+    expect(await votes()).toEqual([expect.objectContaining({ anonymousId: "laptop" })]);
+
+    // A customer known to the team (a REST vote by board user): same 201 for a stranger using the email.
+    const customer = await t.call("POST", "/api/v1/users", { body: { email: "known@example.com" } });
+    await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: customer.body.data.id } });
+    const knownAnswer = await pub("POST", path, { body: { anonymousId: "s2", email: "known@example.com" } });
+    const unknownAnswer = await pub("POST", path, {
+      body: { anonymousId: "s3", email: "nobody@example.com" },
+    });
+    expect([knownAnswer.status, unknownAnswer.status]).toEqual([201, 201]);
     expect(
-      (await pub("DELETE", path, { body: { anonymousId: "phone", email: "voter@example.com" } })).body.data
-        .voteCount,
-    ).toBe(0);
+      await pub("DELETE", path, { body: { anonymousId: "s2", email: "known@example.com" } }),
+    ).toMatchObject({
+      status: 200,
+    });
+    const left = (await votes()) as { boardUserId: string | null }[];
+    expect(left.some((vote) => vote.boardUserId === customer.body.data.id)).toBe(true);
+  });
+
+  test("posts the board does not list (PENDING, CLOSED, ARCHIVED) refuse votes and comments like unknown ones", async () => {
+    for (const status of ["PENDING", "CLOSED", "ARCHIVED"]) {
+      const post = await makePost(t, { title: `Hidden ${status}`, status });
+      const path = `${board}/posts/${post.id}`;
+      const changes = watchChanges(t);
+      expectApiError(
+        await pub("POST", `${path}/vote`, { body: { anonymousId: "a" } }),
+        404,
+        "POST_NOT_FOUND",
+      );
+      expectApiError(
+        await pub("DELETE", `${path}/vote`, { body: { anonymousId: "a" } }),
+        404,
+        "POST_NOT_FOUND",
+      );
+      expectApiError(
+        await pub("POST", `${path}/comments`, { body: { body: "Hello" } }),
+        404,
+        "POST_NOT_FOUND",
+      );
+      expect(changes()).toEqual({ events: [], activity: [] });
+      const unknown = await pub("POST", `${board}/posts/0000-unknown/vote`, { body: { anonymousId: "a" } });
+      const hidden = await pub("POST", `${path}/vote`, { body: { anonymousId: "a" } });
+      const sameness = (body: Record<string, unknown>) => [
+        body.error_code,
+        body.message,
+        body.resolution_hint,
+      ];
+      expect(sameness(hidden.body)).toEqual(sameness(unknown.body));
+    }
   });
 
   test("a public comment is listed on the post and is never an internal note", async () => {
