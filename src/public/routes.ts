@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo } from "../http/request-info";
 import { keylessRoutes } from "../http/routes";
-import { dataOf, errorResponses } from "../http/schemas";
+import { errorResponses } from "../http/schemas";
 import { validationError } from "../http/errors";
 import {
   BoardParams,
@@ -23,6 +23,7 @@ import {
   PublicUnvoteBodySchema,
   PublicVoteBodySchema,
   PublicVoteSchema,
+  publicDataOf,
 } from "./schema";
 import * as board from "./service";
 
@@ -73,7 +74,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           body: PublicSubmitSchema,
           response: {
-            201: dataOf(PublicPostSchema, "The submitted post, PENDING"),
+            201: publicDataOf(PublicPostSchema, "The submitted post, PENDING"),
             ...errorResponses(400, 403, 404),
           },
           detail: {
@@ -95,7 +96,7 @@ export function publicRoutes(ctx: AppContext) {
         },
         {
           response: {
-            200: dataOf(PublicBoardSchema, "The widget's board"),
+            200: publicDataOf(PublicBoardSchema, "The widget's board"),
             ...errorResponses(400, 401, 403),
           },
           detail: {
@@ -115,7 +116,7 @@ export function publicRoutes(ctx: AppContext) {
         },
         {
           params: BoardParams,
-          response: { 200: dataOf(PublicBoardSchema, "The board"), ...errorResponses(400, 403, 404) },
+          response: { 200: publicDataOf(PublicBoardSchema, "The board"), ...errorResponses(400, 403, 404) },
           detail: {
             summary: "Get a public board",
             description: `Name, board page URL and post counts; counts as a page view. ${publishableKeyNote}`,
@@ -145,7 +146,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardPostParams,
           response: {
-            200: dataOf(PublicPostDetailSchema, "The post with its public comments"),
+            200: publicDataOf(PublicPostDetailSchema, "The post with its public comments"),
             ...errorResponses(403, 404),
           },
           detail: {
@@ -165,8 +166,8 @@ export function publicRoutes(ctx: AppContext) {
           params: BoardPostParams,
           body: PublicVoteBodySchema,
           response: {
-            200: dataOf(PublicVoteSchema, "Already voted: nothing changed"),
-            201: dataOf(PublicVoteSchema, "The vote was cast"),
+            200: publicDataOf(PublicVoteSchema, "Already voted: nothing changed"),
+            201: publicDataOf(PublicVoteSchema, "The vote was cast"),
             ...errorResponses(400, 403, 404),
           },
           detail: {
@@ -187,7 +188,10 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardPostParams,
           body: PublicUnvoteBodySchema,
-          response: { 200: dataOf(PublicVoteSchema, "The vote is gone"), ...errorResponses(400, 403, 404) },
+          response: {
+            200: publicDataOf(PublicVoteSchema, "The vote is gone"),
+            ...errorResponses(400, 403, 404),
+          },
           detail: {
             summary: "Remove a vote",
             description:
@@ -204,7 +208,10 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardPostParams,
           body: PublicCommentBodySchema,
-          response: { 201: dataOf(PublicCommentSchema, "The comment"), ...errorResponses(400, 403, 404) },
+          response: {
+            201: publicDataOf(PublicCommentSchema, "The comment"),
+            ...errorResponses(400, 403, 404),
+          },
           detail: {
             summary: "Comment on a post",
             description:
@@ -218,7 +225,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardParams,
           response: {
-            200: dataOf(PublicRoadmapSchema, "Posts by roadmap column"),
+            200: publicDataOf(PublicRoadmapSchema, "Posts by roadmap column"),
             ...errorResponses(403, 404),
           },
           detail: {

@@ -1,10 +1,21 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { Elysia, type TSchema } from "elysia";
+import { errorHandler } from "../../src/http/error-handler";
 import { TokenBuckets } from "../../src/http/rate-limit";
+import {
+  PublicBoardSchema,
+  publicDataOf,
+  PublicPostDetailSchema,
+  PublicPostListSchema,
+  PublicPostSchema,
+  PublicVoteSchema,
+} from "../../src/public/schema";
 import { createProject } from "../../src/projects/service";
 import { createTestApp, expectApiError } from "../support/app";
 import { makePost, makeTag, watchChanges } from "../support/board";
 import {
   plantPrivateData,
+  PRIVATE,
   PrivateDataScan,
   privateFieldsInSchema,
   publicCaller,
@@ -523,4 +534,113 @@ test("the scan finds planted private data where it is", () => {
 test("no public response carried metadata, an internal note, an email or spend", () => {
   expect(scan.count).toBeGreaterThan(40);
   expect(scan.findings()).toEqual([]);
+});
+
+describe("public schemas fail closed on a leaked nested field", () => {
+  // A route built like the public ones (same app options, error handler and schemas) whose service result
+  // carries a private field below the top level: Elysia's normalize:false alone would let it through.
+  const post = {
+    id: "p1",
+    title: "Leaky",
+    description: null,
+    status: "APPROVED",
+    voteCount: 1,
+    tags: [{ id: "t1", label: "UI", theme: "#fff" }],
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+  };
+  const leaks: [string, TSchema, unknown][] = [
+    [
+      "post",
+      publicDataOf(PublicPostSchema),
+      { data: { ...post, metadata: { note: PRIVATE.metadataValue } } },
+    ],
+    [
+      "tag",
+      publicDataOf(PublicPostSchema),
+      { data: { ...post, tags: [{ ...post.tags[0], boardUserEmail: PRIVATE.email }] } },
+    ],
+    [
+      "list item",
+      PublicPostListSchema,
+      {
+        data: [{ ...post, metadata: { note: PRIVATE.metadataValue } }],
+        pagination: { page: 1, limit: 1, total: 1, totalPages: 1 },
+      },
+    ],
+    [
+      "comment",
+      publicDataOf(PublicPostDetailSchema),
+      {
+        data: {
+          ...post,
+          comments: [
+            {
+              id: "c1",
+              postId: "p1",
+              body: PRIVATE.internalNote,
+              authorName: null,
+              createdAt: post.createdAt,
+              isInternalNote: true,
+            },
+          ],
+        },
+      },
+    ],
+    [
+      "board counts",
+      publicDataOf(PublicBoardSchema),
+      {
+        data: {
+          slug: "a",
+          name: "A",
+          boardUrl: "u",
+          counts: { posts: 0, approved: 0, in_progress: 0, complete: 0, userSpend: PRIVATE.spend },
+        },
+      },
+    ],
+    [
+      "envelope",
+      publicDataOf(PublicVoteSchema),
+      { data: { postId: "p1", voted: true, voteCount: 1 }, boardUserEmail: PRIVATE.email },
+    ],
+  ];
+
+  for (const [where, schema, leaked] of leaks) {
+    test(`${where}: a 500 INTERNAL_ERROR, not the field`, async () => {
+      const app = new Elysia({ normalize: false, encodeSchema: false })
+        .use(errorHandler(t.ctx))
+        .get("/leak", () => leaked as never, { response: { 200: schema } });
+      const response = await app.handle(new Request("http://localhost/leak"));
+      const text = await response.text();
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text).error_code).toBe("INTERNAL_ERROR");
+      for (const value of Object.values(PRIVATE)) expect(text).not.toContain(value);
+    });
+  }
+
+  test("every object of every public success schema in the OpenAPI document refuses unknown fields", async () => {
+    const doc = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
+    const loose: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, index) => visit(item, `${path}[${index}]`));
+      if (typeof node !== "object" || node === null) return;
+      const schema = node as { type?: unknown; properties?: unknown; additionalProperties?: unknown };
+      // The swagger plugin rebuilds each top-level response object without the keyword; the envelope is
+      // refused at run time all the same (normalize: false, and the "envelope" case above).
+      const topLevel = path.endsWith("application/json.schema");
+      if (schema.type === "object" && schema.properties && schema.additionalProperties !== false && !topLevel)
+        loose.push(path);
+      for (const [key, inner] of Object.entries(node)) visit(inner, `${path}.${key}`);
+    };
+    for (const [path, operations] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+    )) {
+      if (!path.startsWith("/api/public/")) continue;
+      for (const [method, operation] of Object.entries(operations))
+        for (const [status, response] of Object.entries(operation.responses))
+          if (status.startsWith("2")) visit(response, `${method} ${path} ${status}`);
+    }
+    expect(loose.join("\n")).toBe("");
+  });
 });

@@ -58,11 +58,14 @@ export const submitFeatureRequest = defineTool({
     },
     { additionalProperties: false },
   ),
-  output: t.Object({
-    post: PublicPostSchema,
-    boardUrl: t.String(),
-    message: t.String(),
-  }),
+  output: t.Object(
+    {
+      post: PublicPostSchema,
+      boardUrl: t.String(),
+      message: t.String(),
+    },
+    { additionalProperties: false },
+  ),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
     const post = submitPublicPost(session.ctx.db, project, {
@@ -96,7 +99,10 @@ export const browseBoard = defineTool({
     },
     { additionalProperties: false },
   ),
-  output: t.Object({ posts: t.Array(PublicPostSchema), boardUrl: t.String(), projectSlug: t.String() }),
+  output: t.Object(
+    { posts: t.Array(PublicPostSchema), boardUrl: t.String(), projectSlug: t.String() },
+    { additionalProperties: false },
+  ),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
     const posts = listVisiblePosts(session.ctx.db, project.id, {
@@ -120,8 +126,8 @@ export const upvotePost = defineTool({
     "Use when the user wants a feature that is already on the board (found with browse_board): adds their vote, or " +
     "removes it when they had already voted. The result says whether the vote is now there.",
   access: "public",
-  // Toggling: a second identical call undoes the first.
-  annotations: ADDS,
+  // Toggling: a second identical call removes the vote the first one cast.
+  annotations: { ...ADDS, destructiveHint: true },
   input: Type.Object(
     {
       post_id: PostId,
@@ -162,7 +168,7 @@ export const addPublicComment = defineTool({
     },
     { additionalProperties: false },
   ),
-  output: t.Object({ comment: PublicCommentSchema }),
+  output: t.Object({ comment: PublicCommentSchema }, { additionalProperties: false }),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
     return {
