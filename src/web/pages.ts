@@ -1,6 +1,6 @@
 import type { PostStatus } from "../posts/schema";
 import { VISIBLE_STATUSES, type VisibleStatus } from "../public/schema";
-import { escapeHtml, html, type Html, raw } from "./html";
+import { escapeXml, html, type Html, raw } from "./html";
 import { type BoardRef, boardPath, shell } from "./layout";
 import { renderMarkdown } from "./markdown";
 
@@ -421,22 +421,22 @@ export function changelogFeed(board: BoardRef, releases: ReleaseView[], publicUr
   );
   const entries = releases.map(
     (release) => `<entry>
-<title>${escapeHtml(release.label ? `${release.label}: ${release.title}` : release.title)}</title>
-<id>${escapeHtml(`${page}#release-${release.id}`)}</id>
-<link rel="alternate" type="text/html" href="${escapeHtml(`${page}#release-${release.id}`)}"/>
+<title>${escapeXml(release.label ? `${release.label}: ${release.title}` : release.title)}</title>
+<id>${escapeXml(`${page}#release-${release.id}`)}</id>
+<link rel="alternate" type="text/html" href="${escapeXml(`${page}#release-${release.id}`)}"/>
 <published>${release.publishedAt}</published>
 <updated>${release.updatedAt > release.publishedAt ? release.updatedAt : release.publishedAt}</updated>
-<content type="html">${escapeHtml(release.content ? renderMarkdown(release.content).value : "")}</content>
+<content type="html">${escapeXml(release.content ? renderMarkdown(release.content).value : "")}</content>
 </entry>`,
   );
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-<title>${escapeHtml(`${board.name} changelog`)}</title>
-<id>${escapeHtml(page)}</id>
-<link rel="self" type="application/atom+xml" href="${escapeHtml(`${page}.atom`)}"/>
-<link rel="alternate" type="text/html" href="${escapeHtml(page)}"/>
+<title>${escapeXml(`${board.name} changelog`)}</title>
+<id>${escapeXml(page)}</id>
+<link rel="self" type="application/atom+xml" href="${escapeXml(`${page}.atom`)}"/>
+<link rel="alternate" type="text/html" href="${escapeXml(page)}"/>
 <updated>${updated}</updated>
-<author><name>${escapeHtml(board.name)}</name></author>
+<author><name>${escapeXml(board.name)}</name></author>
 ${entries.join("\n")}
 </feed>
 `;

@@ -278,6 +278,28 @@ describe("the changelog", () => {
   });
 });
 
+test("the Atom feed drops characters XML forbids, so a control character cannot break the feed", async () => {
+  const feedApp = createTestApp();
+  try {
+    const created = await feedApp.call("POST", "/api/v1/releases", {
+      body: {
+        title: "Bell\u0001 rings",
+        content: "Notes\u0001 with\u000b controls",
+        label: "v\u00012",
+        isDraft: false,
+      },
+    });
+    expect(created.status).toBe(201);
+    const feed = (await feedApp.call("GET", "/b/acme/changelog.atom", { key: null })).text;
+    // eslint-disable-next-line no-control-regex
+    expect(feed).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(feed).toContain("<title>v2: Bell rings</title>");
+    expect(feed).toContain("Notes with controls");
+  } finally {
+    feedApp.close();
+  }
+});
+
 describe("page views", () => {
   test("every board page view counts once; assets, feeds and 404s do not", async () => {
     const board = createTestApp();
