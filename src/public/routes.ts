@@ -58,6 +58,13 @@ function publicPlumbing(ctx: AppContext) {
 const publishableKeyNote =
   "The board is addressed by its slug; the widget may also send `X-Publishable-Key: pk_…`. A private board answers 403 BOARD_NOT_PUBLIC.";
 
+/**
+ * Every public route may answer: 400 (bad input, or a slug that is not the publishable key's project), 401
+ * (an `X-Publishable-Key` that is not an active publishable key), 403 (private board), 404 and 429 (the
+ * per-IP limit).
+ */
+const publicErrors = errorResponses(400, 401, 403, 404, 429);
+
 export function publicRoutes(ctx: AppContext) {
   const { db, config } = ctx;
   const projectOf = (request: Request, slug?: string) =>
@@ -75,7 +82,7 @@ export function publicRoutes(ctx: AppContext) {
           body: PublicSubmitSchema,
           response: {
             201: publicDataOf(PublicPostSchema, "The submitted post, PENDING"),
-            ...errorResponses(400, 403, 404),
+            ...publicErrors,
           },
           detail: {
             summary: "Submit a feature request",
@@ -97,7 +104,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           response: {
             200: publicDataOf(PublicBoardSchema, "The widget's board"),
-            ...errorResponses(400, 401, 403),
+            ...errorResponses(400, 401, 403, 429),
           },
           detail: {
             summary: "Find the widget's board",
@@ -116,7 +123,7 @@ export function publicRoutes(ctx: AppContext) {
         },
         {
           params: BoardParams,
-          response: { 200: publicDataOf(PublicBoardSchema, "The board"), ...errorResponses(400, 403, 404) },
+          response: { 200: publicDataOf(PublicBoardSchema, "The board"), ...publicErrors },
           detail: {
             summary: "Get a public board",
             description: `Name, board page URL and post counts; counts as a page view. ${publishableKeyNote}`,
@@ -129,7 +136,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardParams,
           query: PublicPostsQuery,
-          response: { 200: PublicPostListSchema, ...errorResponses(400, 403, 404) },
+          response: { 200: PublicPostListSchema, ...publicErrors },
           detail: {
             summary: "List a board's posts",
             description:
@@ -147,7 +154,7 @@ export function publicRoutes(ctx: AppContext) {
           params: BoardPostParams,
           response: {
             200: publicDataOf(PublicPostDetailSchema, "The post with its public comments"),
-            ...errorResponses(403, 404),
+            ...publicErrors,
           },
           detail: {
             summary: "Get a post with its public comments",
@@ -168,7 +175,7 @@ export function publicRoutes(ctx: AppContext) {
           response: {
             200: publicDataOf(PublicVoteSchema, "Already voted: nothing changed"),
             201: publicDataOf(PublicVoteSchema, "The vote was cast"),
-            ...errorResponses(400, 403, 404),
+            ...publicErrors,
           },
           detail: {
             summary: "Vote on a post",
@@ -190,7 +197,7 @@ export function publicRoutes(ctx: AppContext) {
           body: PublicUnvoteBodySchema,
           response: {
             200: publicDataOf(PublicVoteSchema, "The vote is gone"),
-            ...errorResponses(400, 403, 404),
+            ...publicErrors,
           },
           detail: {
             summary: "Remove a vote",
@@ -210,7 +217,7 @@ export function publicRoutes(ctx: AppContext) {
           body: PublicCommentBodySchema,
           response: {
             201: publicDataOf(PublicCommentSchema, "The comment"),
-            ...errorResponses(400, 403, 404),
+            ...publicErrors,
           },
           detail: {
             summary: "Comment on a post",
@@ -226,7 +233,7 @@ export function publicRoutes(ctx: AppContext) {
           params: BoardParams,
           response: {
             200: publicDataOf(PublicRoadmapSchema, "Posts by roadmap column"),
-            ...errorResponses(403, 404),
+            ...publicErrors,
           },
           detail: {
             summary: "Get a board's roadmap",
@@ -242,7 +249,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardParams,
           query: ChangelogQuery,
-          response: { 200: PublicChangelogSchema, ...errorResponses(400, 403, 404) },
+          response: { 200: PublicChangelogSchema, ...publicErrors },
           detail: {
             summary: "Get a board's changelog",
             description:

@@ -644,3 +644,21 @@ describe("public schemas fail closed on a leaked nested field", () => {
     expect(loose.join("\n")).toBe("");
   });
 });
+
+test("OpenAPI: every public route declares 401 (a bad X-Publishable-Key) and 429 (the per-IP limit)", async () => {
+  const doc = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
+  const missing: string[] = [];
+  for (const [path, operations] of Object.entries(
+    doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+  )) {
+    if (!path.startsWith("/api/public/")) continue;
+    for (const [method, operation] of Object.entries(operations))
+      for (const status of ["401", "429"])
+        if (!(status in operation.responses)) missing.push(`${method} ${path} ${status}`);
+  }
+  expect(missing).toEqual([]);
+  // What the 401 describes is what such a key gets, on a read as on a write.
+  const headers = { "x-publishable-key": t.project.secretKey };
+  expectApiError(await pub("GET", `${board}/posts`, { headers }), 401, "INVALID_API_KEY");
+  expectApiError(await pub("GET", `${board}/roadmap`, { headers }), 401, "INVALID_API_KEY");
+});
