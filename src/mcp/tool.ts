@@ -13,7 +13,7 @@ export interface McpSession {
   adminProject: Project | null;
   /** Public mode: the board named by `/mcp?project=slug`, when given. */
   urlProjectSlug: string | null;
-  /** What `upvote_post` votes as when the caller gives no `anonymous_id`. */
+  /** What `upvote_post` votes as in admin mode when the caller gives no `anonymous_id` (public mode requires one). */
   defaultAnonymousId: string;
 }
 

@@ -109,12 +109,12 @@ describe("hosted MCP without a key (public mode)", () => {
       voted: false,
       voteCount: 0,
     });
-    // Without an anonymous_id the connection's own stable id votes.
-    expect((await toolValue(client, "upvote_post", { post_id: post.id }, scan)).voted).toBe(true);
-    const votes = (await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data;
-    expect(votes).toEqual([
-      expect.objectContaining({ anonymousId: expect.stringMatching(/^mcp-[0-9a-f]{24}$/) }),
-    ]);
+    // Public mode never votes as an id derived from the client address (shared and guessable): the voter's
+    // anonymous_id is required, and nothing is stored without it.
+    const withoutId = await callTool(client, "upvote_post", { post_id: post.id }, scan);
+    expect(withoutId.value).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    expect(withoutId.value.message).toContain("anonymous_id");
+    expect((await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data).toEqual([]);
 
     const comment = await toolValue(
       client,
@@ -151,9 +151,10 @@ describe("hosted MCP without a key (public mode)", () => {
     const unknownArgument = await callTool(client, "browse_board", { colour: "red" }, scan);
     expect(unknownArgument.value.error_code).toBe("VALIDATION_ERROR");
     const pending = await makePost(t, { title: "Pending" });
-    expect((await callTool(client, "upvote_post", { post_id: pending.id }, scan)).value.error_code).toBe(
-      "POST_NOT_FOUND",
-    );
+    expect(
+      (await callTool(client, "upvote_post", { post_id: pending.id, anonymous_id: "a" }, scan)).value
+        .error_code,
+    ).toBe("POST_NOT_FOUND");
   });
 
   test("resources read and prompts get", async () => {

@@ -13,6 +13,7 @@ import {
   submitPublicPost,
   toggleVotePublic,
 } from "../../public/service";
+import { validationError } from "../../http/errors";
 import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
 
 const ProjectSlug = Type.Optional(
@@ -136,7 +137,7 @@ export const upvotePost = defineTool({
           minLength: 1,
           maxLength: 200,
           description:
-            "A stable id of the voter; when omitted, one derived from this machine and user (stdio) or this connection's address (hosted) is used",
+            "A stable id of the person voting; the vote is theirs and only this id removes it. Required on the hosted server in public mode; featureboard mcp (stdio) fills in one derived from this machine and user, and admin mode one derived from this connection's address",
         }),
       ),
       project_slug: ProjectSlug,
@@ -146,9 +147,16 @@ export const upvotePost = defineTool({
   output: PublicVoteSchema,
   run(session, args) {
     const project = boardProject(session, args.project_slug);
-    return toggleVotePublic(session.ctx.db, project.id, args.post_id, {
-      anonymousId: args.anonymous_id ?? session.defaultAnonymousId,
-    });
+    // A public vote belongs to its anonymous id. An id derived from the client address would be shared by
+    // everyone behind that address and computable by anyone who knows it, so public mode never invents one.
+    const anonymousId = args.anonymous_id ?? (session.adminProject ? session.defaultAnonymousId : null);
+    if (anonymousId === null) {
+      throw validationError(
+        "anonymous_id",
+        "is required in public mode: pass a stable id of the person voting (it alone can remove the vote)",
+      );
+    }
+    return toggleVotePublic(session.ctx.db, project.id, args.post_id, { anonymousId });
   },
 });
 
