@@ -186,7 +186,14 @@ describe("closed and archived posts", () => {
       const response = await page(`/b/acme/posts/${post.id}`);
       expect(response.status).toBe(200);
       expect(response.text).toContain(`>${label}</span`);
+      // The public API refuses votes and comments on them, so the page offers neither.
+      expect(response.text).not.toContain('data-form="comment"');
+      expect(response.text).not.toContain(`data-post="${post.id}"`);
+      expect(response.text).toContain("votes and comments are closed");
     }
+    const open = await page(`/b/acme/posts/${xssPost.id}`);
+    expect(open.text).toContain('data-form="comment"');
+    expect(open.text).toContain(`data-post="${xssPost.id}"`);
     for (const path of ["/b/acme", "/b/acme/roadmap", "/b/acme?q=idea"]) {
       const { text } = await page(path);
       expect(text).not.toContain("Retired idea");
