@@ -1,3 +1,4 @@
+import type { TSchema } from "@sinclair/typebox";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { listComments } from "../comments/service";
 import { getPost } from "../posts/service";
@@ -5,8 +6,14 @@ import type { Project } from "../projects/schema";
 import { getBoard, getPublicChangelog, getPublicPost, getPublicRoadmap } from "../public/service";
 import { listPublishedReleases } from "../releases/service";
 import { getRoadmap } from "../roadmap/service";
+import {
+  PublicBoardSchema,
+  PublicChangelogSchema,
+  PublicPostDetailSchema,
+  PublicRoadmapSchema,
+} from "../public/schema";
 import { AGENT_GUIDE } from "./guide";
-import { boardProject, type McpSession } from "./tool";
+import { boardProject, type McpSession, requireStrictOutput } from "./tool";
 
 export interface StaticResource {
   uri: string;
@@ -27,6 +34,12 @@ export interface ResourceTemplate {
   description: string;
   mimeType: string;
   read(session: McpSession, project: Project, match: RegExpMatchArray): unknown;
+}
+
+/** Public-mode resources pass the strict public schemas, like public tool results (see requireStrictOutput). */
+function strict<T>(name: string, schema: TSchema, value: T): T {
+  requireStrictOutput(name, schema, value);
+  return value;
 }
 
 /** The project resources are about: the key's, or the board named by `?project=` in public mode. */
@@ -61,7 +74,7 @@ export const STATIC_RESOURCES: StaticResource[] = [
     read(session) {
       const project = resourceProject(session);
       const board = getBoard(session.ctx.db, project, session.ctx.config.publicUrl);
-      if (!session.adminProject) return board;
+      if (!session.adminProject) return strict("featureboard://project", PublicBoardSchema, board);
       return { ...board, projectId: project.id, plan: project.plan, isPublic: project.isPublic };
     },
   },
@@ -76,7 +89,7 @@ export const STATIC_RESOURCES: StaticResource[] = [
       const project = resourceProject(session);
       return session.adminProject
         ? getRoadmap(session.ctx.db, project.id)
-        : getPublicRoadmap(session.ctx.db, project.id);
+        : strict("featureboard://roadmap", PublicRoadmapSchema, getPublicRoadmap(session.ctx.db, project.id));
     },
   },
   {
@@ -92,7 +105,11 @@ export const STATIC_RESOURCES: StaticResource[] = [
       const query = { page: 1, limit: 20 };
       return session.adminProject
         ? listPublishedReleases(session.ctx.db, project.id, query)
-        : getPublicChangelog(session.ctx.db, project.id, query);
+        : strict(
+            "featureboard://changelog",
+            PublicChangelogSchema,
+            getPublicChangelog(session.ctx.db, project.id, query),
+          );
     },
   },
 ];
@@ -108,7 +125,12 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     mimeType: "application/json",
     read(session, project, match) {
       const postId = decodeURIComponent(match[1]!);
-      if (!session.adminProject) return getPublicPost(session.ctx.db, project.id, postId);
+      if (!session.adminProject)
+        return strict(
+          "featureboard://posts",
+          PublicPostDetailSchema,
+          getPublicPost(session.ctx.db, project.id, postId),
+        );
       return {
         ...getPost(session.ctx.db, project.id, postId),
         comments: listComments(session.ctx.db, project.id, postId, "all"),

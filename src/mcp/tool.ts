@@ -13,7 +13,7 @@ export interface McpSession {
   adminProject: Project | null;
   /** Public mode: the board named by `/mcp?project=slug`, when given. */
   urlProjectSlug: string | null;
-  /** What `upvote_post` votes as when the caller gives no `anonymous_id`. */
+  /** What `upvote_post` votes as in admin mode when the caller gives no `anonymous_id` (public mode requires one). */
   defaultAnonymousId: string;
 }
 
@@ -88,9 +88,21 @@ export function defineTool<In extends TObject, Out extends TObject>(spec: ToolSp
     outputSchema: toJsonSchema(spec.output),
     async execute(session, args) {
       if (spec.access === "admin") adminProject(session);
-      return (await spec.run(session, checkArguments(spec.input, args))) as Record<string, unknown>;
+      const result = await spec.run(session, checkArguments(spec.input, args));
+      if (spec.access === "public") requireStrictOutput(spec.name, spec.output, result);
+      return result as Record<string, unknown>;
     },
   };
+}
+
+/**
+ * A public tool's result must match its output schema, whose objects all refuse unknown fields: a private
+ * field that rode along fails the call closed (an internal error) instead of reaching an anonymous caller.
+ */
+export function requireStrictOutput(name: string, schema: TSchema, result: unknown): void {
+  if (Value.Check(schema, result)) return;
+  const first = Value.Errors(schema, result).First();
+  throw new Error(`${name}: result does not match its public schema at '${first?.path ?? ""}'`);
 }
 
 /** The key's project; admin tools refuse public mode. */

@@ -4,7 +4,7 @@ import type { AppContext } from "../context";
 import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo } from "../http/request-info";
 import { keylessRoutes } from "../http/routes";
-import { dataOf, errorResponses } from "../http/schemas";
+import { errorResponses } from "../http/schemas";
 import { validationError } from "../http/errors";
 import {
   BoardParams,
@@ -23,6 +23,7 @@ import {
   PublicUnvoteBodySchema,
   PublicVoteBodySchema,
   PublicVoteSchema,
+  publicDataOf,
 } from "./schema";
 import * as board from "./service";
 
@@ -57,6 +58,13 @@ function publicPlumbing(ctx: AppContext) {
 const publishableKeyNote =
   "The board is addressed by its slug; the widget may also send `X-Publishable-Key: pk_…`. A private board answers 403 BOARD_NOT_PUBLIC.";
 
+/**
+ * Every public route may answer: 400 (bad input, or a slug that is not the publishable key's project), 401
+ * (an `X-Publishable-Key` that is not an active publishable key), 403 (private board), 404 and 429 (the
+ * per-IP limit).
+ */
+const publicErrors = errorResponses(400, 401, 403, 404, 429);
+
 export function publicRoutes(ctx: AppContext) {
   const { db, config } = ctx;
   const projectOf = (request: Request, slug?: string) =>
@@ -73,8 +81,8 @@ export function publicRoutes(ctx: AppContext) {
         {
           body: PublicSubmitSchema,
           response: {
-            201: dataOf(PublicPostSchema, "The submitted post, PENDING"),
-            ...errorResponses(400, 403, 404),
+            201: publicDataOf(PublicPostSchema, "The submitted post, PENDING"),
+            ...publicErrors,
           },
           detail: {
             summary: "Submit a feature request",
@@ -95,8 +103,8 @@ export function publicRoutes(ctx: AppContext) {
         },
         {
           response: {
-            200: dataOf(PublicBoardSchema, "The widget's board"),
-            ...errorResponses(400, 401, 403),
+            200: publicDataOf(PublicBoardSchema, "The widget's board"),
+            ...errorResponses(400, 401, 403, 429),
           },
           detail: {
             summary: "Find the widget's board",
@@ -115,7 +123,7 @@ export function publicRoutes(ctx: AppContext) {
         },
         {
           params: BoardParams,
-          response: { 200: dataOf(PublicBoardSchema, "The board"), ...errorResponses(400, 403, 404) },
+          response: { 200: publicDataOf(PublicBoardSchema, "The board"), ...publicErrors },
           detail: {
             summary: "Get a public board",
             description: `Name, board page URL and post counts; counts as a page view. ${publishableKeyNote}`,
@@ -128,7 +136,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardParams,
           query: PublicPostsQuery,
-          response: { 200: PublicPostListSchema, ...errorResponses(400, 403, 404) },
+          response: { 200: PublicPostListSchema, ...publicErrors },
           detail: {
             summary: "List a board's posts",
             description:
@@ -145,8 +153,8 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardPostParams,
           response: {
-            200: dataOf(PublicPostDetailSchema, "The post with its public comments"),
-            ...errorResponses(403, 404),
+            200: publicDataOf(PublicPostDetailSchema, "The post with its public comments"),
+            ...publicErrors,
           },
           detail: {
             summary: "Get a post with its public comments",
@@ -165,15 +173,17 @@ export function publicRoutes(ctx: AppContext) {
           params: BoardPostParams,
           body: PublicVoteBodySchema,
           response: {
-            200: dataOf(PublicVoteSchema, "Already voted: nothing changed"),
-            201: dataOf(PublicVoteSchema, "The vote was cast"),
-            ...errorResponses(400, 403, 404),
+            200: publicDataOf(PublicVoteSchema, "Already voted: nothing changed"),
+            201: publicDataOf(PublicVoteSchema, "The vote was cast"),
+            ...publicErrors,
           },
           detail: {
             summary: "Vote on a post",
             description:
-              "Idempotent: one vote per `anonymousId` (and per board user when `email` is given); voting again answers 200 " +
-              "and changes nothing.",
+              "Idempotent per `anonymousId`: the first vote answers 201, voting again with the same `anonymousId` answers 200 " +
+              "and changes nothing. `email` links the vote to a new board user only when no board user has that email yet; " +
+              "it never casts or finds another voter's vote, and the answer is the same whether or not its user voted. " +
+              "Posts the board does not list (PENDING, CLOSED, ARCHIVED) answer 404 POST_NOT_FOUND.",
           },
         },
       )
@@ -185,11 +195,14 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardPostParams,
           body: PublicUnvoteBodySchema,
-          response: { 200: dataOf(PublicVoteSchema, "The vote is gone"), ...errorResponses(400, 403, 404) },
+          response: {
+            200: publicDataOf(PublicVoteSchema, "The vote is gone"),
+            ...publicErrors,
+          },
           detail: {
             summary: "Remove a vote",
             description:
-              "Removes the vote of this `anonymousId` (or of the board user of `email`); none is not an error.",
+              "Removes the vote cast with this `anonymousId`, and only that one (`email` is ignored); none is not an error.",
           },
         },
       )
@@ -202,10 +215,14 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardPostParams,
           body: PublicCommentBodySchema,
-          response: { 201: dataOf(PublicCommentSchema, "The comment"), ...errorResponses(400, 403, 404) },
+          response: {
+            201: publicDataOf(PublicCommentSchema, "The comment"),
+            ...publicErrors,
+          },
           detail: {
             summary: "Comment on a post",
-            description: "Public comments only; 1 to 5000 characters.",
+            description:
+              "Public comments only; 1 to 5000 characters. Posts the board does not list answer 404 POST_NOT_FOUND.",
           },
         },
       )
@@ -215,8 +232,8 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardParams,
           response: {
-            200: dataOf(PublicRoadmapSchema, "Posts by roadmap column"),
-            ...errorResponses(403, 404),
+            200: publicDataOf(PublicRoadmapSchema, "Posts by roadmap column"),
+            ...publicErrors,
           },
           detail: {
             summary: "Get a board's roadmap",
@@ -232,7 +249,7 @@ export function publicRoutes(ctx: AppContext) {
         {
           params: BoardParams,
           query: ChangelogQuery,
-          response: { 200: PublicChangelogSchema, ...errorResponses(400, 403, 404) },
+          response: { 200: PublicChangelogSchema, ...publicErrors },
           detail: {
             summary: "Get a board's changelog",
             description:

@@ -1,4 +1,4 @@
-import { type Static, t } from "elysia";
+import { type Static, t, type TSchema } from "elysia";
 import { pageQuery, PaginationSchema } from "../http/paging";
 import { DateTime, Enum, Id } from "../http/schemas";
 import { MetadataSchema, PostStatusSchema } from "../posts/schema";
@@ -6,9 +6,29 @@ import { Email } from "../users/schema";
 
 /**
  * The public API's own shapes. They list only what anyone may see: no `metadata`, no internal notes, no
- * emails, no spend. With `normalize: false` a response carrying any field not listed here fails closed
- * (500) instead of leaking, so these schemas are what makes a leak impossible, not a filter applied later.
+ * emails, no spend. Every object here, nested ones included, is `additionalProperties: false`: Elysia's
+ * `normalize: false` alone rejects unknown fields at the top level only, so a field riding along inside
+ * `{data: …}` would pass. With the strict schemas a response carrying any field not listed here fails
+ * closed (500) instead of leaking: these schemas make a leak impossible, not a filter applied later.
  */
+
+const STRICT = { additionalProperties: false } as const;
+
+/** `dataOf` for public responses: the envelope refuses unknown fields too. */
+export function publicDataOf<T extends TSchema>(schema: T, description = "Success") {
+  return t.Object({ data: schema }, { description, ...STRICT });
+}
+
+/** The pagination of a public page (offset paging only), refusing unknown fields. */
+export const PublicPaginationSchema = t.Object(
+  {
+    page: PaginationSchema.properties.page,
+    limit: PaginationSchema.properties.limit,
+    total: PaginationSchema.properties.total,
+    totalPages: PaginationSchema.properties.totalPages,
+  },
+  STRICT,
+);
 
 /** The statuses a public board lists; PENDING (not yet moderated), CLOSED and ARCHIVED are not listed. */
 export const VISIBLE_STATUSES = ["APPROVED", "IN_PROGRESS", "COMPLETE"] as const;
@@ -16,7 +36,7 @@ export type VisibleStatus = (typeof VISIBLE_STATUSES)[number];
 
 export const PublicTagSchema = t.Object(
   { id: Id, label: t.String(), theme: t.String() },
-  { title: "PublicTag" },
+  { title: "PublicTag", ...STRICT },
 );
 
 export const PublicPostSchema = t.Object(
@@ -30,19 +50,19 @@ export const PublicPostSchema = t.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { title: "PublicPost" },
+  { title: "PublicPost", ...STRICT },
 );
 export type PublicPost = Static<typeof PublicPostSchema>;
 
 export const PublicCommentSchema = t.Object(
   { id: Id, postId: Id, body: t.String(), authorName: t.Nullable(t.String()), createdAt: DateTime },
-  { title: "PublicComment" },
+  { title: "PublicComment", ...STRICT },
 );
 export type PublicComment = Static<typeof PublicCommentSchema>;
 
 export const PublicPostDetailSchema = t.Object(
   { ...PublicPostSchema.properties, comments: t.Array(PublicCommentSchema) },
-  { title: "PublicPostDetail" },
+  { title: "PublicPostDetail", ...STRICT },
 );
 export type PublicPostDetail = Static<typeof PublicPostDetailSchema>;
 
@@ -51,14 +71,17 @@ export const PublicBoardSchema = t.Object(
     slug: t.String(),
     name: t.String(),
     boardUrl: t.String({ description: "The board page: {public_url}/b/{slug}" }),
-    counts: t.Object({
-      posts: t.Integer({ description: "Visible posts (approved, in progress, complete)" }),
-      approved: t.Integer(),
-      in_progress: t.Integer(),
-      complete: t.Integer(),
-    }),
+    counts: t.Object(
+      {
+        posts: t.Integer({ description: "Visible posts (approved, in progress, complete)" }),
+        approved: t.Integer(),
+        in_progress: t.Integer(),
+        complete: t.Integer(),
+      },
+      STRICT,
+    ),
   },
-  { title: "PublicBoard" },
+  { title: "PublicBoard", ...STRICT },
 );
 export type PublicBoard = Static<typeof PublicBoardSchema>;
 
@@ -68,7 +91,7 @@ export const PublicRoadmapSchema = t.Object(
     in_progress: t.Array(PublicPostSchema),
     complete: t.Array(PublicPostSchema),
   },
-  { title: "PublicRoadmap" },
+  { title: "PublicRoadmap", ...STRICT },
 );
 export type PublicRoadmap = Static<typeof PublicRoadmapSchema>;
 
@@ -81,20 +104,20 @@ export const PublicReleaseSchema = t.Object(
     publishedAt: DateTime,
     postIds: t.Array(Id, { description: "The posts this release shipped" }),
   },
-  { title: "PublicRelease" },
+  { title: "PublicRelease", ...STRICT },
 );
 export type PublicRelease = Static<typeof PublicReleaseSchema>;
 
 export const PublicChangelogSchema = t.Object(
-  { data: t.Array(PublicReleaseSchema), pagination: PaginationSchema },
-  { description: "Published releases, newest first" },
+  { data: t.Array(PublicReleaseSchema), pagination: PublicPaginationSchema },
+  { description: "Published releases, newest first", ...STRICT },
 );
 
 export const ChangelogQuery = t.Object(pageQuery(100));
 
 export const PublicPostListSchema = t.Object(
-  { data: t.Array(PublicPostSchema), pagination: PaginationSchema },
-  { description: "A page of the board's visible posts" },
+  { data: t.Array(PublicPostSchema), pagination: PublicPaginationSchema },
+  { description: "A page of the board's visible posts", ...STRICT },
 );
 
 export const PublicVoteSchema = t.Object(
@@ -103,7 +126,7 @@ export const PublicVoteSchema = t.Object(
     voted: t.Boolean({ description: "Whether this voter now has a vote on the post" }),
     voteCount: t.Integer(),
   },
-  { title: "PublicVote" },
+  { title: "PublicVote", ...STRICT },
 );
 export type PublicVote = Static<typeof PublicVoteSchema>;
 

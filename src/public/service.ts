@@ -178,6 +178,16 @@ function requirePublicPostRow(db: Db, projectId: string, postId: string): PostRo
   return row;
 }
 
+/**
+ * A post the public may act on (vote, comment): a listed one only. Closed, archived and PENDING posts answer
+ * 404 POST_NOT_FOUND like an unknown post, so a write reveals nothing about posts the board does not list.
+ */
+function requireListedPostRow(db: Db, projectId: string, postId: string): PostRow {
+  const row = findPostRow(db, projectId, postId);
+  if (!row || !(VISIBLE_STATUSES as readonly string[]).includes(row.status)) throw notFound("POST_NOT_FOUND");
+  return row;
+}
+
 export function getPublicPost(db: Db, projectId: string, postId: string): PublicPostDetail {
   const row = requirePublicPostRow(db, projectId, postId);
   const post = toPublicPost(withTags(db, [row])[0]!);
@@ -238,26 +248,36 @@ export interface PublicVoter {
   name?: string | undefined;
 }
 
-/** Whether the post was already voted on by this voter, and the post's vote state afterwards. */
+/** Whether this anonymous id had already voted on the post, and the post's vote state afterwards. */
 export interface PublicVoteOutcome {
   vote: PublicVote;
   alreadyVoted: boolean;
 }
 
 /**
- * One vote per voter per post, idempotent: voting again (same anonymous id, or the same board user when
- * an email is given) changes nothing. The vote keeps both the anonymous id and the board user, so either
- * finds it again.
+ * The board user a public vote may be linked to: only one created right now for an email nobody has yet.
+ * An email that already belongs to a board user is not proof of being that person, so it neither casts a
+ * vote in their name nor finds their vote: the vote stays the anonymous id's alone.
+ */
+function newBoardUserForVote(db: Db, projectId: string, voter: PublicVoter): string | null {
+  if (voter.email === undefined || findUserRowByEmail(db, projectId, voter.email.trim())) return null;
+  return upsertUserByEmail(db, projectId, { email: voter.email, ...(voter.name ? { name: voter.name } : {}) })
+    .user.id;
+}
+
+/**
+ * One vote per anonymous id per post, idempotent: voting again with the same anonymous id changes nothing.
+ * The answer depends only on what this anonymous id did, never on other voters (see newBoardUserForVote).
  */
 export function votePublic(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVoteOutcome {
   return inTransaction(db, () => {
-    requirePublicPostRow(db, projectId, postId);
-    const boardUserId = boardUserForEmail(db, projectId, voter.email, voter.name);
+    requireListedPostRow(db, projectId, postId);
     const already = () => ({
       vote: { postId, voted: true, voteCount: voteCountOf(db, postId) },
       alreadyVoted: true,
     });
-    if (store.findVoterVoteId(db, postId, voter.anonymousId, boardUserId) !== null) return already();
+    if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) return already();
+    const boardUserId = newBoardUserForVote(db, projectId, voter);
     const id = Bun.randomUUIDv7();
     const now = Date.now();
     let voteCount: number | null;
@@ -290,28 +310,29 @@ export function votePublic(db: Db, projectId: string, postId: string, voter: Pub
   });
 }
 
-/** Removes this voter's vote, if any: removing a vote that is not there is not an error. */
+/**
+ * Removes the vote cast with this anonymous id, if any: removing a vote that is not there is not an error.
+ * Only the anonymous id finds a vote; an email never does (it would let anyone remove a customer's vote).
+ */
 export function unvotePublic(
   db: Db,
   projectId: string,
   postId: string,
-  voter: { anonymousId: string; email?: string | undefined },
+  voter: { anonymousId: string },
 ): PublicVote {
   return inTransaction(db, () => {
-    requirePublicPostRow(db, projectId, postId);
-    const user = voter.email === undefined ? null : findUserRowByEmail(db, projectId, voter.email.trim());
-    const voteId = store.findVoterVoteId(db, postId, voter.anonymousId, user?.id ?? null);
+    requireListedPostRow(db, projectId, postId);
+    const voteId = store.findAnonymousVoteId(db, postId, voter.anonymousId);
     if (voteId !== null) removeVote(db, projectId, postId, voteId);
     return { postId, voted: false, voteCount: voteCountOf(db, postId) };
   });
 }
 
-/** Votes when this voter has not voted yet, otherwise removes the vote (the MCP `upvote_post` tool). */
+/** Votes when this anonymous id has not voted yet, otherwise removes its vote (the MCP `upvote_post` tool). */
 export function toggleVotePublic(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVote {
   return inTransaction(db, () => {
-    requirePublicPostRow(db, projectId, postId);
-    const user = voter.email === undefined ? null : findUserRowByEmail(db, projectId, voter.email.trim());
-    if (store.findVoterVoteId(db, postId, voter.anonymousId, user?.id ?? null) !== null) {
+    requireListedPostRow(db, projectId, postId);
+    if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) {
       return unvotePublic(db, projectId, postId, voter);
     }
     return votePublic(db, projectId, postId, voter).vote;
@@ -326,7 +347,7 @@ export function commentPublic(
   input: PublicCommentBody,
 ): PublicComment {
   return inTransaction(db, () => {
-    requirePublicPostRow(db, projectId, postId);
+    requireListedPostRow(db, projectId, postId);
     return toPublicComment(
       createComment(db, projectId, postId, {
         body: input.body,

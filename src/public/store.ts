@@ -71,19 +71,11 @@ export function countsByStatus(db: Db, projectId: string): Record<VisibleStatus,
   return counts;
 }
 
-/** The vote a public voter holds on a post: by their anonymous id, or by the board user of their email. */
-export function findVoterVoteId(
-  db: Db,
-  postId: string,
-  anonymousId: string,
-  boardUserId: string | null,
-): string | null {
+/** The vote cast on a post with this anonymous id: the only way a public voter finds a vote. */
+export function findAnonymousVoteId(db: Db, postId: string, anonymousId: string): string | null {
   return (
     db
-      .query<{ id: string }, [string, string, string | null]>(
-        `SELECT id FROM votes WHERE post_id = ?1 AND (anonymous_id = ?2 OR (?3 IS NOT NULL AND board_user_id = ?3))
-         ORDER BY created_at LIMIT 1`,
-      )
-      .get(postId, anonymousId, boardUserId)?.id ?? null
+      .query<{ id: string }, [string, string]>("SELECT id FROM votes WHERE post_id = ? AND anonymous_id = ?")
+      .get(postId, anonymousId)?.id ?? null
   );
 }

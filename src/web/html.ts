@@ -26,6 +26,19 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }
 
+/**
+ * Characters XML 1.0 forbids even as references (C0 controls but tab, newline and carriage return; U+FFFE,
+ * U+FFFF; unpaired surrogates): one of them in a release would make the whole feed unreadable to a reader.
+ */
+const XML_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- the control characters are the point of this pattern
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Escapes text for an XML document (the Atom feed): as escapeHtml, without the characters XML forbids. */
+export function escapeXml(text: string): string {
+  return escapeHtml(text.replace(XML_FORBIDDEN, ""));
+}
+
 function render(value: HtmlValue): string {
   if (value instanceof Html) return value.value;
   if (Array.isArray(value)) return value.map(render).join("");

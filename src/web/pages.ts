@@ -1,6 +1,6 @@
 import type { PostStatus } from "../posts/schema";
 import { VISIBLE_STATUSES, type VisibleStatus } from "../public/schema";
-import { escapeHtml, html, type Html, raw } from "./html";
+import { escapeXml, html, type Html, raw } from "./html";
 import { type BoardRef, boardPath, shell } from "./layout";
 import { renderMarkdown } from "./markdown";
 
@@ -132,8 +132,22 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** Disabled until the board script runs: without script the page is for reading. */
+/** Whether the public may vote and comment: the public API refuses both on posts the board does not list. */
+function acceptsWrites(post: PostView): boolean {
+  return (VISIBLE_STATUSES as readonly string[]).includes(post.status);
+}
+
+/**
+ * Disabled until the board script runs: without script the page is for reading. A closed or archived post's
+ * button has no `data-post`, so the script leaves it disabled.
+ */
 function voteButton(post: PostView): Html {
+  if (!acceptsWrites(post)) {
+    return html`<button class="vote" type="button" aria-pressed="false" disabled>
+      <span class="arrow" aria-hidden="true">▲</span><span class="count">${post.voteCount}</span
+      ><span class="sr-only"> votes. Voting is closed for “${post.title}”</span>
+    </button>`;
+  }
   return html`<button class="vote" type="button" data-post="${post.id}" aria-pressed="false" disabled>
     <span class="arrow" aria-hidden="true">▲</span><span class="count">${post.voteCount}</span
     ><span class="sr-only"> votes. Vote for “${post.title}”</span>
@@ -282,21 +296,27 @@ export function postPage(view: PostPageView): Html {
         </ol>
         ${count === 0 ? html`<p class="empty no-comments">No comments yet.</p>` : ""}
         ${pager(view.commentPages, (page) => `${postUrl(board, post.id)}${page > 1 ? `?page=${page}` : ""}`)}
-        <form class="comment-form" data-form="comment" data-post="${post.id}" method="post">
-          <fieldset disabled>
-            <legend>Add a comment</legend>
-            <div class="field">
-              <label for="comment-body">Comment</label
-              ><textarea id="comment-body" name="body" rows="4" required maxlength="5000"></textarea>
-            </div>
-            <div class="field">
-              <label for="comment-name">Your name (optional)</label
-              ><input id="comment-name" name="authorName" autocomplete="name" maxlength="200" />
-            </div>
-            <button type="submit">Post comment</button>
-            <p class="form-status" role="status" aria-live="polite"></p>
-          </fieldset>
-        </form>
+        ${
+          acceptsWrites(post)
+            ? html`<form class="comment-form" data-form="comment" data-post="${post.id}" method="post">
+                <fieldset disabled>
+                  <legend>Add a comment</legend>
+                  <div class="field">
+                    <label for="comment-body">Comment</label
+                    ><textarea id="comment-body" name="body" rows="4" required maxlength="5000"></textarea>
+                  </div>
+                  <div class="field">
+                    <label for="comment-name">Your name (optional)</label
+                    ><input id="comment-name" name="authorName" autocomplete="name" maxlength="200" />
+                  </div>
+                  <button type="submit">Post comment</button>
+                  <p class="form-status" role="status" aria-live="polite"></p>
+                </fieldset>
+              </form>`
+            : html`<p class="empty comments-closed">
+                This request is ${STATUS_LABELS[post.status].toLowerCase()}: votes and comments are closed.
+              </p>`
+        }
       </section>
       ${SCRIPT_NOTE}`,
   });
@@ -421,22 +441,22 @@ export function changelogFeed(board: BoardRef, releases: ReleaseView[], publicUr
   );
   const entries = releases.map(
     (release) => `<entry>
-<title>${escapeHtml(release.label ? `${release.label}: ${release.title}` : release.title)}</title>
-<id>${escapeHtml(`${page}#release-${release.id}`)}</id>
-<link rel="alternate" type="text/html" href="${escapeHtml(`${page}#release-${release.id}`)}"/>
+<title>${escapeXml(release.label ? `${release.label}: ${release.title}` : release.title)}</title>
+<id>${escapeXml(`${page}#release-${release.id}`)}</id>
+<link rel="alternate" type="text/html" href="${escapeXml(`${page}#release-${release.id}`)}"/>
 <published>${release.publishedAt}</published>
 <updated>${release.updatedAt > release.publishedAt ? release.updatedAt : release.publishedAt}</updated>
-<content type="html">${escapeHtml(release.content ? renderMarkdown(release.content).value : "")}</content>
+<content type="html">${escapeXml(release.content ? renderMarkdown(release.content).value : "")}</content>
 </entry>`,
   );
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-<title>${escapeHtml(`${board.name} changelog`)}</title>
-<id>${escapeHtml(page)}</id>
-<link rel="self" type="application/atom+xml" href="${escapeHtml(`${page}.atom`)}"/>
-<link rel="alternate" type="text/html" href="${escapeHtml(page)}"/>
+<title>${escapeXml(`${board.name} changelog`)}</title>
+<id>${escapeXml(page)}</id>
+<link rel="self" type="application/atom+xml" href="${escapeXml(`${page}.atom`)}"/>
+<link rel="alternate" type="text/html" href="${escapeXml(page)}"/>
 <updated>${updated}</updated>
-<author><name>${escapeHtml(board.name)}</name></author>
+<author><name>${escapeXml(board.name)}</name></author>
 ${entries.join("\n")}
 </feed>
 `;

@@ -1,5 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { Type } from "@sinclair/typebox";
+import { t as types } from "elysia";
+import { PUBLIC_TOOLS } from "../../src/mcp/tools/public";
+import { defineTool, READS } from "../../src/mcp/tool";
+import { PublicPostSchema } from "../../src/public/schema";
 import { createTestApp } from "../support/app";
+import { PRIVATE } from "../support/private-data";
 import { TokenBuckets } from "../../src/http/rate-limit";
 import { listen, makePost, makeUser } from "../support/board";
 import { callTool, connectHttp, toolValue } from "../support/mcp";
@@ -20,6 +26,9 @@ const t = createTestApp({
 });
 const server = listen(t);
 const admin = await connectHttp(server.url, { key: t.project.secretKey });
+// The SDK client checks each tool's structuredContent against the output schema it was listed with, so
+// listing first makes every call below also a check of the declared output schemas.
+const listedTools = (await admin.listTools()).tools;
 afterAll(async () => {
   await admin.close();
   await server.stop();
@@ -201,5 +210,54 @@ describe("payments and webhooks tools", () => {
       events: ["post.exploded"],
     });
     expect(unknownEvent.value.error_code).toBe("VALIDATION_ERROR");
+  });
+});
+
+describe("public tools fail closed on a field their strict output schema does not list", () => {
+  test("every public tool's output schema refuses unknown fields in every object", () => {
+    const loose: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, index) => visit(item, `${path}[${index}]`));
+      if (typeof node !== "object" || node === null) return;
+      const schema = node as { type?: unknown; properties?: unknown; additionalProperties?: unknown };
+      if (schema.type === "object" && schema.properties && schema.additionalProperties !== false)
+        loose.push(path);
+      for (const [key, inner] of Object.entries(node)) visit(inner, `${path}.${key}`);
+    };
+    const publicNames = PUBLIC_TOOLS.map((tool) => tool.name);
+    const listedPublic = listedTools.filter((tool) => publicNames.includes(tool.name));
+    expect(listedPublic).toHaveLength(4);
+    for (const tool of listedPublic) visit(tool.outputSchema, tool.name);
+    expect(loose).toEqual([]);
+  });
+
+  test("a public tool whose result carries a nested private field is an error, not a leak", async () => {
+    const leaky = defineTool({
+      name: "leaky_browse",
+      title: "Leaky",
+      description: "Test only",
+      access: "public",
+      annotations: READS,
+      input: Type.Object({}),
+      output: types.Object({ posts: types.Array(PublicPostSchema) }, { additionalProperties: false }),
+      run: () =>
+        ({
+          posts: [
+            {
+              id: "p1",
+              title: "Leaky",
+              description: null,
+              status: "APPROVED",
+              voteCount: 0,
+              tags: [],
+              createdAt: "2026-01-01T00:00:00.000Z",
+              updatedAt: "2026-01-01T00:00:00.000Z",
+              metadata: { note: PRIVATE.metadataValue },
+            },
+          ],
+        }) as never,
+    });
+    const session = { ctx: t.ctx, adminProject: null, urlProjectSlug: "acme", defaultAnonymousId: "x" };
+    await expect(leaky.execute(session, {})).rejects.toThrow("does not match its public schema");
   });
 });

@@ -265,3 +265,13 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     );
   });
 });
+
+test("admin mode: upvote_post without anonymous_id votes as a stable id of the connection, never its address", async () => {
+  const post = await makePost(t, { title: "Admin toggle", status: "APPROVED" });
+  expect((await toolValue(admin, "upvote_post", { post_id: post.id })).voted).toBe(true);
+  const votes = (await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data;
+  expect(votes).toEqual([
+    expect.objectContaining({ anonymousId: expect.stringMatching(/^mcp-[0-9a-f]{24}$/) }),
+  ]);
+  expect((await toolValue(admin, "upvote_post", { post_id: post.id })).voted).toBe(false);
+});

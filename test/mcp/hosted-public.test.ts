@@ -40,6 +40,12 @@ describe("hosted MCP without a key (public mode)", () => {
       }
     }
     expect(tools.find((tool) => tool.name === "browse_board")?.annotations?.readOnlyHint).toBe(true);
+    // upvote_post toggles: a second identical call removes the vote the first one cast.
+    expect(tools.find((tool) => tool.name === "upvote_post")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
     // What public tools answer cannot even describe private fields.
     expect(tools.flatMap((tool) => privateFieldsInSchema(tool.outputSchema, tool.name))).toEqual([]);
   });
@@ -103,12 +109,12 @@ describe("hosted MCP without a key (public mode)", () => {
       voted: false,
       voteCount: 0,
     });
-    // Without an anonymous_id the connection's own stable id votes.
-    expect((await toolValue(client, "upvote_post", { post_id: post.id }, scan)).voted).toBe(true);
-    const votes = (await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data;
-    expect(votes).toEqual([
-      expect.objectContaining({ anonymousId: expect.stringMatching(/^mcp-[0-9a-f]{24}$/) }),
-    ]);
+    // Public mode never votes as an id derived from the client address (shared and guessable): the voter's
+    // anonymous_id is required, and nothing is stored without it.
+    const withoutId = await callTool(client, "upvote_post", { post_id: post.id }, scan);
+    expect(withoutId.value).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    expect(withoutId.value.message).toContain("anonymous_id");
+    expect((await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data).toEqual([]);
 
     const comment = await toolValue(
       client,
@@ -145,9 +151,10 @@ describe("hosted MCP without a key (public mode)", () => {
     const unknownArgument = await callTool(client, "browse_board", { colour: "red" }, scan);
     expect(unknownArgument.value.error_code).toBe("VALIDATION_ERROR");
     const pending = await makePost(t, { title: "Pending" });
-    expect((await callTool(client, "upvote_post", { post_id: pending.id }, scan)).value.error_code).toBe(
-      "POST_NOT_FOUND",
-    );
+    expect(
+      (await callTool(client, "upvote_post", { post_id: pending.id, anonymous_id: "a" }, scan)).value
+        .error_code,
+    ).toBe("POST_NOT_FOUND");
   });
 
   test("resources read and prompts get", async () => {
@@ -177,6 +184,28 @@ describe("hosted MCP without a key (public mode)", () => {
     ]);
     const post = JSON.parse(await read(`featureboard://posts/${plantedPostId}`));
     expect(post.comments.map((comment: { body: string }) => comment.body)).toEqual(["A public reply"]);
+    // A PENDING post answers like an unknown one: the same error, nothing about it.
+    const errorOf = (reading: Promise<unknown>) =>
+      reading.then(
+        () => null,
+        (error: { data?: { error_code?: string; message?: string } }) => error.data,
+      );
+    const pendingPost = await makePost(t, { title: "Pending resource secret title" });
+    const pendingRead = await errorOf(client.readResource({ uri: `featureboard://posts/${pendingPost.id}` }));
+    const unknownRead = await errorOf(client.readResource({ uri: "featureboard://posts/no-such-post" }));
+    expect(pendingRead?.error_code).toBe("POST_NOT_FOUND");
+    expect(pendingRead?.message).toBe(unknownRead?.message);
+    expect(JSON.stringify(pendingRead)).not.toContain("Pending resource secret title");
+    // A private board named in the URL: every resource of it is refused with BOARD_NOT_PUBLIC.
+    const hiddenClient = await publicClient("hidden");
+    for (const uri of [
+      "featureboard://project",
+      "featureboard://roadmap",
+      "featureboard://changelog",
+      `featureboard://posts/${pendingPost.id}`,
+    ]) {
+      expect((await errorOf(hiddenClient.readResource({ uri })))?.error_code).toBe("BOARD_NOT_PUBLIC");
+    }
 
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual(["submit_public_feedback"]);

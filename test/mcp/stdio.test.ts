@@ -114,6 +114,17 @@ describe("featureboard mcp over stdio", () => {
     const roadmap = await client.readResource({ uri: "featureboard://roadmap" });
     scan.record("resource roadmap", JSON.stringify(roadmap));
     expect(JSON.parse((roadmap.contents[0] as { text: string }).text).approved[0].title).toBe("From REST");
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "featureboard://posts/{post_id}",
+    ]);
+    const postResource = await client.readResource({ uri: `featureboard://posts/${post.id}` });
+    scan.record("resource post", JSON.stringify(postResource));
+    expect(JSON.parse((postResource.contents[0] as { text: string }).text)).toMatchObject({
+      id: post.id,
+      title: "From REST",
+      comments: [],
+    });
     const prompt = await client.getPrompt({
       name: "submit_public_feedback",
       arguments: { idea: "Keyboard shortcuts" },

@@ -1,10 +1,21 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { Elysia, type TSchema } from "elysia";
+import { errorHandler } from "../../src/http/error-handler";
 import { TokenBuckets } from "../../src/http/rate-limit";
+import {
+  PublicBoardSchema,
+  publicDataOf,
+  PublicPostDetailSchema,
+  PublicPostListSchema,
+  PublicPostSchema,
+  PublicVoteSchema,
+} from "../../src/public/schema";
 import { createProject } from "../../src/projects/service";
 import { createTestApp, expectApiError } from "../support/app";
 import { makePost, makeTag, watchChanges } from "../support/board";
 import {
   plantPrivateData,
+  PRIVATE,
   PrivateDataScan,
   privateFieldsInSchema,
   publicCaller,
@@ -273,25 +284,84 @@ describe("votes and comments", () => {
     expectApiError(await pub("POST", path, { body: {} }), 400, "VALIDATION_ERROR");
   });
 
-  test("with an email the vote belongs to the board user too: another device of the same person does not vote twice", async () => {
+  test("a vote belongs to its anonymous id: knowing a customer's email neither removes nor reveals their vote", async () => {
     const post = await makePost(t, { title: "Vote with email", status: "APPROVED" });
     const path = `${board}/posts/${post.id}/vote`;
+    // A new email links the vote to the board user it creates.
     expect(
       (await pub("POST", path, { body: { anonymousId: "laptop", email: "voter@example.com", name: "Vi" } }))
         .status,
     ).toBe(201);
-    const phone = await pub("POST", path, { body: { anonymousId: "phone", email: "VOTER@example.com" } });
-    expect(phone.status).toBe(200);
-    expect(phone.body.data.voteCount).toBe(1);
-    const votes = (await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data;
-    expect(votes).toEqual([
+    const votes = () => t.call("GET", `/api/v1/posts/${post.id}/votes`).then((r) => r.body.data);
+    expect(await votes()).toEqual([
       expect.objectContaining({ anonymousId: "laptop", boardUserEmail: "voter@example.com" }),
     ]);
-    // The REST API sees the same vote; the public unvote finds it by email from the other device.
+
+    // Someone else giving that email: the answer is that of any new voter, and the customer's vote stays.
+    const stranger = await pub("POST", path, {
+      body: { anonymousId: "stranger", email: "VOTER@example.com" },
+    });
+    expect(stranger.status).toBe(201);
+    expect(stranger.body.data).toEqual({ postId: post.id, voted: true, voteCount: 2 });
+    const afterStranger = (await votes()) as { anonymousId: string; boardUserId: string | null }[];
+    expect(afterStranger.find((vote) => vote.anonymousId === "stranger")?.boardUserId).toBeNull();
+
+    // Removing with the customer's email removes only the stranger's own vote.
+    const removed = await pub("DELETE", path, {
+      body: { anonymousId: "stranger", email: "voter@example.com" },
+    });
+    expect(removed.body.data).toEqual({ postId: post.id, voted: false, voteCount: 1 });
+    const other = await pub("DELETE", path, { body: { anonymousId: "someone", email: "voter@example.com" } });
+    expect(other.body.data).toEqual({ postId: post.id, voted: false, voteCount: 1 });
+    expect(await votes()).toEqual([expect.objectContaining({ anonymousId: "laptop" })]);
+
+    // A customer known to the team (a REST vote by board user): same 201 for a stranger using the email.
+    const customer = await t.call("POST", "/api/v1/users", { body: { email: "known@example.com" } });
+    await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: customer.body.data.id } });
+    const knownAnswer = await pub("POST", path, { body: { anonymousId: "s2", email: "known@example.com" } });
+    const unknownAnswer = await pub("POST", path, {
+      body: { anonymousId: "s3", email: "nobody@example.com" },
+    });
+    expect([knownAnswer.status, unknownAnswer.status]).toEqual([201, 201]);
     expect(
-      (await pub("DELETE", path, { body: { anonymousId: "phone", email: "voter@example.com" } })).body.data
-        .voteCount,
-    ).toBe(0);
+      await pub("DELETE", path, { body: { anonymousId: "s2", email: "known@example.com" } }),
+    ).toMatchObject({
+      status: 200,
+    });
+    const left = (await votes()) as { boardUserId: string | null }[];
+    expect(left.some((vote) => vote.boardUserId === customer.body.data.id)).toBe(true);
+  });
+
+  test("posts the board does not list (PENDING, CLOSED, ARCHIVED) refuse votes and comments like unknown ones", async () => {
+    for (const status of ["PENDING", "CLOSED", "ARCHIVED"]) {
+      const post = await makePost(t, { title: `Hidden ${status}`, status });
+      const path = `${board}/posts/${post.id}`;
+      const changes = watchChanges(t);
+      expectApiError(
+        await pub("POST", `${path}/vote`, { body: { anonymousId: "a" } }),
+        404,
+        "POST_NOT_FOUND",
+      );
+      expectApiError(
+        await pub("DELETE", `${path}/vote`, { body: { anonymousId: "a" } }),
+        404,
+        "POST_NOT_FOUND",
+      );
+      expectApiError(
+        await pub("POST", `${path}/comments`, { body: { body: "Hello" } }),
+        404,
+        "POST_NOT_FOUND",
+      );
+      expect(changes()).toEqual({ events: [], activity: [] });
+      const unknown = await pub("POST", `${board}/posts/0000-unknown/vote`, { body: { anonymousId: "a" } });
+      const hidden = await pub("POST", `${path}/vote`, { body: { anonymousId: "a" } });
+      const sameness = (body: Record<string, unknown>) => [
+        body.error_code,
+        body.message,
+        body.resolution_hint,
+      ];
+      expect(sameness(hidden.body)).toEqual(sameness(unknown.body));
+    }
   });
 
   test("a public comment is listed on the post and is never an internal note", async () => {
@@ -464,4 +534,131 @@ test("the scan finds planted private data where it is", () => {
 test("no public response carried metadata, an internal note, an email or spend", () => {
   expect(scan.count).toBeGreaterThan(40);
   expect(scan.findings()).toEqual([]);
+});
+
+describe("public schemas fail closed on a leaked nested field", () => {
+  // A route built like the public ones (same app options, error handler and schemas) whose service result
+  // carries a private field below the top level: Elysia's normalize:false alone would let it through.
+  const post = {
+    id: "p1",
+    title: "Leaky",
+    description: null,
+    status: "APPROVED",
+    voteCount: 1,
+    tags: [{ id: "t1", label: "UI", theme: "#fff" }],
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+  };
+  const leaks: [string, TSchema, unknown][] = [
+    [
+      "post",
+      publicDataOf(PublicPostSchema),
+      { data: { ...post, metadata: { note: PRIVATE.metadataValue } } },
+    ],
+    [
+      "tag",
+      publicDataOf(PublicPostSchema),
+      { data: { ...post, tags: [{ ...post.tags[0], boardUserEmail: PRIVATE.email }] } },
+    ],
+    [
+      "list item",
+      PublicPostListSchema,
+      {
+        data: [{ ...post, metadata: { note: PRIVATE.metadataValue } }],
+        pagination: { page: 1, limit: 1, total: 1, totalPages: 1 },
+      },
+    ],
+    [
+      "comment",
+      publicDataOf(PublicPostDetailSchema),
+      {
+        data: {
+          ...post,
+          comments: [
+            {
+              id: "c1",
+              postId: "p1",
+              body: PRIVATE.internalNote,
+              authorName: null,
+              createdAt: post.createdAt,
+              isInternalNote: true,
+            },
+          ],
+        },
+      },
+    ],
+    [
+      "board counts",
+      publicDataOf(PublicBoardSchema),
+      {
+        data: {
+          slug: "a",
+          name: "A",
+          boardUrl: "u",
+          counts: { posts: 0, approved: 0, in_progress: 0, complete: 0, userSpend: PRIVATE.spend },
+        },
+      },
+    ],
+    [
+      "envelope",
+      publicDataOf(PublicVoteSchema),
+      { data: { postId: "p1", voted: true, voteCount: 1 }, boardUserEmail: PRIVATE.email },
+    ],
+  ];
+
+  for (const [where, schema, leaked] of leaks) {
+    test(`${where}: a 500 INTERNAL_ERROR, not the field`, async () => {
+      const app = new Elysia({ normalize: false, encodeSchema: false })
+        .use(errorHandler(t.ctx))
+        .get("/leak", () => leaked as never, { response: { 200: schema } });
+      const response = await app.handle(new Request("http://localhost/leak"));
+      const text = await response.text();
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text).error_code).toBe("INTERNAL_ERROR");
+      for (const value of Object.values(PRIVATE)) expect(text).not.toContain(value);
+    });
+  }
+
+  test("every object of every public success schema in the OpenAPI document refuses unknown fields", async () => {
+    const doc = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
+    const loose: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, index) => visit(item, `${path}[${index}]`));
+      if (typeof node !== "object" || node === null) return;
+      const schema = node as { type?: unknown; properties?: unknown; additionalProperties?: unknown };
+      // The swagger plugin rebuilds each top-level response object without the keyword; the envelope is
+      // refused at run time all the same (normalize: false, and the "envelope" case above).
+      const topLevel = path.endsWith("application/json.schema");
+      if (schema.type === "object" && schema.properties && schema.additionalProperties !== false && !topLevel)
+        loose.push(path);
+      for (const [key, inner] of Object.entries(node)) visit(inner, `${path}.${key}`);
+    };
+    for (const [path, operations] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+    )) {
+      if (!path.startsWith("/api/public/")) continue;
+      for (const [method, operation] of Object.entries(operations))
+        for (const [status, response] of Object.entries(operation.responses))
+          if (status.startsWith("2")) visit(response, `${method} ${path} ${status}`);
+    }
+    expect(loose.join("\n")).toBe("");
+  });
+});
+
+test("OpenAPI: every public route declares 401 (a bad X-Publishable-Key) and 429 (the per-IP limit)", async () => {
+  const doc = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
+  const missing: string[] = [];
+  for (const [path, operations] of Object.entries(
+    doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+  )) {
+    if (!path.startsWith("/api/public/")) continue;
+    for (const [method, operation] of Object.entries(operations))
+      for (const status of ["401", "429"])
+        if (!(status in operation.responses)) missing.push(`${method} ${path} ${status}`);
+  }
+  expect(missing).toEqual([]);
+  // What the 401 describes is what such a key gets, on a read as on a write.
+  const headers = { "x-publishable-key": t.project.secretKey };
+  expectApiError(await pub("GET", `${board}/posts`, { headers }), 401, "INVALID_API_KEY");
+  expectApiError(await pub("GET", `${board}/roadmap`, { headers }), 401, "INVALID_API_KEY");
 });

@@ -186,7 +186,14 @@ describe("closed and archived posts", () => {
       const response = await page(`/b/acme/posts/${post.id}`);
       expect(response.status).toBe(200);
       expect(response.text).toContain(`>${label}</span`);
+      // The public API refuses votes and comments on them, so the page offers neither.
+      expect(response.text).not.toContain('data-form="comment"');
+      expect(response.text).not.toContain(`data-post="${post.id}"`);
+      expect(response.text).toContain("votes and comments are closed");
     }
+    const open = await page(`/b/acme/posts/${xssPost.id}`);
+    expect(open.text).toContain('data-form="comment"');
+    expect(open.text).toContain(`data-post="${xssPost.id}"`);
     for (const path of ["/b/acme", "/b/acme/roadmap", "/b/acme?q=idea"]) {
       const { text } = await page(path);
       expect(text).not.toContain("Retired idea");
@@ -276,6 +283,28 @@ describe("the changelog", () => {
     expect(xml).not.toContain("Secret draft");
     expect(xml).not.toContain("<img");
   });
+});
+
+test("the Atom feed drops characters XML forbids, so a control character cannot break the feed", async () => {
+  const feedApp = createTestApp();
+  try {
+    const created = await feedApp.call("POST", "/api/v1/releases", {
+      body: {
+        title: "Bell\u0001 rings",
+        content: "Notes\u0001 with\u000b controls",
+        label: "v\u00012",
+        isDraft: false,
+      },
+    });
+    expect(created.status).toBe(201);
+    const feed = (await feedApp.call("GET", "/b/acme/changelog.atom", { key: null })).text;
+    // eslint-disable-next-line no-control-regex
+    expect(feed).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(feed).toContain("<title>v2: Bell rings</title>");
+    expect(feed).toContain("Notes with controls");
+  } finally {
+    feedApp.close();
+  }
 });
 
 describe("page views", () => {

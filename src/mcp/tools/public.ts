@@ -13,6 +13,7 @@ import {
   submitPublicPost,
   toggleVotePublic,
 } from "../../public/service";
+import { validationError } from "../../http/errors";
 import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
 
 const ProjectSlug = Type.Optional(
@@ -58,11 +59,14 @@ export const submitFeatureRequest = defineTool({
     },
     { additionalProperties: false },
   ),
-  output: t.Object({
-    post: PublicPostSchema,
-    boardUrl: t.String(),
-    message: t.String(),
-  }),
+  output: t.Object(
+    {
+      post: PublicPostSchema,
+      boardUrl: t.String(),
+      message: t.String(),
+    },
+    { additionalProperties: false },
+  ),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
     const post = submitPublicPost(session.ctx.db, project, {
@@ -96,7 +100,10 @@ export const browseBoard = defineTool({
     },
     { additionalProperties: false },
   ),
-  output: t.Object({ posts: t.Array(PublicPostSchema), boardUrl: t.String(), projectSlug: t.String() }),
+  output: t.Object(
+    { posts: t.Array(PublicPostSchema), boardUrl: t.String(), projectSlug: t.String() },
+    { additionalProperties: false },
+  ),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
     const posts = listVisiblePosts(session.ctx.db, project.id, {
@@ -120,8 +127,8 @@ export const upvotePost = defineTool({
     "Use when the user wants a feature that is already on the board (found with browse_board): adds their vote, or " +
     "removes it when they had already voted. The result says whether the vote is now there.",
   access: "public",
-  // Toggling: a second identical call undoes the first.
-  annotations: ADDS,
+  // Toggling: a second identical call removes the vote the first one cast.
+  annotations: { ...ADDS, destructiveHint: true },
   input: Type.Object(
     {
       post_id: PostId,
@@ -130,7 +137,7 @@ export const upvotePost = defineTool({
           minLength: 1,
           maxLength: 200,
           description:
-            "A stable id of the voter; when omitted, one derived from this machine and user (stdio) or this connection's address (hosted) is used",
+            "A stable id of the person voting; the vote is theirs and only this id removes it. Required on the hosted server in public mode; featureboard mcp (stdio) fills in one derived from this machine and user, and admin mode one derived from this connection's address",
         }),
       ),
       project_slug: ProjectSlug,
@@ -140,9 +147,16 @@ export const upvotePost = defineTool({
   output: PublicVoteSchema,
   run(session, args) {
     const project = boardProject(session, args.project_slug);
-    return toggleVotePublic(session.ctx.db, project.id, args.post_id, {
-      anonymousId: args.anonymous_id ?? session.defaultAnonymousId,
-    });
+    // A public vote belongs to its anonymous id. An id derived from the client address would be shared by
+    // everyone behind that address and computable by anyone who knows it, so public mode never invents one.
+    const anonymousId = args.anonymous_id ?? (session.adminProject ? session.defaultAnonymousId : null);
+    if (anonymousId === null) {
+      throw validationError(
+        "anonymous_id",
+        "is required in public mode: pass a stable id of the person voting (it alone can remove the vote)",
+      );
+    }
+    return toggleVotePublic(session.ctx.db, project.id, args.post_id, { anonymousId });
   },
 });
 
@@ -162,7 +176,7 @@ export const addPublicComment = defineTool({
     },
     { additionalProperties: false },
   ),
-  output: t.Object({ comment: PublicCommentSchema }),
+  output: t.Object({ comment: PublicCommentSchema }, { additionalProperties: false }),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
     return {
