@@ -13,7 +13,7 @@ import { attachAi, embedPost } from "../src/ai/embeddings";
 import { LocalProvider } from "../src/ai/local-provider";
 import { CANDIDATES, embedQuery, EXACT_SCAN_LIMIT } from "../src/ai/similarity";
 import { allVectors } from "../src/ai/store";
-import { fromBlob } from "../src/ai/vectors";
+import { fromBlob, seededRandom } from "../src/ai/vectors";
 import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { closeDatabase, commitNow, inTransaction } from "../src/db/connection";
@@ -35,18 +35,6 @@ const SIZES = values.sizes.split(",").map(Number);
 const dir = values.dir;
 const databasePath = join(dir, `similar-${SIZES.join("-")}.db`);
 const cacheDir = join(dir, "cache");
-
-/** A small deterministic generator, so every run builds and asks the same things. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SUBJECTS = [
   "dark mode",
@@ -178,7 +166,7 @@ function build(): void {
   const started = performance.now();
   const db = openMigrated({ databasePath, cacheDir });
   attachAi(db, new LocalProvider(), { worker: false });
-  const random = generator(42);
+  const random = seededRandom(42);
   for (const size of SIZES) {
     const { project } = createProject(db, { slug: `bench-${size}`, plan: "growth" });
     const insert = db.query(
@@ -250,7 +238,7 @@ async function measure() {
     const latencies: number[] = [];
     const exactLatencies: number[] = [];
     let recallSum = 0;
-    const random = generator(7 + size);
+    const random = seededRandom(7 + size);
     const queries = Array.from({ length: QUERIES + 20 }, () => postText(random).title);
     // Latency first, with nothing else running, then the ground truth for the same queries.
     const answers: Set<string>[] = [];

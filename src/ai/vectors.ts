@@ -29,8 +29,8 @@ export function fnv1a(text: string, seed = 0x811c9dc5): number {
   return hash;
 }
 
-/** A small deterministic generator (mulberry32), so the random hyperplanes are the same on every run. */
-function generator(seed: number): () => number {
+/** A small deterministic generator (mulberry32): the same random hyperplanes, and benchmark data, on every run. */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -51,7 +51,7 @@ const planesByDimension = new Map<number, Float32Array>();
 function planes(dimension: number): Float32Array {
   let found = planesByDimension.get(dimension);
   if (found) return found;
-  const random = generator(0x5eed + dimension);
+  const random = seededRandom(0x5eed + dimension);
   // Drawn plane by plane, so the planes stay the same whatever the storage order.
   const byPlane = new Float32Array(SIGNATURE_BITS * dimension);
   for (let i = 0; i < byPlane.length; i += 2) {
