@@ -153,12 +153,21 @@ export interface PublicPostList {
   pagination: Pagination;
 }
 
-/** The board's visible posts (APPROVED, IN_PROGRESS, COMPLETE): by votes (default) or date, searchable. */
-export function listVisiblePosts(db: Db, projectId: string, query: PublicPostsQueryInput): PublicPostList {
+/**
+ * The board's visible posts (APPROVED, IN_PROGRESS, COMPLETE): by votes (default) or date, searchable;
+ * `tagId` narrows them to one tag (the board pages' filter).
+ */
+export function listVisiblePosts(
+  db: Db,
+  projectId: string,
+  query: PublicPostsQueryInput,
+  tagId?: string,
+): PublicPostList {
   const filter: store.VisibleFilter = {
     projectId,
     statuses: query.status ? [query.status] : VISIBLE_STATUSES,
     words: (query.q ?? "").split(/\s+/).filter((word) => word !== ""),
+    tagId,
   };
   const page = pageRequest(query, 20);
   const rows = store.listVisiblePostRows(db, filter, query.sort ?? "votes", page.limit, page.offset);

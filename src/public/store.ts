@@ -2,12 +2,12 @@ import type { Db } from "../db/connection";
 import type { PostRow } from "../posts/store";
 import { VISIBLE_STATUSES, type VisibleStatus } from "./schema";
 
-const POST_COLUMNS = `id, project_id, title, description, status, vote_count, metadata, created_by_board_user_id,
-  release_id, merged_into_id, created_at, updated_at`;
+const POST_COLUMNS = `p.id, p.project_id, p.title, p.description, p.status, p.vote_count, p.metadata,
+  p.created_by_board_user_id, p.release_id, p.merged_into_id, p.created_at, p.updated_at`;
 
 const ORDER = {
-  votes: "vote_count DESC, created_at DESC, id DESC",
-  date: "created_at DESC, id DESC",
+  votes: "p.vote_count DESC, p.created_at DESC, p.id DESC",
+  date: "p.created_at DESC, p.id DESC",
 } as const;
 
 export interface VisibleFilter {
@@ -15,6 +15,8 @@ export interface VisibleFilter {
   statuses: readonly VisibleStatus[];
   /** Words that must each appear in the title or the description (case-insensitive). */
   words: readonly string[];
+  /** Only the posts carrying this tag (the board pages' tag filter). */
+  tagId?: string | undefined;
 }
 
 /** `%`, `_` and `\` in a search word match themselves. */
@@ -22,14 +24,24 @@ function likePattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-function where(filter: VisibleFilter): { sql: string; params: string[] } {
-  const clauses = ["project_id = ?", "status IN (SELECT value FROM json_each(?))"];
+/**
+ * The FROM and WHERE of a visible listing. With a tag it is driven from the tag's `post_tags` rows (CROSS
+ * JOIN fixes that order in SQLite): a tag usually marks a small share of the posts, so reading its rows
+ * and sorting them beats walking every visible post in vote order and probing each for the tag (measured
+ * in bench/web.ts: about half the time at 100k posts).
+ */
+function source(filter: VisibleFilter): { sql: string; params: string[] } {
+  const clauses = ["p.project_id = ?", "p.status IN (SELECT value FROM json_each(?))"];
   const params = [filter.projectId, JSON.stringify(filter.statuses)];
   for (const word of filter.words) {
-    clauses.push("(title LIKE ? ESCAPE '\\' OR coalesce(description, '') LIKE ? ESCAPE '\\')");
+    clauses.push("(p.title LIKE ? ESCAPE '\\' OR coalesce(p.description, '') LIKE ? ESCAPE '\\')");
     params.push(likePattern(word), likePattern(word));
   }
-  return { sql: clauses.join(" AND "), params };
+  if (filter.tagId === undefined) return { sql: `posts p WHERE ${clauses.join(" AND ")}`, params };
+  return {
+    sql: `post_tags pt CROSS JOIN posts p ON p.id = pt.post_id WHERE pt.tag_id = ? AND ${clauses.join(" AND ")}`,
+    params: [filter.tagId, ...params],
+  };
 }
 
 export function listVisiblePostRows(
@@ -39,24 +51,22 @@ export function listVisiblePostRows(
   limit: number,
   offset: number,
 ): PostRow[] {
-  const { sql, params } = where(filter);
+  const { sql, params } = source(filter);
   return db
     .query<PostRow, (string | number)[]>(
-      `SELECT ${POST_COLUMNS} FROM posts WHERE ${sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`,
+      `SELECT ${POST_COLUMNS} FROM ${sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`,
     )
     .all(...params, limit, offset);
 }
 
-/** Without search words the per-status counters answer; a search counts its matches. */
+/** Without search words or a tag the per-status counters answer; otherwise the matches are counted. */
 export function countVisiblePosts(db: Db, filter: VisibleFilter): number {
-  if (filter.words.length === 0) {
+  if (filter.words.length === 0 && filter.tagId === undefined) {
     const counts = countsByStatus(db, filter.projectId);
     return filter.statuses.reduce((sum, status) => sum + counts[status], 0);
   }
-  const { sql, params } = where(filter);
-  return (
-    db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM posts WHERE ${sql}`).get(...params)?.n ?? 0
-  );
+  const { sql, params } = source(filter);
+  return db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${sql}`).get(...params)?.n ?? 0;
 }
 
 export function countsByStatus(db: Db, projectId: string): Record<VisibleStatus, number> {

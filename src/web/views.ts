@@ -9,9 +9,7 @@ import {
   getPublicRoadmap,
   listVisiblePosts,
   requirePublicBoard,
-  toPublicPost,
 } from "../public/service";
-import { withTags } from "../posts/service";
 import { listPublishedReleases } from "../releases/service";
 import { listTags } from "../tags/store";
 import type { BoardRef } from "./layout";
@@ -26,11 +24,10 @@ import type {
   RoadmapPageView,
   ShownStatus,
 } from "./pages";
-import { listTaggedVisiblePosts } from "./store";
 
 /**
  * Loaders: each page's view, read in-process through the public API's service functions, so a page
- * shows exactly what the public API would answer. Only the tag filter is the pages' own (src/web/store.ts).
+ * shows exactly what the public API would answer.
  */
 
 /** A page that must answer 404: unknown board, private board, unknown or unlisted post. */
@@ -111,17 +108,9 @@ export function loadBoardPage(db: Db, board: Board, raw: RawQuery): BoardPageVie
     ...(query.status ? { status: query.status } : {}),
     ...(query.q ? { q: query.q } : {}),
   };
-  let posts: PublicPost[];
-  let total: number;
-  if (query.tagId === null) {
-    const list = listVisiblePosts(db, projectId, listing);
-    posts = list.data;
-    total = list.pagination.total;
-  } else {
-    const tagged = listTaggedVisiblePosts(db, projectId, query.tagId, listing);
-    posts = withTags(db, tagged.rows).map(toPublicPost);
-    total = tagged.total;
-  }
+  const list = listVisiblePosts(db, projectId, listing, query.tagId ?? undefined);
+  const posts = list.data;
+  const total = list.pagination.total;
   return {
     board,
     posts: posts.map(toPostView),
