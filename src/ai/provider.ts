@@ -63,11 +63,3 @@ export function calibrate(raw: number, calibration: Calibration): number {
     raw <= boundary ? (0.7 * Math.max(0, raw)) / boundary : 0.7 + (0.3 * (raw - boundary)) / (1 - boundary);
   return Math.min(1, Math.max(0, Math.round(similarity * 10_000) / 10_000));
 }
-
-/** The raw cosine a calibrated threshold corresponds to: what the index must reach. */
-export function rawThreshold(similarity: number, calibration: Calibration): number {
-  const { boundary } = calibration;
-  return similarity <= 0.7
-    ? (similarity / 0.7) * boundary
-    : boundary + ((similarity - 0.7) / 0.3) * (1 - boundary);
-}
