@@ -1,8 +1,9 @@
 import { Elysia, type InternalRoute } from "elysia";
 import type { AppContext } from "./context";
 import { jsonBodies, SERVER_BODY_LIMIT } from "./http/body";
+import { closedQueries } from "./http/closed-query";
 import { commitBeforeAnswering } from "./http/commit";
-import { errorHandler } from "./http/error-handler";
+import { errorHandler, lastResortResponse } from "./http/error-handler";
 import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
 import { openApi } from "./meta/openapi";
@@ -36,13 +37,22 @@ export function createApp(ctx: AppContext) {
     // Elysia's t.Integer is a transform (it coerces query strings), which would make every response with
     // an integer go through a full TypeBox Encode pass; responses never need transforming.
     encodeSchema: false,
-    serve: { maxRequestBodySize: SERVER_BODY_LIMIT },
+    serve: {
+      maxRequestBodySize: SERVER_BODY_LIMIT,
+      // Bun's development mode (its default unless NODE_ENV=production) answers errors with an HTML page
+      // carrying the stack and the working directory; the service never runs in it.
+      development: false,
+      // A second server on a port in use must fail, not share the port with another database.
+      reusePort: false,
+      error: (error) => lastResortResponse(ctx, error),
+    },
   })
     .use(requestLog(ctx))
     .use(keylessRateLimit(ctx))
     .use(jsonBodies())
     .use(errorHandler(ctx))
     .use(commitBeforeAnswering(ctx))
+    .use(closedQueries(() => routes()))
     .use(openApi(ctx))
     .use(metaRoutes(ctx, () => routes()))
     .use(tagRoutes(ctx))

@@ -5,10 +5,10 @@ import { type Config, ConfigError, loadConfig } from "./config";
 import { backupDatabase } from "./db/backup";
 import { closeDatabase, type Db } from "./db/connection";
 import { openMigrated } from "./db/migrate";
-import { createLogger } from "./log";
+import { createLogger, describeError } from "./log";
 import { runStdioServer, stdioConfigFrom } from "./mcp/stdio";
 import { APP_VERSION } from "./meta/version";
-import { startService } from "./server";
+import { type RunningService, startService } from "./server";
 
 const print = (line: string) => console.log(line);
 
@@ -21,9 +21,26 @@ function withDatabase(config: Config, run: (db: Db) => number): number {
   }
 }
 
+function isAddressInUse(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === "EADDRINUSE";
+}
+
 function serve(config: Config): void {
   const log = createLogger(config.logLevel);
-  const service = startService(config, log);
+  let service: RunningService;
+  try {
+    service = startService(config, log);
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    console.error(
+      `featureboard: port ${config.port} on ${config.host} is already in use; stop the other server or set PORT`,
+    );
+    process.exit(2);
+  }
+  // A request's error is answered by the error handlers; anything that still escapes (a timer, a hook
+  // after the answer) is logged and the server keeps serving everyone else.
+  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", describeError(reason)));
+  process.on("uncaughtException", (error) => log.error("uncaught exception", describeError(error)));
   const shutdown = () => {
     service.stop().then(
       () => process.exit(0),

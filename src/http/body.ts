@@ -1,12 +1,40 @@
 import { Elysia } from "elysia";
 import { ApiError } from "./errors";
+import { requestPath } from "./request-info";
 
 const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = MiB;
 /** Routes allowed a bigger body than the default (decisions §4: import takes up to 10 MiB). */
 const LARGE_BODY_LIMITS: Record<string, number> = { "/api/v1/import": 10 * MiB };
-/** Bun itself refuses anything larger, before any hook runs; kept just above the largest route limit. */
-export const SERVER_BODY_LIMIT = 11 * MiB;
+/**
+ * Bun itself refuses anything larger with an empty 413 before any hook runs (docs/decisions.md, Errors).
+ * It sits well above every route limit, so that the routes' own limits answer with the ApiError shape, and
+ * low enough that a body Bun buffers for a non-JSON route stays small.
+ */
+export const SERVER_BODY_LIMIT = 64 * MiB;
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have (docs/decisions.md, Limits). Checked on the
+ * text before parsing: validating or serialising a 20,000-level document would exhaust the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether the JSON text nests arrays/objects deeper than `max`, read in one pass without recursion. */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 92 /* \\ */) index++;
+      else if (char === 34 /* " */) inString = false;
+    } else if (char === 34) inString = true;
+    else if (char === 91 /* [ */ || char === 123 /* { */) {
+      if (++depth > max) return true;
+    } else if (char === 93 /* ] */ || char === 125 /* } */) depth--;
+  }
+  return false;
+}
 
 export function bodyLimitFor(path: string): number {
   return LARGE_BODY_LIMITS[path] ?? DEFAULT_BODY_LIMIT;
@@ -48,16 +76,24 @@ export function jsonBodies() {
   return new Elysia({ name: "http.body" })
     .onRequest(({ request }) => {
       const declared = Number(request.headers.get("content-length") ?? 0);
-      const limit = bodyLimitFor(new URL(request.url).pathname);
+      const limit = bodyLimitFor(requestPath(request));
       if (declared > limit) throw tooLarge(limit);
     })
     .onParse({ as: "global" }, async ({ request }) => {
-      const path = new URL(request.url).pathname;
+      const path = requestPath(request);
       if (!path.startsWith("/api/")) return;
       const text = await readText(request, bodyLimitFor(path));
       if (text.trim() === "") return null;
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        throw new ApiError(
+          "VALIDATION_ERROR",
+          `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
+          `Flatten the document: no value may sit more than ${MAX_JSON_DEPTH} arrays or objects deep.`,
+        );
+      }
+      let parsed: unknown;
       try {
-        return JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch {
         throw new ApiError(
           "INVALID_JSON",
@@ -65,5 +101,14 @@ export function jsonBodies() {
           'Send a JSON document, for example {"label": "Mobile"}, and check quotes and commas.',
         );
       }
+      // Every API body is an object (docs/decisions.md); an optional body schema would let 42 through.
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        throw new ApiError(
+          "VALIDATION_ERROR",
+          "Request body must be a JSON object",
+          'Send a JSON object, for example {"label": "Mobile"}, or no body where the body is optional.',
+        );
+      }
+      return parsed;
     });
 }

@@ -2,7 +2,7 @@ import { Elysia, ParseError, ValidationError } from "elysia";
 import type { AppContext } from "../context";
 import { describeError } from "../log";
 import { ApiError, errorBody } from "./errors";
-import { requestInfo } from "./request-info";
+import { requestInfo, requestPath } from "./request-info";
 import { describeProblem, fieldName } from "./validation-message";
 
 function fromValidation(error: ValidationError): ApiError | null {
@@ -50,7 +50,7 @@ export function toApiError(code: unknown, error: unknown, ctx: AppContext, reque
     const { method } = request;
     return new ApiError(
       "ROUTE_NOT_FOUND",
-      `No route for ${method} ${new URL(request.url).pathname}`,
+      `No route for ${method} ${requestPath(request)}`,
       "Check the method and path; GET /api/v1/ lists every endpoint.",
     );
   }
@@ -60,6 +60,15 @@ export function toApiError(code: unknown, error: unknown, ctx: AppContext, reque
     ...describeError(error),
   });
   return internalError();
+}
+
+/**
+ * The answer of last resort, for an error that escaped every hook (Bun's own `error` callback): an
+ * ApiError 500 in JSON, never Bun's development page with its stack trace and working directory.
+ */
+export function lastResortResponse(ctx: AppContext, error: unknown): Response {
+  ctx.log.error("unhandled error outside the request pipeline", describeError(error));
+  return Response.json(errorBody(internalError(), ctx.config.publicUrl), { status: 500 });
 }
 
 /** The one place errors become responses: every non-2xx body is the ApiError of decisions §4. */

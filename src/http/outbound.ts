@@ -63,22 +63,35 @@ function ipv6Groups(address: string): number[] {
   return [...first, ...zeros, ...last];
 }
 
+function ipv4Of(high: number, low: number): string {
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+/**
+ * IPv6 ranges that are private, reserved or that wrap an IPv4 address. Where a range embeds an IPv4
+ * address (mapped, NAT64, 6to4) that address is what decides; translation ranges whose embedded address
+ * cannot be trusted (SIIT, local-use NAT64, Teredo) are refused outright.
+ */
 function isUnsafeIpv6(address: string): boolean {
-  const groups = ipv6Groups(address);
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
-  const embeddedV4 = `${g6 >> 8}.${g6 & 255}.${g7 >> 8}.${g7 & 255}`;
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = ipv6Groups(address);
   const upperZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
-  if (upperZero && g5 === 0xffff) return isUnsafeIpv4(embeddedV4); // IPv4-mapped
-  if (upperZero && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return true; // :: and ::1
+  if (upperZero && g5 === 0xffff) return isUnsafeIpv4(ipv4Of(g6, g7)); // IPv4-mapped ::ffff:a.b.c.d
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
-    return isUnsafeIpv4(embeddedV4); // NAT64 reaches IPv4 space
+    return isUnsafeIpv4(ipv4Of(g6, g7)); // NAT64 well-known prefix 64:ff9b::/96 reaches IPv4 space
   }
+  if (g0 === 0x2002) return isUnsafeIpv4(ipv4Of(g1, g2)); // 6to4 2002::/16 wraps an IPv4 address
   return (
-    upperZero || // IPv4-compatible and other reserved forms
+    upperZero || // ::, ::1, IPv4-compatible and other reserved forms
+    (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) || // SIIT ::ffff:0:a.b.c.d
+    (g0 === 0x64 && g1 === 0xff9b && g2 === 1) || // local-use NAT64 64:ff9b:1::/48
+    (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) || // discard-only 100::/64
+    (g0 === 0x2001 && g1 < 0x200) || // IETF protocol assignments 2001::/23, Teredo 2001::/32 among them
+    (g0 === 0x2001 && g1 === 0xdb8) || // documentation
+    (g0 === 0x3fff && g1 < 0x1000) || // documentation 3fff::/20
     (g0 & 0xfe00) === 0xfc00 || // unique local, includes fd00:ec2::254 (metadata)
     (g0 & 0xffc0) === 0xfe80 || // link-local
-    (g0 & 0xff00) === 0xff00 || // multicast
-    (g0 === 0x2001 && g1 === 0xdb8) // documentation
+    (g0 & 0xffc0) === 0xfec0 || // site-local (deprecated, still routed inside some networks)
+    (g0 & 0xff00) === 0xff00 // multicast
   );
 }
 

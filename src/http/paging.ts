@@ -2,10 +2,23 @@ import { t } from "elysia";
 import { ApiError } from "./errors";
 import { IntegerParam } from "./schemas";
 
+/**
+ * The highest page number any list accepts (docs/decisions.md, Limits): far past any real board, and
+ * small enough that page × limit stays an exact integer SQLite can bind as an offset.
+ */
+export const MAX_PAGE = 1_000_000;
+
+/** The `page` query parameter of every offset-paged list. */
+export const PageParam = IntegerParam("page", {
+  minimum: 1,
+  maximum: MAX_PAGE,
+  description: `Page number, from 1 to ${MAX_PAGE}`,
+});
+
 /** `page` and `limit` query parameters: page from 1, limit from 1 to `maxLimit`. */
 export function pageQuery(maxLimit: number) {
   return {
-    page: t.Optional(IntegerParam("page", { minimum: 1, description: "Page number, from 1" })),
+    page: t.Optional(PageParam),
     limit: t.Optional(
       IntegerParam("limit", {
         minimum: 1,

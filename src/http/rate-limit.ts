@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Config, RateLimitRule } from "../config";
 import type { AppContext } from "../context";
 import { ApiError } from "./errors";
-import { requestInfo } from "./request-info";
+import { requestInfo, requestPath } from "./request-info";
 
 export interface RateDecision {
   allowed: boolean;
@@ -98,15 +98,30 @@ export function enforceRateLimit(buckets: TokenBuckets, key: string, headers: He
 }
 
 const UNMETERED_PATHS = new Set(["/healthz"]);
+/** The keyless pages of the REST API: discovery and its documentation. */
+const KEYLESS_API_PATHS = new Set(["/api/v1", "/api/v1/", "/api/v1/openapi.json", "/api/v1/docs"]);
+/** The MCP endpoint (src/mcp/routes.ts): admin mode authenticates with a secret key. */
+const MCP_ENDPOINT = "/mcp";
 
 /**
- * Requests that carry no `Authorization` header are limited per client IP here; requests with a key
- * are limited per key (or, when the key is bad, per IP) by the auth plugin, which knows which key it is.
+ * Whether the route authenticates the request's key itself (the secret-key REST routes and MCP admin
+ * mode): such a request is metered per key, or per IP when the key is bad, by `authenticateSecretKey`.
+ */
+function meteredByKey(path: string): boolean {
+  if (path === MCP_ENDPOINT) return true;
+  return path.startsWith("/api/v1/") && !KEYLESS_API_PATHS.has(path);
+}
+
+/**
+ * Every request is metered exactly once: per client IP here, unless it carries an Authorization header to
+ * a route that authenticates keys (then the auth step meters it per key). A header sent to a keyless route
+ * (board pages, feed, discovery, the public API) is ignored and changes nothing.
  */
 export function keylessRateLimit(ctx: AppContext) {
   return new Elysia({ name: "http.keyless-rate-limit" }).onRequest(({ request, set }) => {
-    if (request.headers.has("authorization")) return;
-    if (UNMETERED_PATHS.has(new URL(request.url).pathname)) return;
+    const path = requestPath(request);
+    if (UNMETERED_PATHS.has(path)) return;
+    if (request.headers.has("authorization") && meteredByKey(path)) return;
     enforceRateLimit(ctx.rateLimits.publicIp, requestInfo(request).clientIp, set.headers);
   });
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
+import { describeError } from "../log";
 
 export interface RequestInfo {
   id: string;
@@ -19,6 +20,34 @@ export function requestInfo(request: Request): RequestInfo {
     infos.set(request, info);
   }
   return info;
+}
+
+/** Base for request URLs that carry no usable host: only their path and query are ever read. */
+const FALLBACK_BASE = "http://localhost";
+
+/**
+ * The request's URL, never throwing: a request without a usable `Host` (HTTP/1.0 without one, or a Host
+ * such as `[` or `x:99999999`) has a URL that `new URL()` refuses, yet its path and query are sound.
+ */
+export function requestUrl(request: Request): URL {
+  const raw = request.url;
+  try {
+    return new URL(raw);
+  } catch {
+    const afterScheme = raw.indexOf("://");
+    const pathStart = afterScheme === -1 ? raw.indexOf("/") : raw.indexOf("/", afterScheme + 3);
+    const pathAndQuery = pathStart === -1 ? "/" : raw.slice(pathStart);
+    try {
+      return new URL(pathAndQuery, FALLBACK_BASE);
+    } catch {
+      return new URL("/", FALLBACK_BASE);
+    }
+  }
+}
+
+/** The request's path (see requestUrl: never throws). */
+export function requestPath(request: Request): string {
+  return requestUrl(request).pathname;
 }
 
 interface AddressSource {
@@ -47,15 +76,20 @@ export function requestLog(ctx: AppContext) {
       set.headers["x-request-id"] = info.id;
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
-      const info = requestInfo(request);
-      ctx.log.info("request", {
-        requestId: info.id,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: typeof set.status === "number" ? set.status : 200,
-        durationMs: Math.round((performance.now() - info.startedAt) * 100) / 100,
-        clientIp: info.clientIp,
-        projectId: info.projectId,
-      });
+      // Runs after the answer left, outside every error handler: it must never throw.
+      try {
+        const info = requestInfo(request);
+        ctx.log.info("request", {
+          requestId: info.id,
+          method: request.method,
+          path: requestPath(request),
+          status: typeof set.status === "number" ? set.status : 200,
+          durationMs: Math.round((performance.now() - info.startedAt) * 100) / 100,
+          clientIp: info.clientIp,
+          projectId: info.projectId,
+        });
+      } catch (error) {
+        ctx.log.error("access log failed", describeError(error));
+      }
     });
 }

@@ -1,5 +1,7 @@
-import type { TSchema } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
+import { validationError } from "./errors";
 
 /** Where a failed value sits, as a client would name it: `label`, `items.3.title`, or the location itself. */
 export function fieldName(error: ValueError, location: string): string {
@@ -104,4 +106,16 @@ export function describeProblem(error: ValueError): string {
     default:
       return `must be ${describeType(schema)}`;
   }
+}
+
+/**
+ * Checks a value that no route schema checked (an MCP tool's arguments, one item of a bulk request, one
+ * entity of an import) and returns it typed, or throws the VALIDATION_ERROR a route would have answered.
+ * `location` names the value when the problem is the value itself rather than one of its fields.
+ */
+export function requireValid<S extends TSchema>(schema: S, value: unknown, location: string): Static<S> {
+  if (Value.Check(schema, value)) return value;
+  const first = Value.Errors(schema, value).First();
+  if (!first) throw validationError(location, "is not valid");
+  throw validationError(fieldName(first, location), describeProblem(first));
 }

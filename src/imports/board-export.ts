@@ -1,5 +1,4 @@
-import { Value } from "@sinclair/typebox/value";
-import type { TSchema } from "elysia";
+import type { Static, TSchema } from "elysia";
 import { recordActivity } from "../activity/store";
 import * as activityStore from "../activity/store";
 import { forgetPost } from "../ai/embeddings";
@@ -7,6 +6,7 @@ import { createComment } from "../comments/service";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { ApiError, validationError } from "../http/errors";
+import { requireValid } from "../http/validation-message";
 import { createPost } from "../posts/service";
 import { listPostRows, tagsOfPosts, toPost } from "../posts/store";
 import { createRelease, listAllReleases } from "../releases/service";
@@ -21,17 +21,12 @@ import {
   type EntityCounts,
   EXPORT_FORMAT,
   EXPORT_VERSION,
-  type ExportComment,
   ExportCommentSchema,
   type ExportPost,
   ExportPostSchema,
-  type ExportRelease,
   ExportReleaseSchema,
-  type ExportTag,
   ExportTagSchema,
-  type ExportUser,
   ExportUserSchema,
-  type ExportVote,
   ExportVoteSchema,
   type ImportError,
   type ImportResult,
@@ -93,12 +88,6 @@ function missing(entity: Referenced, sourceId: string): ApiError {
   );
 }
 
-function firstProblem(schema: TSchema, value: unknown): ApiError {
-  const problem = Value.Errors(schema, value).First();
-  const field = problem?.path.replace(/^\//, "").replaceAll("/", ".") || "row";
-  return validationError(field, problem?.message.toLowerCase() ?? "is not valid");
-}
-
 /** Reads the document, or an array holding it, and refuses anything that is not this format. */
 function readDocument(data: unknown): Record<string, unknown> {
   const document = Array.isArray(data) && data.length === 1 ? data[0] : data;
@@ -158,16 +147,15 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
   const newlyCreated = new Set<string>();
 
   /** Imports one list; `create` answers the id of the entity it made or matched, and whether it made one. */
-  function each<T extends { id: string }>(
+  function each<S extends TSchema & { static: { id: string } }>(
     name: ListName,
-    schema: TSchema,
-    create: (item: T) => { id: string; made: boolean },
+    schema: S,
+    create: (item: Static<S>) => { id: string; made: boolean },
   ) {
     const entity = ENTITY_OF[name];
     list(name).forEach((item, index) => {
       try {
-        if (!Value.Check(schema, item)) throw firstProblem(schema, item);
-        const source = item as T;
+        const source = requireValid(schema, item, "row");
         if (target(entity, source.id) !== null) {
           skipped++;
           return;
@@ -190,7 +178,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
 
   const ms = (value: string) => Date.parse(value);
 
-  each<ExportTag>("tags", ExportTagSchema, (tag) => {
+  each("tags", ExportTagSchema, (tag) => {
     const existing = findTagByLabel(db, projectId, tag.label);
     if (existing) return { id: existing.id, made: false };
     return {
@@ -200,7 +188,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     };
   });
 
-  each<ExportUser>("users", ExportUserSchema, (user) => {
+  each("users", ExportUserSchema, (user) => {
     const origin = { createdAt: ms(user.createdAt) };
     if (user.email === null)
       return { id: createUserWithoutEmail(db, projectId, user, origin.createdAt), made: true };
@@ -216,7 +204,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
   });
 
   const posts = list("posts") as Partial<ExportPost>[];
-  each<ExportPost>("posts", ExportPostSchema, (post) => {
+  each("posts", ExportPostSchema, (post) => {
     const author =
       post.createdByBoardUserId === null ? undefined : requireTarget("user", post.createdByBoardUserId);
     const made = createPost(
@@ -249,7 +237,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     }
   });
 
-  each<ExportVote>("votes", ExportVoteSchema, (vote) => {
+  each("votes", ExportVoteSchema, (vote) => {
     const postId = requireTarget("post", vote.postId);
     const voter =
       vote.boardUserId !== null
@@ -260,7 +248,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     return { id: castVote(db, projectId, postId, voter, { createdAt: ms(vote.createdAt) }).id, made: true };
   });
 
-  each<ExportComment>("comments", ExportCommentSchema, (comment) => {
+  each("comments", ExportCommentSchema, (comment) => {
     const made = createComment(
       db,
       projectId,
@@ -277,7 +265,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     return { id: made.id, made: true };
   });
 
-  each<ExportRelease>("releases", ExportReleaseSchema, (release) => {
+  each("releases", ExportReleaseSchema, (release) => {
     const made = createRelease(
       db,
       projectId,

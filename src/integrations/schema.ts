@@ -10,7 +10,6 @@ const HookUrl = t.String({
   maxLength: 2000,
   description: "The chat tool's incoming-webhook https URL",
 });
-const Name = t.String({ minLength: 1, maxLength: 200 });
 const Masked = t.Nullable(t.String({ description: "Secret, shown as its last 4 characters only" }));
 const stamps = { createdAt: DateTime, updatedAt: DateTime };
 
@@ -20,9 +19,19 @@ export const TeamChatPut = t.Object({
   enabled: t.Optional(t.Boolean()),
 });
 export const CommunityChatPut = t.Object({ webhookUrl: HookUrl, enabled: t.Optional(t.Boolean()) });
+/** GitHub's own rules, so a name can never step out of `/repos/{owner}/{repo}` (such as `..`). */
+const RepoOwner = t.String({
+  pattern: "^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$",
+  description: "The user or organisation: letters, digits and single inner hyphens, at most 39 characters",
+});
+const RepoName = t.String({
+  pattern: "^(?!\\.\\.?$)[A-Za-z0-9._-]{1,100}$",
+  description: "The repository: letters, digits, '.', '_' and '-', at most 100 characters, not '.' or '..'",
+});
+
 export const CodeHostPut = t.Object({
-  repoOwner: Name,
-  repoName: Name,
+  repoOwner: RepoOwner,
+  repoName: RepoName,
   accessToken: t.Optional(Secret),
   enabled: t.Optional(t.Boolean()),
   syncLabels: t.Optional(t.Boolean()),

@@ -2,7 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { authenticateSecretKey } from "../http/auth";
-import { requestInfo } from "../http/request-info";
+import { requestInfo, requestUrl } from "../http/request-info";
 import { createMcpServer } from "./server";
 import type { McpSession } from "./tool";
 
@@ -42,7 +42,7 @@ function sessionOf(ctx: AppContext, request: Request, headers: Record<string, st
   return {
     ctx,
     adminProject,
-    urlProjectSlug: new URL(request.url).searchParams.get("project") || null,
+    urlProjectSlug: requestUrl(request).searchParams.get("project") || null,
     defaultAnonymousId: anonymousIdOf(clientIp),
   };
 }

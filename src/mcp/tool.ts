@@ -1,5 +1,6 @@
 import { type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { requireValid } from "../http/validation-message";
 import type { AppContext } from "../context";
 import { ApiError, validationError } from "../http/errors";
 import type { Project } from "../projects/schema";
@@ -70,11 +71,7 @@ export interface Tool {
 }
 
 function checkArguments<S extends TSchema>(schema: S, args: unknown): Static<S> {
-  const value = args ?? {};
-  if (Value.Check(schema, value)) return value;
-  const first = Value.Errors(schema, value).First();
-  const field = first?.path.replace(/^\//, "").replaceAll("/", ".") || "arguments";
-  throw validationError(field, first?.message.toLowerCase() ?? "does not match the input schema");
+  return requireValid(schema, args ?? {}, "arguments");
 }
 
 export function defineTool<In extends TObject, Out extends TObject>(spec: ToolSpec<In, Out>): Tool {

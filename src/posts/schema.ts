@@ -1,5 +1,5 @@
 import { type Static, t } from "elysia";
-import { PaginationSchema } from "../http/paging";
+import { PageParam, PaginationSchema } from "../http/paging";
 import { DateTime, Enum, Id, IntegerParam } from "../http/schemas";
 import { TagSchema } from "../tags/schema";
 
@@ -96,7 +96,7 @@ export const ListPostsQuery = t.Object({
   sort: t.Optional(
     Enum(["votes", "date"], { description: "`votes` (default) or `date`; cursor mode needs `date`" }),
   ),
-  page: t.Optional(IntegerParam("page", { minimum: 1 })),
+  page: t.Optional(PageParam),
   limit: t.Optional(IntegerParam("limit", { minimum: 1, maximum: 100, description: "1 to 100, default 50" })),
   cursor: t.Optional(
     t.String({ maxLength: 2000, description: "Empty string starts a cursor scan; then pass nextCursor" }),
@@ -112,12 +112,22 @@ export const PostListSchema = t.Object(
   { description: "A page of posts" },
 );
 
+/** One item of a bulk update, checked item by item so that a bad item fails alone (docs/decisions.md). */
+export const BulkItemSchema = t.Object(
+  { id: Id, ...editableFields },
+  { additionalProperties: false, title: "BulkUpdateItem" },
+);
+export type BulkItem = Static<typeof BulkItemSchema>;
+
 export const BulkUpdateSchema = t.Object({
-  items: t.Array(t.Object({ id: Id, ...editableFields }), {
-    minItems: 1,
-    maxItems: 100,
-    description: "1 to 100 items, each a post id with any PATCH /posts/{postId} fields",
-  }),
+  items: t.Array(
+    t.Record(t.String(), t.Unknown(), {
+      description:
+        "A post id (`id`) with any PATCH /posts/{postId} fields; an item that breaks a field rule " +
+        "becomes that item's error result, the others are applied",
+    }),
+    { minItems: 1, maxItems: 100, description: "1 to 100 items" },
+  ),
 });
 export type BulkUpdate = Static<typeof BulkUpdateSchema>;
 

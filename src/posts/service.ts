@@ -4,18 +4,20 @@ import { type Db, inTransaction } from "../db/connection";
 import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
+import { requireValid } from "../http/validation-message";
 import { issueLinksOfPosts } from "../integrations/store";
 import { requireUserRow } from "../users/service";
-import type {
-  BulkResult,
-  BulkUpdate,
-  IssueLink,
-  Metadata,
-  Post,
-  PostCreate,
-  PostStatus,
-  PostUpdate,
-  PostWithTags,
+import {
+  BulkItemSchema,
+  type BulkResult,
+  type BulkUpdate,
+  type IssueLink,
+  type Metadata,
+  type Post,
+  type PostCreate,
+  type PostStatus,
+  type PostUpdate,
+  type PostWithTags,
 } from "./schema";
 import * as store from "./store";
 import type { PostRow } from "./store";
@@ -222,14 +224,23 @@ export function updatePost(
   return inTransaction(db, () => applyUpdate(db, projectId, postId, patch, options).post);
 }
 
-/** Each item is its own transaction: one failing item leaves the others applied. */
+function itemId(item: Record<string, unknown>): string | null {
+  return typeof item.id === "string" ? item.id : null;
+}
+
+/**
+ * Each item is checked and applied on its own, in its own transaction: an item that breaks a field rule,
+ * names an unknown post or tag, or fails otherwise becomes that item's error; the others are applied.
+ */
 export function bulkUpdatePosts(db: Db, projectId: string, items: BulkUpdate["items"]): BulkResult[] {
-  return items.map(({ id, ...patch }, index) => {
+  return items.map((item, index) => {
     try {
+      const { id, ...patch } = requireValid(BulkItemSchema, item, "item");
       const { post, changed } = inTransaction(db, () => applyUpdate(db, projectId, id, patch));
       return { index, id, status: changed ? "updated" : "unchanged", data: post };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      const id = itemId(item);
       return { index, id, status: "error", error: { error_code: error.code, message: error.message } };
     }
   });

@@ -1,8 +1,7 @@
 import { Elysia } from "elysia";
 import { recordPageView } from "../analytics/page-views";
 import type { AppContext } from "../context";
-import { enforceRateLimit } from "../http/rate-limit";
-import { requestInfo } from "../http/request-info";
+import { requestPath } from "../http/request-info";
 import { keylessRoutes } from "../http/routes";
 import { errorResponses } from "../http/schemas";
 import { validationError } from "../http/errors";
@@ -41,17 +40,14 @@ const CORS_HEADERS = {
 /**
  * The public API is called from any web page (the widget, a customer's own site), so it answers CORS
  * preflights and allows every origin: it needs no cookies and no key, and sends nothing private.
- * Requests without an Authorization header are already metered per IP by the keyless limiter; one that
- * carries the header (which the public API ignores) is metered per IP here, so it cannot dodge the limit.
+ * Every request is metered per IP by the keyless limiter (src/http/rate-limit.ts), with or without an
+ * Authorization header, which the public API ignores.
  */
-function publicPlumbing(ctx: AppContext) {
+function publicPlumbing() {
   return new Elysia({ name: "public.plumbing" }).onRequest(({ request, set }) => {
-    if (!new URL(request.url).pathname.startsWith(`${PUBLIC_PREFIX}/`)) return;
+    if (!requestPath(request).startsWith(`${PUBLIC_PREFIX}/`)) return;
     Object.assign(set.headers, CORS_HEADERS);
     if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS_HEADERS });
-    if (request.headers.has("authorization")) {
-      enforceRateLimit(ctx.rateLimits.publicIp, requestInfo(request).clientIp, set.headers);
-    }
   });
 }
 
@@ -70,7 +66,7 @@ export function publicRoutes(ctx: AppContext) {
   const projectOf = (request: Request, slug?: string) =>
     board.resolvePublicProject(db, { slug, publishableKey: request.headers.get(PUBLISHABLE_KEY_HEADER) });
 
-  return new Elysia().use(publicPlumbing(ctx)).use(
+  return new Elysia().use(publicPlumbing()).use(
     keylessRoutes(PUBLIC_PREFIX, "Public")
       .post(
         "/posts",

@@ -1,5 +1,6 @@
 import type { Db } from "../db/connection";
 import { ApiError } from "../http/errors";
+import { MAX_PAGE } from "../http/paging";
 import type { Project } from "../projects/schema";
 import type { PublicPost, VisibleStatus } from "../public/schema";
 import { VISIBLE_STATUSES } from "../public/schema";
@@ -66,7 +67,7 @@ type RawQuery = Record<string, string | undefined>;
 
 function pageNumber(raw: string | undefined): number {
   const page = Number(raw);
-  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
+  return Number.isSafeInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
 }
 
 /** Page URLs are typed by people and shared around: odd values fall back to defaults instead of failing. */

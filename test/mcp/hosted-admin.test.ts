@@ -183,9 +183,18 @@ describe("hosted MCP with a secret key (admin mode)", () => {
       items: [
         { id: a.id, status: "APPROVED" },
         { id: "missing", status: "APPROVED" },
+        { id: b.id, title: "" },
+        { id: b.id, tag_ids: ["no-such-tag"] },
       ],
     });
-    expect(bulk.results.map((result: { status: string }) => result.status)).toEqual(["updated", "error"]);
+    expect(bulk.results.map((result: { status: string }) => result.status)).toEqual([
+      "updated",
+      "error",
+      "error",
+      "error",
+    ]);
+    expect(bulk.results[2].error.error_code).toBe("VALIDATION_ERROR");
+    expect(bulk.results[3].error.error_code).toBe("TAG_NOT_FOUND");
     expect((await rest("GET", `/api/v1/posts/${a.id}`)).data.status).toBe("APPROVED");
 
     await toolValue(admin, "add_vote", { post_id: b.id, anonymous_id: "x" });

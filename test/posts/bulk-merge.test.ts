@@ -46,6 +46,51 @@ describe("PATCH /posts/bulk", () => {
     ).toBe("PENDING");
   });
 
+  test("an item's own field problems are that item's error; the other items are applied", async () => {
+    const [a, b] = [await makePost(t, { title: "own a" }), await makePost(t, { title: "own b" })];
+    const response = await t.call("PATCH", "/api/v1/posts/bulk", {
+      body: {
+        items: [
+          { id: a.id, title: "" },
+          { id: a.id, status: "SHIPPED" },
+          { id: b.id, status: "APPROVED" },
+          { id: a.id, colour: "red" },
+          { status: "APPROVED" },
+          { id: 42, title: "numeric id" },
+          { id: a.id, title: "x".repeat(201) },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    const results = response.body.data;
+    expect(results.map((r: { status: string }) => r.status)).toEqual([
+      "error",
+      "error",
+      "updated",
+      "error",
+      "error",
+      "error",
+      "error",
+    ]);
+    for (const index of [0, 1, 3, 4, 5, 6]) expect(results[index].error.error_code).toBe("VALIDATION_ERROR");
+    expect(results[0].error.message).toContain("'title'");
+    expect(results[1].error.message).toContain("'status'");
+    expect(results[3].error.message).toContain("'colour'");
+    expect(results[4]).toMatchObject({ index: 4, id: null });
+    expect(results[5]).toMatchObject({ index: 5, id: null });
+    expect((await t.call("GET", `/api/v1/posts/${b.id}`)).body.data.status).toBe("APPROVED");
+    expect((await t.call("GET", `/api/v1/posts/${a.id}`)).body.data).toMatchObject({
+      title: "own a",
+      status: "PENDING",
+    });
+  });
+
+  test("a body that is not a list of objects is a 400 for the whole request", async () => {
+    for (const body of [{ items: "all" }, { items: [1, 2] }, { items: [null] }, {}]) {
+      expectApiError(await t.call("PATCH", "/api/v1/posts/bulk", { body }), 400, "VALIDATION_ERROR");
+    }
+  });
+
   test("1 to 100 items: 0 or 101 → 400 VALIDATION_ERROR naming items", async () => {
     const post = await makePost(t);
     const items = (n: number) => Array.from({ length: n }, () => ({ id: post.id, title: "x" }));

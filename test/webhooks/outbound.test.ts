@@ -30,16 +30,35 @@ describe("outgoing URL safety", () => {
     "fc00::1",
     "fd00:ec2::254",
     "64:ff9b::10.0.0.1",
+    // Ranges that wrap or translate IPv4, and reserved IPv6 ranges (issue 13).
+    "64:ff9b::a9fe:a9fe",
+    "64:ff9b:1::8.8.8.8",
+    "2002:a9fe:a9fe::1",
+    "2002:7f00:1::1",
+    "2001::1",
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    "fec0::1",
+    "100::1",
+    "::ffff:0:169.254.169.254",
+    "::ffff:0:8.8.8.8",
+    "3fff::1",
+    "2001:db8::1",
   ])("%s is refused", (address) => {
     expect(isUnsafeAddress(address)).toBe(true);
   });
 
-  test.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
-    "%s is allowed",
-    (address) => {
-      expect(isUnsafeAddress(address)).toBe(false);
-    },
-  );
+  test.each([
+    "93.184.216.34",
+    "8.8.8.8",
+    "172.32.0.1",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "64:ff9b::8.8.8.8",
+    "2002:0808:0808::1",
+    "2a00:1450:4001:81c::200e",
+  ])("%s is allowed", (address) => {
+    expect(isUnsafeAddress(address)).toBe(false);
+  });
 
   test("a host name is checked after resolution: localhost is refused, allowed only with the flag", async () => {
     await expect(resolveTarget("https://localhost/hook", false)).rejects.toBeInstanceOf(UnsafeTargetError);

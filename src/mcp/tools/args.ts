@@ -1,5 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { POST_STATUSES } from "../../posts/schema";
+import { MAX_PAGE } from "../../http/paging";
 
 /** Argument schemas shared by several tools (snake_case, mirroring the REST fields). */
 
@@ -21,7 +22,11 @@ export const TagIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
 export const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
   description: "Private context object; replaces the stored one; null clears it",
 });
-export const Page = Type.Integer({ minimum: 1, description: "Page number, from 1" });
+export const Page = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PAGE,
+  description: `Page number, from 1 to ${MAX_PAGE}`,
+});
 export const Limit = (max: number, fallback: number) =>
   Type.Integer({ minimum: 1, maximum: max, description: `1 to ${max}, default ${fallback}` });
 

@@ -41,6 +41,12 @@ function patchOf(args: Editable) {
   return defined({ ...rest, tagIds }) as Parameters<typeof posts.updatePost>[3];
 }
 
+/** A snake_case bulk item → the REST bulk item, unchecked: bulkUpdatePosts checks each item on its own. */
+function bulkItemOf(item: Record<string, unknown>): Record<string, unknown> {
+  const { tag_ids: tagIds, ...rest } = item;
+  return tagIds === undefined ? rest : { ...rest, tagIds };
+}
+
 export const listPostsTool = defineTool({
   name: "list_posts",
   title: "List posts",
@@ -148,11 +154,18 @@ export const bulkUpdatePostsTool = defineTool({
   access: "admin",
   annotations: UPDATES,
   input: Args({
-    items: Type.Array(Args({ id: PostId, ...editable }), { minItems: 1, maxItems: 100 }),
+    items: Type.Array(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "{ id, title?, description?, status?, tag_ids?, metadata?, notify? } as in update_post; an item that " +
+          "breaks a rule gets its own error result and the others are applied",
+      }),
+      { minItems: 1, maxItems: 100 },
+    ),
   }),
   output: t.Object({ results: t.Array(BulkResultSchema) }),
   run(session, args) {
-    const items = args.items.map(({ id, ...fields }) => ({ id, ...patchOf(fields) }));
+    const items = args.items.map(bulkItemOf);
     return { results: posts.bulkUpdatePosts(session.ctx.db, adminProject(session).id, items) };
   },
 });
