@@ -21,7 +21,7 @@ export function createContext(config: Config, log: Logger): AppContext {
   return { config, log, db: openMigrated(config), rateLimits: createRateLimits(config) };
 }
 
-function announceBootstrap(created: CreatedProject, print: (line: string) => void): void {
+function announceBootstrap(created: CreatedProject, publicUrl: string, print: (line: string) => void): void {
   print(
     [
       "",
@@ -29,6 +29,10 @@ function announceBootstrap(created: CreatedProject, print: (line: string) => voi
       "These keys are shown once; store them now:",
       `  secret key:       ${created.secretKey}`,
       `  publishable key:  ${created.publishableKey}`,
+      "",
+      `  board:            ${publicUrl}/b/${created.project.slug}`,
+      `  API docs:         ${publicUrl}/api/v1/docs`,
+      `  MCP endpoint:     ${publicUrl}/mcp   (or: featureboard mcp, over stdio)`,
       "",
     ].join("\n"),
   );
@@ -43,7 +47,7 @@ export function startService(
   const created = ensureBootstrapProject(ctx.db, config.bootstrapSecretKey);
   commitNow(ctx.db);
   if (created) {
-    announceBootstrap(created, print);
+    announceBootstrap(created, config.publicUrl, print);
     log.info("bootstrap project created", { projectId: created.project.id, slug: created.project.slug });
   }
   const stopCheckpoints = startCheckpoints(ctx.db, (error) =>

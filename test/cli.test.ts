@@ -102,6 +102,25 @@ describe("featureboard CLI", () => {
     expect(cli("keys", "create", "--project", "acme", "--kind", "root").exitCode).toBe(2);
   });
 
+  test("keys list shows each key's prefix, kind, creation time and state; revoke takes the whole key", async () => {
+    const key = cli("keys", "create", "--project", "acme", "--kind", "secret").stdout.trim();
+    const listed = JSON.parse(cli("keys", "list", "--project", "acme", "--json").stdout);
+    const mine = listed.find((entry: { prefix: string }) => entry.prefix === key.slice(0, 11));
+    expect(mine).toMatchObject({ kind: "secret", revokedAt: null });
+    expect(new Date(mine.createdAt).getTime()).toBeGreaterThan(0);
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect(cli("keys", "list", "--project", "acme").stdout).toContain(`${key.slice(0, 11)}\tsecret\t`);
+
+    expect(cli("keys", "revoke", key).exitCode).toBe(0);
+    expect(await listTags(key)).toBe(401);
+    const after = JSON.parse(cli("keys", "list", "--project", "acme", "--json").stdout);
+    const revoked = after.find((entry: { prefix: string }) => entry.prefix === key.slice(0, 11));
+    expect(revoked.revokedAt).not.toBeNull();
+    expect(cli("keys", "list", "--project", "acme").stdout).toContain("revoked");
+    expect(cli("keys", "list").exitCode).toBe(2);
+    expect(cli("keys", "list", "--project", "nobody").exitCode).toBe(1);
+  });
+
   test("backup writes a consistent copy that opens as a featureboard database", () => {
     const copy = join(dir, "copy.db");
     const result = cli("backup", copy);

@@ -1,7 +1,14 @@
 import { parseArgs } from "node:util";
 import type { Db } from "../db/connection";
 import { type KeyKind, PLANS, type Plan } from "../projects/schema";
-import { createKey, createProject, listProjects, revokeKey, setProjectPlan } from "../projects/service";
+import {
+  createKey,
+  createProject,
+  listKeys,
+  listProjects,
+  revokeKey,
+  setProjectPlan,
+} from "../projects/service";
 import { UsageError } from "./usage";
 
 type Print = (line: string) => void;
@@ -89,11 +96,28 @@ export function keysCommand(args: string[], db: Db, print: Print): number {
     print(values.json ? JSON.stringify({ projectSlug: values.project, kind, key }) : key);
     return 0;
   }
+  if (sub === "list") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { project: { type: "string" }, json: { type: "boolean", default: false } },
+    });
+    if (!values.project) throw new UsageError("keys list needs --project SLUG");
+    const keys = listKeys(db, values.project);
+    if (values.json) print(JSON.stringify(keys));
+    else
+      for (const key of keys) {
+        print(
+          `${key.prefix}\t${key.kind}\t${key.createdAt}\t${key.revokedAt ? `revoked ${key.revokedAt}` : "active"}`,
+        );
+      }
+    return 0;
+  }
   if (sub === "revoke") {
-    const [prefix] = rest;
-    if (!prefix) throw new UsageError("keys revoke needs the key's PREFIX (sk_ or pk_ plus 8 characters)");
-    if (!revokeKey(db, prefix)) {
-      print(`no active key with prefix ${prefix}`);
+    const [given] = rest;
+    if (!given) throw new UsageError("keys revoke needs the key, or its PREFIX as `keys list` shows it");
+    const prefix = revokeKey(db, given);
+    if (prefix === null) {
+      print(`no active key matches ${given.slice(0, 11)}`);
       return 1;
     }
     print(`revoked ${prefix}`);

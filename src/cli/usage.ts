@@ -9,7 +9,8 @@ Usage:
   featureboard project list [--json]
   featureboard project set-plan SLUG PLAN
   featureboard keys create --project SLUG --kind secret|publishable [--json]
-  featureboard keys revoke PREFIX
+  featureboard keys list --project SLUG [--json]
+  featureboard keys revoke KEY|PREFIX
   featureboard mcp                           MCP server over stdio for agents; calls FEATUREBOARD_URL
                                              (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
   featureboard ai status                     which model the stored embeddings belong to, and what waits

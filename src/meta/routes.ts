@@ -4,6 +4,7 @@ import { sqliteVersions } from "../db/connection";
 import { ApiError, ApiErrorSchema } from "../http/errors";
 import { keylessRoutes } from "../http/routes";
 import { errorResponses } from "../http/schemas";
+import { listProjects } from "../projects/service";
 import { DiscoverySchema, HealthSchema } from "./schema";
 import { API_VERSION, APP_VERSION } from "./version";
 
@@ -26,6 +27,15 @@ function endpointsOf(routes: InternalRoute[]): Endpoint[] {
     });
 }
 
+/**
+ * Where a person who opens the server's root lands: the oldest public board (the bootstrap project's on a
+ * fresh install), else the API documentation.
+ */
+function landingPath(ctx: AppContext): string {
+  const board = listProjects(ctx.db).find((project) => project.isPublic);
+  return board ? `/b/${encodeURIComponent(board.slug)}` : "/api/v1/docs";
+}
+
 export function metaRoutes(ctx: AppContext, routes: () => InternalRoute[]) {
   const { config } = ctx;
   let discovery: Static<typeof DiscoverySchema> | null = null;
@@ -36,6 +46,7 @@ export function metaRoutes(ctx: AppContext, routes: () => InternalRoute[]) {
   });
 
   return keylessRoutes("", "Discovery")
+    .get("/", ({ redirect }) => redirect(landingPath(ctx), 302), { detail: { hide: true } })
     .get(
       "/api/v1/",
       () => {
@@ -46,8 +57,19 @@ export function metaRoutes(ctx: AppContext, routes: () => InternalRoute[]) {
             "Feature-request board API: collect posts, votes and comments, prioritise by votes and customer revenue, publish a roadmap and changelog, and let AI agents work the board over MCP.",
           docs_url: `${config.publicUrl}/api/v1/docs`,
           openapi_url: `${config.publicUrl}/api/v1/openapi.json`,
-          mcp_package: "featureboard",
+          // No npm package exists: the MCP server is this binary, over stdio or hosted at mcp_url.
+          mcp_package: "featureboard mcp",
           mcp_url: `${config.publicUrl}/mcp`,
+          mcp_stdio: {
+            command: "featureboard",
+            args: ["mcp"],
+            env: {
+              FEATUREBOARD_URL: config.publicUrl,
+              FEATUREBOARD_API_KEY: "sk_… (admin tools), or FEATUREBOARD_PROJECT_SLUG for the public tools",
+            },
+            description:
+              "Run this binary as `featureboard mcp` (from a checkout: `bun src/main.ts mcp`); it relays to mcp_url. See docs/mcp.md.",
+          },
           endpoints: endpointsOf(routes()),
           authentication: {
             type: "bearer",

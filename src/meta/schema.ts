@@ -14,8 +14,14 @@ export const DiscoverySchema = t.Object(
     description: t.String(),
     docs_url: t.String(),
     openapi_url: t.String(),
-    mcp_package: t.String(),
+    mcp_package: t.String({ description: "How to get the MCP server: this binary's `mcp` command" }),
     mcp_url: t.String(),
+    mcp_stdio: t.Object({
+      command: t.String(),
+      args: t.Array(t.String()),
+      env: t.Record(t.String(), t.String()),
+      description: t.String(),
+    }),
     endpoints: t.Array(
       t.Object({
         method: t.String(),

@@ -97,8 +97,28 @@ export function createKey(db: Db, slug: string, kind: KeyKind): string {
   return inTransaction(db, () => addKey(db, requireProjectBySlug(db, slug).id, kind));
 }
 
-export function revokeKey(db: Db, prefix: string): boolean {
-  return store.revokeKeyByPrefix(db, prefix, Date.now());
+/** Revokes the key given whole or by its readable prefix; answers the prefix, or null when none was active. */
+export function revokeKey(db: Db, keyOrPrefix: string): string | null {
+  const prefix = keyPrefix(keyOrPrefix.trim());
+  return store.revokeKeyByPrefix(db, prefix, Date.now()) ? prefix : null;
+}
+
+export interface KeySummary {
+  prefix: string;
+  kind: KeyKind;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A project's keys as an operator may see them: never the key or its hash. */
+export function listKeys(db: Db, slug: string): KeySummary[] {
+  const project = requireProjectBySlug(db, slug);
+  return store.listKeyRows(db, project.id).map((row) => ({
+    prefix: row.prefix,
+    kind: row.kind,
+    createdAt: new Date(row.created_at).toISOString(),
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+  }));
 }
 
 export function setProjectPlan(db: Db, slug: string, plan: Plan): Project {

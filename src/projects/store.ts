@@ -60,6 +60,12 @@ export function updateProjectPlan(db: Db, id: string, plan: Plan): void {
   db.query("UPDATE projects SET plan = ? WHERE id = ?").run(plan, id);
 }
 
+export function listKeyRows(db: Db, projectId: string): KeyRow[] {
+  return db
+    .query<KeyRow, [string]>("SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id")
+    .all(projectId);
+}
+
 export function insertKey(db: Db, key: Omit<KeyRow, "revoked_at">): void {
   db.query(
     `INSERT INTO api_keys (id, project_id, kind, prefix, key_hash, created_at)

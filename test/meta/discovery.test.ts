@@ -23,6 +23,13 @@ describe("GET /api/v1/ (discovery)", () => {
     expect(body.version).toBe("1.0.0");
     expect(body.docs_url).toBe("https://board.example.com/api/v1/docs");
     expect(body.openapi_url).toBe("https://board.example.com/api/v1/openapi.json");
+    // The MCP server is this binary's own command, not an npm package name anyone could publish.
+    expect(body.mcp_package).toBe("featureboard mcp");
+    expect(body.mcp_stdio).toMatchObject({
+      command: "featureboard",
+      args: ["mcp"],
+      env: { FEATUREBOARD_URL: "https://board.example.com" },
+    });
     expect(body.authentication).toMatchObject({
       type: "bearer",
       secret_key_prefix: "sk_",

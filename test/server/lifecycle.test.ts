@@ -19,6 +19,14 @@ describe("first start and restart", () => {
     expect(secretKey).toMatch(/^sk_[0-9A-Za-z]{32}$/);
     expect(publishableKey).toMatch(/^pk_[0-9A-Za-z]{32}$/);
     expect(service.output().match(/secret key:/g)).toHaveLength(1);
+    // First contact: the banner names where to go next, and the root leads to the board.
+    const publicUrl = /board:\s+(http\S+)\/b\/default/.exec(service.output())?.[1];
+    expect(publicUrl).toBeDefined();
+    expect(service.output()).toContain(`API docs:         ${publicUrl}/api/v1/docs`);
+    expect(service.output()).toContain(`MCP endpoint:     ${publicUrl}/mcp`);
+    const root = await fetch(`${service.url}/`, { redirect: "manual" });
+    expect(root.status).toBe(302);
+    expect(root.headers.get("location")).toBe("/b/default");
     const tags = await fetch(`${service.url}/api/v1/tags`, {
       headers: { authorization: `Bearer ${secretKey}` },
     });
@@ -49,6 +57,29 @@ describe("first start and restart", () => {
     expect(tags.status).toBe(200);
     service.proc.kill("SIGTERM");
     expect(await service.exited).toBe(0);
+  });
+});
+
+describe("a port in use", () => {
+  test("a second server on the same port exits 2 with one line naming the port", async () => {
+    const first = await startServiceProcess(SOURCE_COMMAND, { FEATUREBOARD_DB: join(dir, "first.db") });
+    try {
+      const port = new URL(first.url).port;
+      const second = runCommand([...SOURCE_COMMAND, "serve"], {
+        FEATUREBOARD_DB: join(dir, "second.db"),
+        HOST: "127.0.0.1",
+        PORT: port,
+      });
+      expect(second.exitCode).toBe(2);
+      const lines = second.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`port ${port}`);
+      expect(lines[0]).toContain("already in use");
+      expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    } finally {
+      first.proc.kill("SIGTERM");
+      await first.exited;
+    }
   });
 });
 
