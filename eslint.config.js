@@ -14,8 +14,8 @@ export default tseslint.config(
     },
   },
   {
-    // The board and widget scripts run in browsers as classic scripts, served as they are written.
-    files: ["src/web/assets/**/*.js"],
+    // The board, widget and API-docs scripts run in browsers as classic scripts, served as they are written.
+    files: ["src/web/assets/**/*.js", "src/meta/docs/**/*.js"],
     languageOptions: {
       sourceType: "script",
       globals: Object.fromEntries(

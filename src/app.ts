@@ -6,6 +6,7 @@ import { commitBeforeAnswering } from "./http/commit";
 import { errorHandler, lastResortResponse } from "./http/error-handler";
 import { keylessRateLimit } from "./http/rate-limit";
 import { requestLog } from "./http/request-info";
+import { docsRoutes } from "./meta/docs-page";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
 import { paymentsPlugin } from "./payments/routes";
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext) {
     .use(commitBeforeAnswering(ctx))
     .use(closedQueries(() => routes()))
     .use(openApi(ctx))
+    .use(docsRoutes(ctx))
     .use(metaRoutes(ctx, () => routes()))
     .use(tagRoutes(ctx))
     .use(postRoutes(ctx))

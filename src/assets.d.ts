@@ -15,3 +15,7 @@ declare module "*.client.js" {
   const text: string;
   export default text;
 }
+declare module "swagger-ui-dist/swagger-ui-bundle.js" {
+  const path: string;
+  export default path;
+}

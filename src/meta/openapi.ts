@@ -1,34 +1,31 @@
-import { swagger } from "@elysiajs/swagger";
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { requestPath } from "../http/request-info";
 import type { AppContext } from "../context";
-import { ERROR_CODES } from "../http/errors";
 import { API_VERSION } from "./version";
 
-function errorCatalogue(): string {
-  const rows = Object.entries(ERROR_CODES).map(
-    ([code, status]) => `| <a id="errors-${code}"></a>\`${code}\` | ${status} |`,
-  );
-  return ["| error_code | status |", "|---|---|", ...rows].join("\n");
-}
+export const OPENAPI_PATH = "/api/v1/openapi.json";
 
 const description = `Feature-request board API. Every route except discovery needs \`Authorization: Bearer sk_…\`.
 
 Every error answers with the ApiError body: \`error_code\`, \`message\`, \`resolution_hint\`, \`retry\`,
-\`docs_url\`, and the legacy aliases \`error\` (= message) and \`suggestion\` (= resolution_hint).
+\`docs_url\`, and the legacy aliases \`error\` (= message) and \`suggestion\` (= resolution_hint). The
+page at /api/v1/docs lists every error code under "Errors"; each \`docs_url\` links to its row.`;
 
-## Errors
-
-${errorCatalogue()}`;
-
-/** The OpenAPI 3 document at /api/v1/openapi.json, generated from the route schemas, and Swagger UI. */
+/**
+ * The OpenAPI 3.1 document at /api/v1/openapi.json, generated from the route schemas. The page that shows
+ * it (Swagger UI from assets embedded in the binary) is `docsRoutes` in docs-page.ts, not the plugin's,
+ * whose page loads its scripts from a public CDN.
+ */
 export function openApi(ctx: AppContext) {
-  return swagger({
+  const plugin = openapi({
     path: "/api/v1/docs",
-    specPath: "/api/v1/openapi.json",
-    provider: "swagger-ui",
-    exclude: ["/api/v1/docs", "/api/v1/openapi.json"],
+    specPath: OPENAPI_PATH,
+    provider: null,
+    // 3.1 schemas are plain JSON Schema, which is what TypeBox emits (const, examples arrays).
+    openapiVersion: "3.1.0",
+    exclude: { paths: ["/api/v1/docs", OPENAPI_PATH, /^\/api\/v1\/docs\//] },
     documentation: {
-      // 3.1 schemas are plain JSON Schema, which is what TypeBox emits (const, examples arrays).
-      openapi: "3.1.0",
       info: { title: "featureboard API", version: API_VERSION, description },
       servers: [{ url: ctx.config.publicUrl }],
       components: {
@@ -56,4 +53,33 @@ export function openApi(ctx: AppContext) {
       ],
     },
   });
+  // The fix-up hook is registered before the plugin: a hook only wraps the routes added after it.
+  return new Elysia({ name: "meta.openapi" })
+    .onAfterHandle({ as: "global" }, ({ request, response }) => {
+      if (requestPath(request) === OPENAPI_PATH) dropVoidContent(response);
+    })
+    .use(plugin);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The plugin describes a bodiless response (t.Void, the 204s) as `content: {type: "void"}`, which is not a
+ * media-type map and fails every OpenAPI validator; a response without a body simply has no `content`.
+ */
+function dropVoidContent(document: unknown): void {
+  if (!isRecord(document) || !isRecord(document.paths)) return;
+  for (const operations of Object.values(document.paths)) {
+    if (!isRecord(operations)) continue;
+    for (const operation of Object.values(operations)) {
+      if (!isRecord(operation) || !isRecord(operation.responses)) continue;
+      for (const answer of Object.values(operation.responses)) {
+        if (isRecord(answer) && isRecord(answer.content) && typeof answer.content.type === "string") {
+          delete answer.content;
+        }
+      }
+    }
+  }
 }
