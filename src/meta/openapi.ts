@@ -54,9 +54,16 @@ export function openApi(ctx: AppContext) {
     },
   });
   // The fix-up hook is registered before the plugin: a hook only wraps the routes added after it.
+  let generated: unknown = null;
+  let fixed: unknown = null;
   return new Elysia({ name: "meta.openapi" })
     .onAfterHandle({ as: "global" }, ({ request, response }) => {
-      if (requestPath(request) === OPENAPI_PATH) dropVoidContent(response);
+      if (requestPath(request) !== OPENAPI_PATH) return;
+      if (response !== generated) {
+        generated = response;
+        fixed = standardDocument(response);
+      }
+      return fixed;
     })
     .use(plugin);
 }
@@ -65,16 +72,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+
 /**
- * The plugin describes a bodiless response (t.Void, the 204s) as `content: {type: "void"}`, which is not a
- * media-type map and fails every OpenAPI validator; a response without a body simply has no `content`.
+ * The generated document made standard OpenAPI 3.1, on a copy (the plugin's objects may be the route
+ * validators' own schemas): `nullable` (3.0) becomes a `null` member of `type`; TypeBox's custom `error`
+ * messages go; a bodiless response (t.Void, the 204s) has no `content` instead of `{type: "void"}`;
+ * keyless operations declare `security: []`.
  */
-function dropVoidContent(document: unknown): void {
-  if (!isRecord(document) || !isRecord(document.paths)) return;
+function standardDocument(source: unknown): unknown {
+  const document: unknown = structuredClone(source);
+  if (!isRecord(document) || !isRecord(document.paths)) return document;
+  standardSchemas(document);
   for (const operations of Object.values(document.paths)) {
     if (!isRecord(operations)) continue;
-    for (const operation of Object.values(operations)) {
-      if (!isRecord(operation) || !isRecord(operation.responses)) continue;
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!HTTP_METHODS.has(method) || !isRecord(operation)) continue;
+      operation.security ??= [];
+      if (!isRecord(operation.responses)) continue;
       for (const answer of Object.values(operation.responses)) {
         if (isRecord(answer) && isRecord(answer.content) && typeof answer.content.type === "string") {
           delete answer.content;
@@ -82,4 +97,51 @@ function dropVoidContent(document: unknown): void {
       }
     }
   }
+  return document;
+}
+
+/**
+ * Elysia's t.Integer / t.Numeric accept a numeric string so that query strings coerce; the document says
+ * what the value is, an integer (or number): `anyOf: [{type: string, format: integer}, {type: integer}]`
+ * becomes the numeric member. Coercion stays in the validator.
+ */
+function collapseNumericString(node: Record<string, unknown>): void {
+  const options = node.anyOf;
+  if (!Array.isArray(options) || options.length !== 2) return;
+  const text = options.find(
+    (option) =>
+      isRecord(option) &&
+      option.type === "string" &&
+      (option.format === "integer" || option.format === "numeric"),
+  );
+  const numeric = options.find(
+    (option) => isRecord(option) && (option.type === "integer" || option.type === "number"),
+  );
+  if (!isRecord(text) || !isRecord(numeric)) return;
+  delete node.anyOf;
+  Object.assign(node, numeric);
+}
+
+/** Walks every object of the document, fixing schema keywords that are not OpenAPI 3.1. */
+function standardSchemas(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) standardSchemas(item);
+    return;
+  }
+  if (!isRecord(node)) return;
+  if (node.nullable === true) {
+    if (typeof node.type === "string") node.type = [node.type, "null"];
+    else if (Array.isArray(node.type) && !node.type.includes("null")) node.type = [...node.type, "null"];
+    else if (
+      Array.isArray(node.anyOf) &&
+      !node.anyOf.some((option) => isRecord(option) && option.type === "null")
+    ) {
+      node.anyOf = [...node.anyOf, { type: "null" }];
+    }
+  }
+  if ("nullable" in node && typeof node.nullable === "boolean") delete node.nullable;
+  collapseNumericString(node);
+  // A schema's `error` is a string; a property named "error" (the ApiError's) is an object and stays.
+  if (typeof node.error === "string") delete node.error;
+  for (const value of Object.values(node)) standardSchemas(value);
 }

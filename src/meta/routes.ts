@@ -48,7 +48,9 @@ export function metaRoutes(ctx: AppContext, routes: () => InternalRoute[]) {
   return keylessRoutes("", "Discovery")
     .get("/", ({ redirect }) => redirect(landingPath(ctx), 302), { detail: { hide: true } })
     .get(
-      "/api/v1/",
+      // Served at /api/v1/ as the specification says, and at /api/v1 (Elysia matches both; no trailing slash
+      // in the document).
+      "/api/v1",
       () => {
         discovery ??= {
           name: "featureboard",

@@ -59,7 +59,7 @@ describe("GET /api/v1/ (discovery)", () => {
       auth: "secret_key",
     });
     expect(endpoints).toContainEqual(
-      expect.objectContaining({ method: "GET", path: "/api/v1/", auth: "none" }),
+      expect.objectContaining({ method: "GET", path: "/api/v1", auth: "none" }),
     );
   });
 });
