@@ -23,7 +23,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The payment processor's API root (Stripe's by default; tests point it at a loopback server). */
   payments: { apiUrl: string };
-  rateLimits: { secretKey: RateLimitRule; publicIp: RateLimitRule; ai: RateLimitRule };
+  rateLimits: { secretKey: RateLimitRule; publicIp: RateLimitRule; page: RateLimitRule; ai: RateLimitRule };
   ai: {
     provider: AiProviderName;
     openaiApiKey: string | null;
@@ -185,6 +185,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: {
       secretKey: rateRule(env, "FEATUREBOARD_RATE_LIMIT_KEY", { perMinute: 600, burst: 100 }),
       publicIp: rateRule(env, "FEATUREBOARD_RATE_LIMIT_IP", { perMinute: 60, burst: 20 }),
+      // Board pages and the widget: a person clicking through a board never meets it; a scraper does.
+      page: rateRule(env, "FEATUREBOARD_RATE_LIMIT_PAGE", { perMinute: 300, burst: 60 }),
       ai: rateRule(env, "FEATUREBOARD_RATE_LIMIT_AI", { perMinute: 30, burst: 10 }),
     },
     ai: {

@@ -66,6 +66,7 @@ export class TokenBuckets {
 export interface RateLimits {
   secretKey: TokenBuckets;
   publicIp: TokenBuckets;
+  page: TokenBuckets;
   ai: TokenBuckets;
 }
 
@@ -73,6 +74,7 @@ export function createRateLimits(config: Config): RateLimits {
   return {
     secretKey: new TokenBuckets("secret-key", config.rateLimits.secretKey),
     publicIp: new TokenBuckets("client-ip", config.rateLimits.publicIp),
+    page: new TokenBuckets("page", config.rateLimits.page),
     ai: new TokenBuckets("ai", config.rateLimits.ai),
   };
 }
@@ -103,6 +105,16 @@ const KEYLESS_API_PATHS = new Set(["/api/v1", "/api/v1/", "/api/v1/openapi.json"
 /** The MCP endpoint (src/mcp/routes.ts): admin mode authenticates with a secret key. */
 const MCP_ENDPOINT = "/mcp";
 
+/** Board pages (and their assets, feed) and the widget script: what a person's browser loads. */
+function isBoardPage(path: string): boolean {
+  return path.startsWith("/b/") || path === "/widget.js";
+}
+
+const TOO_MANY_PAGES = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head>
+<body><h1>Too many requests</h1><p>This address loaded pages faster than the board allows. Wait a moment
+(the Retry-After header says how long) and reload.</p></body></html>`;
+
 /**
  * Whether the route authenticates the request's key itself (the secret-key REST routes and MCP admin
  * mode): such a request is metered per key, or per IP when the key is bad, by `authenticateSecretKey`.
@@ -122,6 +134,21 @@ export function keylessRateLimit(ctx: AppContext) {
     const path = requestPath(request);
     if (UNMETERED_PATHS.has(path)) return;
     if (request.headers.has("authorization") && meteredByKey(path)) return;
-    enforceRateLimit(ctx.rateLimits.publicIp, requestInfo(request).clientIp, set.headers);
+    const clientIp = requestInfo(request).clientIp;
+    if (!isBoardPage(path)) return enforceRateLimit(ctx.rateLimits.publicIp, clientIp, set.headers);
+    try {
+      enforceRateLimit(ctx.rateLimits.page, clientIp, set.headers);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // A person's browser shows this page: HTML, not the API's JSON.
+      return new Response(TOO_MANY_PAGES, {
+        status: 429,
+        headers: {
+          ...error.headers,
+          "content-type": "text/html; charset=utf-8",
+          "cache-control": "no-store",
+        },
+      });
+    }
   });
 }

@@ -67,8 +67,17 @@ function clientIp(request: Request, server: AddressSource | null, trustProxy: bo
  * access-log line per request once the response is sent.
  */
 export function requestLog(ctx: AppContext) {
+  let warnedAboutProxy = false;
   return new Elysia({ name: "http.request-log" })
     .onRequest(({ request, set, server }) => {
+      if (!ctx.config.trustProxy && !warnedAboutProxy && request.headers.has("x-forwarded-for")) {
+        // Behind a proxy every visitor would share the proxy's address, and so one rate-limit budget.
+        warnedAboutProxy = true;
+        ctx.log.warn(
+          "requests carry X-Forwarded-For but FEATUREBOARD_TRUST_PROXY is off: clients are identified by the " +
+            "proxy's address; set FEATUREBOARD_TRUST_PROXY=true if a proxy you run sets that header",
+        );
+      }
       const info = requestInfo(request);
       const incoming = request.headers.get("x-request-id");
       if (incoming && INCOMING_ID.test(incoming)) info.id = incoming;

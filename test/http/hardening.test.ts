@@ -233,24 +233,50 @@ describe("rate limits cannot be skipped with a junk Authorization header", () =>
     t = createTestApp({
       FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
       FEATUREBOARD_RATE_LIMIT_IP_BURST: "2",
+      FEATUREBOARD_RATE_LIMIT_PAGE_PER_MINUTE: "2",
+      FEATUREBOARD_RATE_LIMIT_PAGE_BURST: "2",
     });
   });
   afterAll(() => t.close());
 
   test.each([
-    "/b/acme",
-    "/b/acme/changelog.atom",
-    "/api/v1/",
-    "/api/v1/openapi.json",
-    "/api/public/boards/acme",
-  ])("%s is metered per IP even with Authorization: Bearer junk", async (path) => {
+    ["/b/acme", '"page"'],
+    ["/b/acme/changelog.atom", '"page"'],
+    ["/api/v1/", '"client-ip"'],
+    ["/api/v1/openapi.json", '"client-ip"'],
+    ["/api/public/boards/acme", '"client-ip"'],
+  ])("%s is metered per IP even with Authorization: Bearer junk", async (path, policy) => {
     // Every case shares the one client's bucket (burst 2): four requests in a row always end in a 429.
     const statuses: number[] = [];
     for (let round = 0; round < 4; round++) {
       const response = await t.call("GET", path, { key: "junk" });
-      expect(response.headers.get("ratelimit-policy")).toContain('"client-ip"');
+      expect(response.headers.get("ratelimit-policy")).toContain(policy);
       statuses.push(response.status);
     }
     expect(statuses).toContain(429);
+  });
+});
+
+describe("board pages have their own budget, and their 429 is a page", () => {
+  test("pages do not spend the API's per-IP budget, and a page's 429 is HTML with Retry-After", async () => {
+    const t = createTestApp({
+      FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "1",
+      FEATUREBOARD_RATE_LIMIT_IP_BURST: "1",
+      FEATUREBOARD_RATE_LIMIT_PAGE_PER_MINUTE: "3",
+      FEATUREBOARD_RATE_LIMIT_PAGE_BURST: "3",
+    });
+    try {
+      for (let round = 0; round < 3; round++)
+        expect((await t.call("GET", "/b/acme", { key: null })).status).toBe(200);
+      const limited = await t.call("GET", "/b/acme", { key: null });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("content-type")).toContain("text/html");
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(limited.text).toContain("Too many requests");
+      // The API's own budget was untouched by the pages.
+      expect((await t.call("GET", "/api/v1/", { key: null })).status).toBe(200);
+    } finally {
+      t.close();
+    }
   });
 });

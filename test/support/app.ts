@@ -74,6 +74,8 @@ export function createTestApp(env: Record<string, string> = {}): TestApp {
     FEATUREBOARD_RATE_LIMIT_KEY_BURST: "100000",
     FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "1000000",
     FEATUREBOARD_RATE_LIMIT_IP_BURST: "100000",
+    FEATUREBOARD_RATE_LIMIT_PAGE_PER_MINUTE: "1000000",
+    FEATUREBOARD_RATE_LIMIT_PAGE_BURST: "100000",
     ...env,
   });
   const ctx = createContext(config, createLogger(config.logLevel));
