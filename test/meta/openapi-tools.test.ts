@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createTestApp, type TestApp } from "../support/app";
 
 /**
@@ -67,4 +67,52 @@ describe("the OpenAPI document passes the ecosystem's linters", () => {
       for (const operation of Object.values(operations)) expect(operation.security).toBeDefined();
     }
   });
+});
+
+/** A program an integrator would write against the generated client; it must type-check under strict. */
+const CLIENT_PROGRAM = `import createClient from "openapi-fetch";
+import type { paths } from "./api";
+
+const client = createClient<paths>({ baseUrl: "http://localhost:3000", headers: { authorization: "Bearer sk_x" } });
+
+export async function demo(): Promise<number> {
+  const { data, error } = await client.GET("/api/v1/posts", { params: { query: { limit: 10, status: "APPROVED" } } });
+  if (error) return error.error_code.length;
+  const total: number = data.pagination.total;
+  // @ts-expect-error an integer field is a number, never "string | number"
+  const wrong: string = data.pagination.total;
+  const firstTitle: string | undefined = data.data[0]?.title;
+  const created = await client.POST("/api/v1/tags", { body: { label: "Mobile" } });
+  const label: string | undefined = created.data?.data.label;
+  return total + wrong.length + (firstTitle?.length ?? 0) + (label?.length ?? 0);
+}
+`;
+
+describe("a typed client generated from the document", () => {
+  test("openapi-typescript generates it and a program using it with openapi-fetch type-checks", () => {
+    const dir = join(t.dir, "client");
+    mkdirSync(dir);
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    const generated = run([join(BIN, "openapi-typescript"), documentPath, "-o", join(dir, "api.d.ts")]);
+    expect(generated.exitCode).toBe(0);
+    writeFileSync(join(dir, "use.ts"), CLIENT_PROGRAM);
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: "ESNext",
+          moduleResolution: "Bundler",
+          target: "ES2022",
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ["use.ts", "api.d.ts"],
+      }),
+    );
+    const checked = run([join(BIN, "tsc"), "-p", dir]);
+    expect(checked.output).toBe("");
+    expect(checked.exitCode).toBe(0);
+  }, 120_000);
 });
