@@ -20,8 +20,22 @@ function clean(value: unknown): unknown {
   for (const [key, inner] of Object.entries(value)) {
     // OpenAPI 3.0's `nullable` and defaults injected by Elysia are not JSON Schema an agent should see.
     if (key === "nullable") continue;
+    // TypeBox's custom validation message is not a JSON Schema keyword: strict validators refuse it.
+    if (key === "error" && typeof inner === "string") continue;
     node[key] = clean(inner);
   }
+  // Clients validate schemas with a bare Ajv (the MCP Inspector does), which knows no formats and
+  // refuses the whole schema over one: the format is said in words instead.
+  if (typeof node.format === "string" && !COERCION_FORMATS.has(node.format)) {
+    const { format, ...rest } = node;
+    const said = format === "date-time" ? "an ISO 8601 date-time" : `format ${format}`;
+    rest.description = typeof rest.description === "string" ? `${rest.description} (${said})` : said;
+    return collapseCoercion(rest);
+  }
+  return collapseCoercion(node);
+}
+
+function collapseCoercion(node: JsonSchema): JsonSchema {
   if (Array.isArray(node.anyOf) && node.anyOf.some(isCoercionString)) {
     const rest = node.anyOf.filter((member) => !isCoercionString(member));
     if (rest.length === 1) {
