@@ -19,7 +19,7 @@ export default tseslint.config(
     languageOptions: {
       sourceType: "script",
       globals: Object.fromEntries(
-        ["window", "document", "fetch", "crypto", "console", "URL", "CSSStyleSheet"].map((name) => [
+        ["window", "document", "fetch", "crypto", "console", "URL", "CSSStyleSheet", "Intl"].map((name) => [
           name,
           "readonly",
         ]),

@@ -32,6 +32,11 @@ export interface CommentInput {
   anonymousId?: string | null;
 }
 
+/** Public comment counts of posts the caller already scoped to its project (board listings). */
+export function publicCommentCounts(db: Db, postIds: readonly string[]): Map<string, number> {
+  return store.countPublicCommentsOfPosts(db, postIds);
+}
+
 export function createComment(
   db: Db,
   projectId: string,

@@ -39,6 +39,20 @@ export function commentsOfPost(db: Db, postId: string, filter: InternalFilter): 
     .map(toComment);
 }
 
+/** How many public comments (internal notes never count) each of these posts has. */
+export function countPublicCommentsOfPosts(db: Db, postIds: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (postIds.length === 0) return counts;
+  const rows = db
+    .query<{ post_id: string; count: number }, string[]>(
+      `SELECT post_id, COUNT(*) AS count FROM comments
+        WHERE is_internal = 0 AND post_id IN (${postIds.map(() => "?").join(", ")}) GROUP BY post_id`,
+    )
+    .all(...postIds);
+  for (const row of rows) counts.set(row.post_id, row.count);
+  return counts;
+}
+
 export function findCommentRow(db: Db, postId: string, commentId: string): CommentRow | null {
   return db
     .query<CommentRow, [string, string]>(`SELECT ${COLUMNS} FROM comments WHERE post_id = ? AND id = ?`)

@@ -30,6 +30,8 @@ export interface PostView {
   voteCount: number;
   createdAt: string;
   tags: TagView[];
+  /** Public comments only; 0 where a view does not show counts. */
+  commentCount: number;
 }
 
 export interface CommentView {
@@ -227,7 +229,12 @@ function postCard(board: BoardRef, post: PostView): Html {
     <div class="post-body">
       <h2><a href="${postUrl(board, post.id)}">${post.title}</a></h2>
       ${post.description ? html`<p class="excerpt">${excerpt(post.description)}</p>` : ""}
-      <p class="meta">${statusBadge(post.status)} ${tagList(post.tags)} ${date(post.createdAt)}</p>
+      <p class="meta">
+        ${statusBadge(post.status)} ${tagList(post.tags)} ${date(post.createdAt)}
+        <a class="comment-total" href="${postUrl(board, post.id)}#comments-heading"
+          >${post.commentCount === 1 ? "1 comment" : `${post.commentCount} comments`}</a
+        >
+      </p>
     </div>
   </li>`;
 }

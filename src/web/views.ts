@@ -1,3 +1,4 @@
+import { publicCommentCounts } from "../comments/service";
 import type { Db } from "../db/connection";
 import { ApiError } from "../http/errors";
 import { MAX_PAGE } from "../http/paging";
@@ -86,7 +87,7 @@ function pageInfo(page: number, limit: number, total: number): PageInfo {
   return { page, total, totalPages: Math.ceil(total / limit) };
 }
 
-function toPostView(post: PublicPost): PostView {
+function toPostView(post: PublicPost, commentCount = 0): PostView {
   return {
     id: post.id,
     title: post.title,
@@ -96,6 +97,7 @@ function toPostView(post: PublicPost): PostView {
     voteCount: post.voteCount,
     createdAt: post.createdAt,
     tags: post.tags.map(({ id, label }) => ({ id, label })),
+    commentCount,
   };
 }
 
@@ -112,9 +114,13 @@ export function loadBoardPage(db: Db, board: Board, raw: RawQuery): BoardPageVie
   const list = listVisiblePosts(db, projectId, listing, query.tagId ?? undefined);
   const posts = list.data;
   const total = list.pagination.total;
+  const commentCounts = publicCommentCounts(
+    db,
+    posts.map((post) => post.id),
+  );
   return {
     board,
-    posts: posts.map(toPostView),
+    posts: posts.map((post) => toPostView(post, commentCounts.get(post.id) ?? 0)),
     tags: listTags(db, projectId).map(({ id, label }) => ({ id, label })),
     query,
     pages: pageInfo(query.page, BOARD_PAGE_SIZE, total),
@@ -146,7 +152,7 @@ export function loadRoadmapPage(db: Db, board: Board, publicUrl: string): Roadma
   const { counts } = getBoard(db, board.project, publicUrl);
   const column = (status: VisibleStatus, posts: PublicPost[], count: number) => ({
     status,
-    posts: posts.map(toPostView),
+    posts: posts.map((post) => toPostView(post)),
     more: Math.max(0, count - posts.length),
   });
   return {

@@ -228,6 +228,10 @@ describe.skipIf(skip)("the board in Chromium", () => {
     await page.getByRole("button", { name: "Post comment" }).click();
     await page.getByText("Comment posted.").waitFor();
     expect(await page.locator(".comment-count").textContent()).toBe("(1)");
+    // The new comment carries its date at once, as the server renders it, not only after a reload.
+    const postedDate = page.locator(".comment", { hasText: "Finance asks" }).locator("time");
+    expect(await postedDate.getAttribute("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(await postedDate.textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     expect(await page.getByLabel("Comment", { exact: true }).evaluate((box) => box.matches(":focus"))).toBe(
       true,
     );
@@ -239,6 +243,11 @@ describe.skipIf(skip)("the board in Chromium", () => {
       "Finance asks for this every quarter.",
     ]);
     await screenshot(page, "post");
+    // The board list shows each request's public comment count.
+    await page.goto(`${base}/b/acme`);
+    expect(await page.locator(".post-card", { hasText: title }).locator(".comment-total").textContent()).toBe(
+      "1 comment",
+    );
 
     // The roadmap shows it in progress once the team says so.
     await t.call("PATCH", `/api/v1/posts/${submitted.id}`, { body: { status: "IN_PROGRESS" } });
@@ -430,6 +439,12 @@ describe.skipIf(skip)("the board in Chromium", () => {
       expect(await page.getByText("Top requests").isVisible()).toBe(false);
       expect(await launcher.evaluate((button) => button.matches(":focus"))).toBe(true);
       expect(await page.locator("[data-featureboard-widget]").count()).toBe(1);
+      // Escape also closes it when the focus has moved to the host page.
+      await launcher.click();
+      await page.getByText("Top requests").waitFor();
+      await page.locator("body").click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press("Escape");
+      expect(await page.getByText("Top requests").isVisible()).toBe(false);
       const submitted = await pendingPostTitled("Zapier integration");
       expect(submitted.description).toBe("Connect the board to the rest of our tools.");
       expect(problems).toEqual([]);

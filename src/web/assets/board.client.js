@@ -125,6 +125,13 @@
     status.className = "form-status" + (isError ? " error" : "");
   }
 
+  var DATE_FORMAT = new Intl.DateTimeFormat("en", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+
   function appendComment(comment) {
     var list = document.querySelector(".comment-list");
     var item = document.createElement("li");
@@ -134,6 +141,12 @@
     var author = document.createElement("strong");
     author.textContent = comment.authorName || "Anonymous";
     meta.appendChild(author);
+    // The same date the server renders (src/web/pages.ts), so the new comment reads like the others.
+    var time = document.createElement("time");
+    time.setAttribute("datetime", comment.createdAt);
+    time.textContent = DATE_FORMAT.format(new Date(comment.createdAt));
+    meta.appendChild(document.createTextNode(" "));
+    meta.appendChild(time);
     var body = document.createElement("p");
     body.className = "comment-body";
     body.textContent = comment.body;

@@ -272,8 +272,9 @@
     close.addEventListener("click", function () {
       toggle(false);
     });
-    panel.addEventListener("keydown", function (event) {
-      if (event.key === "Escape") toggle(false);
+    // Esc closes the open panel wherever the focus is, on the host page as inside the widget.
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && !panel.hidden) toggle(false);
     });
 
     form.addEventListener("submit", function (event) {
