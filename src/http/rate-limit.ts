@@ -100,6 +100,8 @@ export function enforceRateLimit(buckets: TokenBuckets, key: string, headers: He
 }
 
 const UNMETERED_PATHS = new Set(["/healthz"]);
+/** The board pages' versioned, cached scripts and styles (src/web/assets.ts): static, never metered. */
+const STATIC_ASSETS = "/b/_assets/";
 /** The keyless pages of the REST API: discovery and its documentation. */
 const KEYLESS_API_PATHS = new Set(["/api/v1", "/api/v1/", "/api/v1/openapi.json", "/api/v1/docs"]);
 /** The MCP endpoint (src/mcp/routes.ts): admin mode authenticates with a secret key. */
@@ -132,7 +134,7 @@ function meteredByKey(path: string): boolean {
 export function keylessRateLimit(ctx: AppContext) {
   return new Elysia({ name: "http.keyless-rate-limit" }).onRequest(({ request, set }) => {
     const path = requestPath(request);
-    if (UNMETERED_PATHS.has(path)) return;
+    if (UNMETERED_PATHS.has(path) || path.startsWith(STATIC_ASSETS)) return;
     if (request.headers.has("authorization") && meteredByKey(path)) return;
     const clientIp = requestInfo(request).clientIp;
     if (!isBoardPage(path)) return enforceRateLimit(ctx.rateLimits.publicIp, clientIp, set.headers);

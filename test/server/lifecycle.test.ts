@@ -60,6 +60,22 @@ describe("first start and restart", () => {
   });
 });
 
+describe("behind a proxy", () => {
+  test("requests with X-Forwarded-For while FEATUREBOARD_TRUST_PROXY is off make the log warn once", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, { FEATUREBOARD_DB: join(dir, "proxy.db") });
+    try {
+      for (let round = 0; round < 3; round++) {
+        await fetch(`${service.url}/api/v1/`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+      }
+      await service.waitForOutput(/FEATUREBOARD_TRUST_PROXY is off/);
+      expect(service.output().match(/FEATUREBOARD_TRUST_PROXY is off/g)).toHaveLength(1);
+    } finally {
+      service.proc.kill("SIGTERM");
+      await service.exited;
+    }
+  });
+});
+
 describe("a port in use", () => {
   test("a second server on the same port exits 2 with one line naming the port", async () => {
     const first = await startServiceProcess(SOURCE_COMMAND, { FEATUREBOARD_DB: join(dir, "first.db") });
