@@ -12,6 +12,14 @@ export const POST_STATUSES = [
   "ARCHIVED",
 ] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** The statuses a public board lists (and lets the public vote and comment on). */
+export const VISIBLE_STATUSES = ["APPROVED", "IN_PROGRESS", "COMPLETE"] as const;
+export type VisibleStatus = (typeof VISIBLE_STATUSES)[number];
+
+export function isVisibleStatus(status: string): status is VisibleStatus {
+  return (VISIBLE_STATUSES as readonly string[]).includes(status);
+}
 export const PostStatusSchema = Enum(POST_STATUSES);
 
 /** Private context for the team: never in public responses; a write replaces it; null clears it. */

@@ -9,6 +9,8 @@ import { issueLinksOfPosts } from "../integrations/store";
 import { requireUserRow } from "../users/service";
 import {
   BulkItemSchema,
+  isVisibleStatus,
+  type VisibleStatus,
   type BulkResult,
   type BulkUpdate,
   type IssueLink,
@@ -31,6 +33,47 @@ export function requirePostRow(db: Db, projectId: string, postId: string): PostR
 }
 
 /** Posts as GET and lists show them: with their tags and issue links, two queries per page. */
+/** The post, or null when this project has no post with that id (callers decide what that answers). */
+export function findPostRow(db: Db, projectId: string, postId: string): PostRow | null {
+  return store.findPostRow(db, projectId, postId);
+}
+
+/**
+ * A post the public may act on (vote, comment): a listed one only. Closed, archived and PENDING posts answer
+ * 404 POST_NOT_FOUND like an unknown post, so a write reveals nothing about posts the board does not list.
+ */
+export function requireListedPostRow(db: Db, projectId: string, postId: string): PostRow {
+  const row = store.findPostRow(db, projectId, postId);
+  if (!row || !isVisibleStatus(row.status)) throw notFound("POST_NOT_FOUND");
+  return row;
+}
+
+/** Subscribes a board user to a post's updates (voters and authors are), inside the caller's transaction. */
+export function subscribeToPost(db: Db, postId: string, boardUserId: string, now: number): void {
+  store.subscribe(db, postId, boardUserId, now);
+}
+
+export type { VisibleFilter, VisibleSort } from "./store";
+
+/** One page of a board's visible posts with their tags (public API, board pages, MCP public tools). */
+export function listVisiblePostsWithTags(
+  db: Db,
+  filter: store.VisibleFilter,
+  sort: store.VisibleSort,
+  limit: number,
+  offset: number,
+): PostWithTags[] {
+  return withTags(db, store.listVisiblePostRows(db, filter, sort, limit, offset));
+}
+
+export function countVisiblePosts(db: Db, filter: store.VisibleFilter): number {
+  return store.countVisiblePosts(db, filter);
+}
+
+export function countVisibleByStatus(db: Db, projectId: string): Record<VisibleStatus, number> {
+  return store.countVisibleByStatus(db, projectId);
+}
+
 export function withTags(db: Db, rows: PostRow[]): PostWithTags[] {
   const ids = rows.map((row) => row.id);
   const tags = store.tagsOfPosts(db, ids);

@@ -25,6 +25,7 @@ import {
   publicDataOf,
 } from "./schema";
 import * as board from "./service";
+import * as votes from "../votes/service";
 
 export const PUBLIC_PREFIX = "/api/public";
 const PUBLISHABLE_KEY_HEADER = "x-publishable-key";
@@ -162,7 +163,7 @@ export function publicRoutes(ctx: AppContext) {
         "/boards/:slug/posts/:postId/vote",
         ({ request, params, body, status }) => {
           const project = projectOf(request, params.slug);
-          const outcome = board.votePublic(db, project.id, params.postId, body);
+          const outcome = votes.castPublicVote(db, project.id, params.postId, body);
           return status(outcome.alreadyVoted ? 200 : 201, { data: outcome.vote });
         },
         {
@@ -186,7 +187,7 @@ export function publicRoutes(ctx: AppContext) {
       .delete(
         "/boards/:slug/posts/:postId/vote",
         ({ request, params, body }) => ({
-          data: board.unvotePublic(db, projectOf(request, params.slug).id, params.postId, body),
+          data: votes.removePublicVote(db, projectOf(request, params.slug).id, params.postId, body),
         }),
         {
           params: BoardPostParams,

@@ -1,7 +1,7 @@
 import { type Static, t, type TSchema } from "elysia";
 import { pageQuery, PaginationSchema } from "../http/paging";
 import { DateTime, Enum, Id } from "../http/schemas";
-import { MetadataSchema, PostStatusSchema } from "../posts/schema";
+import { MetadataSchema, PostStatusSchema, VISIBLE_STATUSES } from "../posts/schema";
 import { Email } from "../users/schema";
 
 /**
@@ -31,8 +31,6 @@ export const PublicPaginationSchema = t.Object(
 );
 
 /** The statuses a public board lists; PENDING (not yet moderated), CLOSED and ARCHIVED are not listed. */
-export const VISIBLE_STATUSES = ["APPROVED", "IN_PROGRESS", "COMPLETE"] as const;
-export type VisibleStatus = (typeof VISIBLE_STATUSES)[number];
 
 export const PublicTagSchema = t.Object(
   { id: Id, label: t.String(), theme: t.String() },

@@ -1,38 +1,36 @@
-import { recordActivity } from "../activity/store";
 import { createComment, listComments } from "../comments/service";
 import type { Comment } from "../comments/schema";
-import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
-import { iso } from "../db/time";
-import { appendEvent } from "../events/outbox";
+import { type Db, inTransaction } from "../db/connection";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { pageRequest, pagination, type Pagination } from "../http/paging";
-import type { PostWithTags } from "../posts/schema";
-import { createPost, withTags } from "../posts/service";
-import { findPostRow, subscribe } from "../posts/store";
+import { type PostWithTags, VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
+import {
+  countVisibleByStatus,
+  countVisiblePosts,
+  createPost,
+  findPostRow,
+  listVisiblePostsWithTags,
+  requireListedPostRow,
+  type VisibleFilter,
+  withTags,
+} from "../posts/service";
 import type { PostRow } from "../posts/store";
 import type { Project } from "../projects/schema";
 import { authenticateKey, requireProjectBySlug } from "../projects/service";
 import type { Release } from "../releases/schema";
 import { listPublishedReleases } from "../releases/service";
-import { requireUserRow, upsertUserByEmail } from "../users/service";
-import { findUserRowByEmail } from "../users/store";
-import type { Vote } from "../votes/schema";
-import { removeVote } from "../votes/service";
-import { insertVote, voteCountOf } from "../votes/store";
-import {
-  type PublicBoard,
-  type PublicComment,
-  type PublicCommentBody,
-  type PublicPost,
-  type PublicPostDetail,
-  type PublicPostsQueryInput,
-  type PublicRelease,
-  type PublicRoadmap,
-  type PublicSubmit,
-  type PublicVote,
-  VISIBLE_STATUSES,
+import { findUserIdByEmail, upsertUserByEmail } from "../users/service";
+import type {
+  PublicBoard,
+  PublicComment,
+  PublicCommentBody,
+  PublicPost,
+  PublicPostDetail,
+  PublicPostsQueryInput,
+  PublicRelease,
+  PublicRoadmap,
+  PublicSubmit,
 } from "./schema";
-import * as store from "./store";
 
 /** The board page of a project: `{public_url}/b/{slug}`. */
 export function boardUrl(publicUrl: string, slug: string): string {
@@ -134,7 +132,7 @@ export function toPublicRelease(release: Release): PublicRelease {
 // ---- reading ----
 
 export function getBoard(db: Db, project: Project, publicUrl: string): PublicBoard {
-  const counts = store.countsByStatus(db, project.id);
+  const counts = countVisibleByStatus(db, project.id);
   return {
     slug: project.slug,
     name: project.name,
@@ -163,17 +161,17 @@ export function listVisiblePosts(
   query: PublicPostsQueryInput,
   tagId?: string,
 ): PublicPostList {
-  const filter: store.VisibleFilter = {
+  const filter: VisibleFilter = {
     projectId,
     statuses: query.status ? [query.status] : VISIBLE_STATUSES,
     words: (query.q ?? "").split(/\s+/).filter((word) => word !== ""),
     tagId,
   };
   const page = pageRequest(query, 20);
-  const rows = store.listVisiblePostRows(db, filter, query.sort ?? "votes", page.limit, page.offset);
+  const posts = listVisiblePostsWithTags(db, filter, query.sort ?? "votes", page.limit, page.offset);
   return {
-    data: withTags(db, rows).map(toPublicPost),
-    pagination: pagination(page, store.countVisiblePosts(db, filter)),
+    data: posts.map(toPublicPost),
+    pagination: pagination(page, countVisiblePosts(db, filter)),
   };
 }
 
@@ -187,16 +185,6 @@ function requirePublicPostRow(db: Db, projectId: string, postId: string): PostRo
   return row;
 }
 
-/**
- * A post the public may act on (vote, comment): a listed one only. Closed, archived and PENDING posts answer
- * 404 POST_NOT_FOUND like an unknown post, so a write reveals nothing about posts the board does not list.
- */
-function requireListedPostRow(db: Db, projectId: string, postId: string): PostRow {
-  const row = findPostRow(db, projectId, postId);
-  if (!row || !(VISIBLE_STATUSES as readonly string[]).includes(row.status)) throw notFound("POST_NOT_FOUND");
-  return row;
-}
-
 export function getPublicPost(db: Db, projectId: string, postId: string): PublicPostDetail {
   const row = requirePublicPostRow(db, projectId, postId);
   const post = toPublicPost(withTags(db, [row])[0]!);
@@ -205,11 +193,10 @@ export function getPublicPost(db: Db, projectId: string, postId: string): Public
 
 /** APPROVED, IN_PROGRESS and COMPLETE posts, each column by votes. */
 export function getPublicRoadmap(db: Db, projectId: string, perColumn = 100): PublicRoadmap {
-  const column = (status: (typeof VISIBLE_STATUSES)[number]) =>
-    withTags(
-      db,
-      store.listVisiblePostRows(db, { projectId, statuses: [status], words: [] }, "votes", perColumn, 0),
-    ).map(toPublicPost);
+  const column = (status: VisibleStatus) =>
+    listVisiblePostsWithTags(db, { projectId, statuses: [status], words: [] }, "votes", perColumn, 0).map(
+      toPublicPost,
+    );
   return { approved: column("APPROVED"), in_progress: column("IN_PROGRESS"), complete: column("COMPLETE") };
 }
 
@@ -231,9 +218,10 @@ export function getPublicChangelog(
  */
 function boardUserForEmail(db: Db, projectId: string, email: string | undefined, name: string | undefined) {
   if (email === undefined) return null;
-  const existing = findUserRowByEmail(db, projectId, email.trim());
-  if (existing) return existing.id;
-  return upsertUserByEmail(db, projectId, { email, ...(name ? { name } : {}) }).user.id;
+  return (
+    findUserIdByEmail(db, projectId, email) ??
+    upsertUserByEmail(db, projectId, { email, ...(name ? { name } : {}) }).user.id
+  );
 }
 
 /** A public submission: always PENDING, so it is listed only once the team approves it. */
@@ -248,103 +236,6 @@ export function submitPublicPost(db: Db, project: Project, input: PublicSubmit):
       ...(author !== null ? { createdByBoardUserId: author } : {}),
     });
     return toPublicPost({ ...post, tags: [], issueLinks: [] });
-  });
-}
-
-export interface PublicVoter {
-  anonymousId: string;
-  email?: string | undefined;
-  name?: string | undefined;
-}
-
-/** Whether this anonymous id had already voted on the post, and the post's vote state afterwards. */
-export interface PublicVoteOutcome {
-  vote: PublicVote;
-  alreadyVoted: boolean;
-}
-
-/**
- * The board user a public vote may be linked to: only one created right now for an email nobody has yet.
- * An email that already belongs to a board user is not proof of being that person, so it neither casts a
- * vote in their name nor finds their vote: the vote stays the anonymous id's alone.
- */
-function newBoardUserForVote(db: Db, projectId: string, voter: PublicVoter): string | null {
-  if (voter.email === undefined || findUserRowByEmail(db, projectId, voter.email.trim())) return null;
-  return upsertUserByEmail(db, projectId, { email: voter.email, ...(voter.name ? { name: voter.name } : {}) })
-    .user.id;
-}
-
-/**
- * One vote per anonymous id per post, idempotent: voting again with the same anonymous id changes nothing.
- * The answer depends only on what this anonymous id did, never on other voters (see newBoardUserForVote).
- */
-export function votePublic(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVoteOutcome {
-  return inTransaction(db, () => {
-    requireListedPostRow(db, projectId, postId);
-    const already = () => ({
-      vote: { postId, voted: true, voteCount: voteCountOf(db, postId) },
-      alreadyVoted: true,
-    });
-    if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) return already();
-    const boardUserId = newBoardUserForVote(db, projectId, voter);
-    const id = Bun.randomUUIDv7();
-    const now = Date.now();
-    let voteCount: number | null;
-    try {
-      voteCount = insertVote(db, { id, projectId, postId, boardUserId, anonymousId: voter.anonymousId }, now);
-    } catch (error) {
-      if (isUniqueViolation(error)) return already();
-      throw error;
-    }
-    if (voteCount === null) throw notFound("POST_NOT_FOUND");
-    if (boardUserId !== null) subscribe(db, postId, boardUserId, now);
-    // The event goes to trusted webhooks only, and carries the voter like a REST vote's does.
-    const user = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);
-    const vote: Vote = {
-      id,
-      boardUserId,
-      anonymousId: voter.anonymousId,
-      createdAt: iso(now),
-      boardUserName: user?.name ?? null,
-      boardUserEmail: user?.email ?? null,
-    };
-    recordActivity(db, projectId, {
-      action: "created",
-      entityType: "vote",
-      entityId: id,
-      metadata: { postId, source: "public" },
-    });
-    appendEvent(db, projectId, "vote.created", { ...vote, postId, voteCount });
-    return { vote: { postId, voted: true, voteCount }, alreadyVoted: false };
-  });
-}
-
-/**
- * Removes the vote cast with this anonymous id, if any: removing a vote that is not there is not an error.
- * Only the anonymous id finds a vote; an email never does (it would let anyone remove a customer's vote).
- */
-export function unvotePublic(
-  db: Db,
-  projectId: string,
-  postId: string,
-  voter: { anonymousId: string },
-): PublicVote {
-  return inTransaction(db, () => {
-    requireListedPostRow(db, projectId, postId);
-    const voteId = store.findAnonymousVoteId(db, postId, voter.anonymousId);
-    if (voteId !== null) removeVote(db, projectId, postId, voteId);
-    return { postId, voted: false, voteCount: voteCountOf(db, postId) };
-  });
-}
-
-/** Votes when this anonymous id has not voted yet, otherwise removes its vote (the MCP `upvote_post` tool). */
-export function toggleVotePublic(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVote {
-  return inTransaction(db, () => {
-    requireListedPostRow(db, projectId, postId);
-    if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) {
-      return unvotePublic(db, projectId, postId, voter);
-    }
-    return votePublic(db, projectId, postId, voter).vote;
   });
 }
 

@@ -81,6 +81,11 @@ export function updateUser(db: Db, projectId: string, userId: string, patch: Use
  * Registers the customer behind an email, or updates the one already registered (an addition to the
  * specification, so an API client can create the user it then votes for). Fields left out stay as they are.
  */
+/** The id of this project's board user with that email, or null. */
+export function findUserIdByEmail(db: Db, projectId: string, email: string): string | null {
+  return store.findUserRowByEmail(db, projectId, email.trim())?.id ?? null;
+}
+
 export function upsertUserByEmail(
   db: Db,
   projectId: string,

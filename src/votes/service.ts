@@ -3,9 +3,8 @@ import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
 import { iso } from "../db/time";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
-import { requirePostRow } from "../posts/service";
-import { subscribe } from "../posts/store";
-import { requireUserRow } from "../users/service";
+import { requireListedPostRow, requirePostRow, subscribeToPost } from "../posts/service";
+import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import type { Vote, VoteCreate } from "./schema";
 import * as store from "./store";
 
@@ -59,7 +58,7 @@ export function castVote(
       throw error;
     }
     if (voteCount === null) throw notFound("POST_NOT_FOUND");
-    if (boardUserId !== null) subscribe(db, postId, boardUserId, now);
+    if (boardUserId !== null) subscribeToPost(db, postId, boardUserId, now);
     const vote: Vote = {
       id,
       boardUserId,
@@ -116,14 +115,149 @@ export function changeVoteAnonymousId(
 export function removeVote(db: Db, projectId: string, postId: string, voteId: string): void {
   inTransaction(db, () => {
     requirePostRow(db, projectId, postId);
-    const vote = requireVote(db, postId, voteId);
-    const voteCount = store.deleteVote(db, postId, voteId);
-    recordActivity(db, projectId, {
-      action: "deleted",
-      entityType: "vote",
-      entityId: voteId,
-      metadata: { postId },
-    });
-    appendEvent(db, projectId, "vote.removed", { ...vote, postId, voteCount });
+    removeVoteRow(db, projectId, postId, voteId);
+  });
+}
+
+/** Deletes a vote of a post already checked, with its activity and event, inside the caller's transaction. */
+function removeVoteRow(db: Db, projectId: string, postId: string, voteId: string): void {
+  const vote = requireVote(db, postId, voteId);
+  const voteCount = store.deleteVote(db, postId, voteId);
+  recordActivity(db, projectId, {
+    action: "deleted",
+    entityType: "vote",
+    entityId: voteId,
+    metadata: { postId },
+  });
+  appendEvent(db, projectId, "vote.removed", { ...vote, postId, voteCount });
+}
+
+// ---- public votes: an anonymous voter on a listed post (public API, board pages, widget, MCP) ----
+
+export interface PublicVoter {
+  anonymousId: string;
+  email?: string | undefined;
+  name?: string | undefined;
+}
+
+/** A post's vote state as the public sees it: whether this voter's vote is there, and the count. */
+export interface PublicVoteState {
+  postId: string;
+  voted: boolean;
+  voteCount: number;
+}
+
+/** Whether this anonymous id had already voted on the post, and the post's vote state afterwards. */
+export interface PublicVoteOutcome {
+  vote: PublicVoteState;
+  alreadyVoted: boolean;
+}
+
+/**
+ * The board user a public vote may be linked to: only one created right now for an email nobody has yet.
+ * An email that already belongs to a board user is not proof of being that person, so it neither casts a
+ * vote in their name nor finds their vote: the vote stays the anonymous id's alone.
+ */
+function newBoardUserForVote(db: Db, projectId: string, voter: PublicVoter): string | null {
+  if (voter.email === undefined || findUserIdByEmail(db, projectId, voter.email) !== null) return null;
+  return upsertUserByEmail(db, projectId, { email: voter.email, ...(voter.name ? { name: voter.name } : {}) })
+    .user.id;
+}
+
+/** Stores a public vote inside the caller's transaction (the post is known to be listed). */
+function storePublicVote(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVoteOutcome {
+  const already = (): PublicVoteOutcome => ({
+    vote: { postId, voted: true, voteCount: store.voteCountOf(db, postId) },
+    alreadyVoted: true,
+  });
+  if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) return already();
+  const boardUserId = newBoardUserForVote(db, projectId, voter);
+  const id = Bun.randomUUIDv7();
+  const now = Date.now();
+  let voteCount: number | null;
+  try {
+    voteCount = store.insertVote(
+      db,
+      { id, projectId, postId, boardUserId, anonymousId: voter.anonymousId },
+      now,
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) return already();
+    throw error;
+  }
+  if (voteCount === null) throw notFound("POST_NOT_FOUND");
+  if (boardUserId !== null) subscribeToPost(db, postId, boardUserId, now);
+  // The event goes to trusted webhooks only, and carries the voter like a REST vote's does.
+  const user = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);
+  const vote: Vote = {
+    id,
+    boardUserId,
+    anonymousId: voter.anonymousId,
+    createdAt: iso(now),
+    boardUserName: user?.name ?? null,
+    boardUserEmail: user?.email ?? null,
+  };
+  recordActivity(db, projectId, {
+    action: "created",
+    entityType: "vote",
+    entityId: id,
+    metadata: { postId, source: "public" },
+  });
+  appendEvent(db, projectId, "vote.created", { ...vote, postId, voteCount });
+  return { vote: { postId, voted: true, voteCount }, alreadyVoted: false };
+}
+
+/** Removes this anonymous id's vote inside the caller's transaction, if it is there. */
+function dropPublicVote(db: Db, projectId: string, postId: string, anonymousId: string): PublicVoteState {
+  const voteId = store.findAnonymousVoteId(db, postId, anonymousId);
+  if (voteId !== null) removeVoteRow(db, projectId, postId, voteId);
+  return { postId, voted: false, voteCount: store.voteCountOf(db, postId) };
+}
+
+/**
+ * One vote per anonymous id per post, idempotent: voting again with the same anonymous id changes nothing.
+ * The answer depends only on what this anonymous id did, never on other voters (see newBoardUserForVote).
+ */
+export function castPublicVote(
+  db: Db,
+  projectId: string,
+  postId: string,
+  voter: PublicVoter,
+): PublicVoteOutcome {
+  return inTransaction(db, () => {
+    requireListedPostRow(db, projectId, postId);
+    return storePublicVote(db, projectId, postId, voter);
+  });
+}
+
+/**
+ * Removes the vote cast with this anonymous id, if any: removing a vote that is not there is not an error.
+ * Only the anonymous id finds a vote; an email never does (it would let anyone remove a customer's vote).
+ */
+export function removePublicVote(
+  db: Db,
+  projectId: string,
+  postId: string,
+  voter: { anonymousId: string },
+): PublicVoteState {
+  return inTransaction(db, () => {
+    requireListedPostRow(db, projectId, postId);
+    return dropPublicVote(db, projectId, postId, voter.anonymousId);
+  });
+}
+
+/** Votes when this anonymous id has not voted yet, otherwise removes its vote: one transaction, one lookup. */
+export function togglePublicVote(
+  db: Db,
+  projectId: string,
+  postId: string,
+  voter: PublicVoter,
+): PublicVoteState {
+  return inTransaction(db, () => {
+    requireListedPostRow(db, projectId, postId);
+    if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) {
+      return dropPublicVote(db, projectId, postId, voter.anonymousId);
+    }
+    return storePublicVote(db, projectId, postId, voter).vote;
   });
 }

@@ -102,3 +102,12 @@ export function voteCountOf(db: Db, postId: string): number {
       ?.vote_count ?? 0
   );
 }
+
+/** The vote cast on a post with this anonymous id: the only way a public voter finds a vote. */
+export function findAnonymousVoteId(db: Db, postId: string, anonymousId: string): string | null {
+  return (
+    db
+      .query<{ id: string }, [string, string]>("SELECT id FROM votes WHERE post_id = ? AND anonymous_id = ?")
+      .get(postId, anonymousId)?.id ?? null
+  );
+}

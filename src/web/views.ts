@@ -3,8 +3,8 @@ import type { Db } from "../db/connection";
 import { ApiError } from "../http/errors";
 import { MAX_PAGE } from "../http/paging";
 import type { Project } from "../projects/schema";
-import type { PublicPost, VisibleStatus } from "../public/schema";
-import { VISIBLE_STATUSES } from "../public/schema";
+import type { PublicPost } from "../public/schema";
+import { isVisibleStatus, type VisibleStatus } from "../posts/schema";
 import {
   getBoard,
   getPublicPost,
@@ -60,10 +60,6 @@ export function requireBoard(db: Db, slug: string): Board {
   }
 }
 
-function isVisible(status: string): status is VisibleStatus {
-  return (VISIBLE_STATUSES as readonly string[]).includes(status);
-}
-
 type RawQuery = Record<string, string | undefined>;
 
 function pageNumber(raw: string | undefined): number {
@@ -76,7 +72,7 @@ export function cleanBoardQuery(raw: RawQuery): BoardQuery {
   const status = raw.status?.toUpperCase() ?? "";
   return {
     sort: raw.sort === "new" ? "new" : "votes",
-    status: isVisible(status) ? status : null,
+    status: isVisibleStatus(status) ? status : null,
     tagId: raw.tag ? raw.tag.slice(0, 64) : null,
     q: (raw.q ?? "").trim().slice(0, 200),
     page: pageNumber(raw.page),

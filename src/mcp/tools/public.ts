@@ -1,20 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import {
-  PublicCommentSchema,
-  PublicPostSchema,
-  PublicVoteSchema,
-  VISIBLE_STATUSES,
-} from "../../public/schema";
-import {
-  boardUrl,
-  commentPublic,
-  listVisiblePosts,
-  submitPublicPost,
-  toggleVotePublic,
-} from "../../public/service";
+import { VISIBLE_STATUSES } from "../../posts/schema";
+import { PublicCommentSchema, PublicPostSchema, PublicVoteSchema } from "../../public/schema";
+import { boardUrl, commentPublic, listVisiblePosts, submitPublicPost } from "../../public/service";
 import { validationError } from "../../http/errors";
 import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
+import { togglePublicVote } from "../../votes/service";
 
 const ProjectSlug = Type.Optional(
   Type.String({
@@ -156,7 +147,7 @@ export const upvotePost = defineTool({
         "is required in public mode: pass a stable id of the person voting (it alone can remove the vote)",
       );
     }
-    return toggleVotePublic(session.ctx.db, project.id, args.post_id, { anonymousId });
+    return togglePublicVote(session.ctx.db, project.id, args.post_id, { anonymousId });
   },
 });
 
