@@ -14,6 +14,27 @@ export default tseslint.config(
     },
   },
   {
+    // SQL lives in store.ts files (and the database layer in src/db): a rule, a surface or a worker that
+    // needs data calls a store function (docs/architecture.md).
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/store.ts", "src/db/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(query|prepare|run|exec)$/][callee.object.name=/^(db|database)$/]",
+          message: "SQL belongs in a store.ts file: call a store function instead.",
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(query|prepare|run|exec)$/][callee.object.property.name='db']",
+          message: "SQL belongs in a store.ts file: call a store function instead.",
+        },
+      ],
+    },
+  },
+  {
     // The board, widget and API-docs scripts run in browsers as classic scripts, served as they are written.
     files: ["src/web/assets/**/*.js", "src/meta/docs/**/*.js"],
     languageOptions: {

@@ -106,11 +106,7 @@ async function embedBatch(db: Db, provider: AiProvider, projectId: string | null
     queued.forEach((row, index) => {
       // The post may have changed or gone while the provider was answering: only a vector of the text
       // it still has is written; otherwise it stays queued for the next batch.
-      const current = db
-        .query<PostTextInput & { merged_into_id: string | null }, [string]>(
-          "SELECT title, description, merged_into_id FROM posts WHERE id = ?",
-        )
-        .get(row.post_id);
+      const current = store.currentPostText(db, row.post_id);
       if (!current || current.merged_into_id !== null) return store.dequeue(db, row.post_id);
       if (textHash(current) !== textHash(texts[index]!)) return;
       const vector = vectors[index]!;

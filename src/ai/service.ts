@@ -25,6 +25,8 @@ import {
   type SimilarPost,
   similarTo,
 } from "./similarity";
+import * as store from "./store";
+import type { CandidateRow } from "./store";
 import { fromBlob } from "./vectors";
 
 export const DEFAULT_THRESHOLD = 0.7;
@@ -102,35 +104,6 @@ export async function createPostFromText(db: Db, projectId: string, input: FromT
 
 // ---- shared facts about posts ----
 
-interface CandidateRow {
-  id: string;
-  title: string;
-  description: string | null;
-  status: PostStatus;
-  vote_count: number;
-  created_at: number;
-  spend_cents: number;
-  paying_voters: number;
-}
-
-/** Posts with their voters' total monthly spend, in one query. */
-function candidates(db: Db, projectId: string, where: string, order: string, limit: number): CandidateRow[] {
-  return db
-    .query<CandidateRow, [string, number]>(
-      `SELECT p.id, p.title, p.description, p.status, p.vote_count, p.created_at,
-              coalesce(s.spend_cents, 0) AS spend_cents, coalesce(s.paying_voters, 0) AS paying_voters
-       FROM posts p
-       LEFT JOIN (
-         SELECT v.post_id, sum(u.spend_cents) AS spend_cents, count(*) FILTER (WHERE u.spend_cents > 0) AS paying_voters
-         FROM votes v JOIN board_users u ON u.id = v.board_user_id
-         WHERE v.project_id = ?1 GROUP BY v.post_id
-       ) s ON s.post_id = p.id
-       WHERE p.project_id = ?1 AND p.merged_into_id IS NULL AND ${where}
-       ORDER BY ${order} LIMIT ?2`,
-    )
-    .all(projectId, limit);
-}
-
 function money(cents: number): string {
   return `$${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
 }
@@ -154,11 +127,9 @@ export function priorityOf(votes: number, spendCents: number, ageDays: number): 
 /** Nearest other posts by the post's stored vector (embedded again only if it has none yet). */
 async function similarToPost(db: Db, projectId: string, post: CandidateRow, limit: number) {
   const provider = requireProvider(db);
-  const stored = db
-    .query<{ vector: Uint8Array }, [string]>("SELECT vector FROM post_embeddings WHERE post_id = ?")
-    .get(post.id);
+  const stored = store.storedVector(db, post.id);
   const vector = stored
-    ? fromBlob(stored.vector)
+    ? fromBlob(stored)
     : await embedQuery(provider, { title: post.title, description: post.description });
   return nearest(db, projectId, vector, limit + 1)
     .filter((hit) => hit.postId !== post.id)
@@ -170,13 +141,7 @@ export async function triageInbox(db: Db, projectId: string, input: TriageInput 
   requireAiPlan(db, projectId, "AI triage");
   const provider = requireProvider(db);
   await drainQueue(db, projectId, REQUEST_DRAIN_BATCHES);
-  const posts = candidates(
-    db,
-    projectId,
-    "p.status = 'PENDING'",
-    "p.created_at, p.id",
-    input.limit ?? DEFAULT_TRIAGE_LIMIT,
-  );
+  const posts = store.candidatePosts(db, projectId, ["PENDING"], input.limit ?? DEFAULT_TRIAGE_LIMIT);
   const tagLabels = listTags(db, projectId).map((tag) => tag.label);
   const notes = new Map(
     (
@@ -192,12 +157,14 @@ export async function triageInbox(db: Db, projectId: string, input: TriageInput 
     // A duplicate points at a post that came first or is already triaged, so two pending copies of one
     // idea never point at each other.
     let duplicate: { id: string; title: string; similarity: number } | null = null;
-    for (const hit of await similarToPost(db, projectId, post, 5)) {
-      const other = db
-        .query<{ id: string; title: string; status: PostStatus; created_at: number }, [string, string]>(
-          "SELECT id, title, status, created_at FROM posts WHERE project_id = ? AND id = ? AND merged_into_id IS NULL",
-        )
-        .get(projectId, hit.postId);
+    const hits = await similarToPost(db, projectId, post, 5);
+    const others = store.unmergedPostsById(
+      db,
+      projectId,
+      hits.map((hit) => hit.postId),
+    );
+    for (const hit of hits) {
+      const other = others.get(hit.postId);
       if (!other || other.id === post.id) continue;
       if (
         other.status !== "PENDING" ||
@@ -234,79 +201,28 @@ export async function triageInbox(db: Db, projectId: string, input: TriageInput 
 
 const PERIOD_DAYS = { week: 7, month: 30, quarter: 90 } as const;
 
-function countSince(db: Db, sql: string, projectId: string, since: number): number {
-  return db.query<{ n: number }, [string, number]>(sql).get(projectId, since)?.n ?? 0;
-}
-
 export async function summariseFeedback(db: Db, projectId: string, input: SummaryRequest = {}) {
   requireAiPlan(db, projectId, "AI summaries");
   const provider = requireProvider(db);
   const period = input.period ?? "week";
   const since = Date.now() - PERIOD_DAYS[period] * DAY_MS;
-  const stats = {
-    period,
-    new_posts: countSince(
-      db,
-      "SELECT count(*) AS n FROM posts WHERE project_id = ? AND created_at >= ?",
-      projectId,
-      since,
-    ),
-    total_votes: countSince(
-      db,
-      "SELECT count(*) AS n FROM votes WHERE project_id = ? AND created_at >= ?",
-      projectId,
-      since,
-    ),
-    new_comments: countSince(
-      db,
-      "SELECT count(*) AS n FROM comments WHERE project_id = ? AND created_at >= ?",
-      projectId,
-      since,
-    ),
-    status_changes: countSince(
-      db,
-      "SELECT count(*) AS n FROM activity WHERE project_id = ? AND created_at >= ? AND action = 'status_changed'",
-      projectId,
-      since,
-    ),
-    // Posts moved to COMPLETE in the period and still COMPLETE: an edit to a post shipped long ago is not
-    // a completion, and a post reopened since is not done.
-    completed: countSince(
-      db,
-      `SELECT count(DISTINCT a.entity_id) AS n FROM activity a JOIN posts p ON p.id = a.entity_id
-       WHERE a.project_id = ?1 AND a.created_at >= ?2 AND a.action = 'status_changed'
-         AND a.entity_type = 'post' AND json_extract(a.metadata, '$.to') = 'COMPLETE'
-         AND p.project_id = ?1 AND p.status = 'COMPLETE'`,
-      projectId,
-      since,
-    ),
-  };
-  const posts = db
-    .query<
-      { id: string; title: string; description: string | null; vote_count: number; status: PostStatus },
-      [string, number]
-    >(
-      `SELECT id, title, description, vote_count, status FROM posts
-       WHERE project_id = ? AND created_at >= ? AND merged_into_id IS NULL
-       ORDER BY vote_count DESC, created_at DESC LIMIT 100`,
-    )
-    .all(projectId, since)
-    .map((row) => ({
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      voteCount: row.vote_count,
-      status: row.status,
-    }));
+  const stats = { period, ...store.periodStats(db, projectId, since) };
+  const posts = store.topPostsSince(db, projectId, since, SUMMARY_POSTS).map((row) => ({
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    voteCount: row.vote_count,
+    status: row.status,
+  }));
   const text = await provider.summarise({ period, stats, posts });
   return { data: { summary: text.summary, highlights: text.highlights, top_themes: text.topThemes, stats } };
 }
 
 // ---- sprint plan ----
 
-const PLANNABLE = "p.status IN ('PENDING', 'APPROVED', 'IN_PROGRESS')";
-/** SQLite reads LIMIT -1 as no limit. */
-const EVERY_ROW = -1;
+const PLANNABLE: readonly PostStatus[] = ["PENDING", "APPROVED", "IN_PROGRESS"];
+/** How many of the period's most voted posts a summary reads. */
+const SUMMARY_POSTS = 100;
 
 /** Effort in rough units: a longer request usually hides more work; 1 is a one-liner. */
 function effortOf(post: CandidateRow): number {
@@ -354,7 +270,7 @@ export async function planSprint(db: Db, projectId: string, input: SprintPlanReq
   const capacity = input.capacity ?? DEFAULT_CAPACITY;
   // CLOSED, COMPLETE and ARCHIVED posts are never planned, nor posts merged into another. Every open post
   // is scored: a pool cut by votes would hide the quick win or the revenue pick with few votes.
-  const pool = candidates(db, projectId, PLANNABLE, "p.created_at, p.id", EVERY_ROW);
+  const pool = store.candidatePosts(db, projectId, PLANNABLE, store.EVERY_ROW);
   const maxima = {
     votes: Math.max(0, ...pool.map((post) => post.vote_count)),
     spend: Math.max(0, ...pool.map((post) => post.spend_cents)),

@@ -70,13 +70,6 @@ export async function embedQuery(provider: AiProvider, text: { title: string; de
   return vector!;
 }
 
-interface PostSummaryRow {
-  id: string;
-  title: string;
-  vote_count: number;
-  status: PostStatus;
-}
-
 /**
  * Posts of the project most similar to `query` (calibrated 0-1, best first), at or above `threshold`.
  * Posts still waiting for an embedding are embedded first, so a post created a moment ago is found.
@@ -97,14 +90,10 @@ export async function similarTo(
     .filter((hit) => hit.similarity >= options.threshold)
     .slice(0, options.limit);
   if (scored.length === 0) return [];
-  const rows = new Map(
-    db
-      .query<PostSummaryRow, [string, string]>(
-        `SELECT id, title, vote_count, status FROM posts
-         WHERE project_id = ? AND merged_into_id IS NULL AND id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(projectId, JSON.stringify(scored.map((hit) => hit.postId)))
-      .map((row) => [row.id, row]),
+  const rows = store.unmergedPostsById(
+    db,
+    projectId,
+    scored.map((hit) => hit.postId),
   );
   return scored.flatMap((hit) => {
     const row = rows.get(hit.postId);

@@ -1,4 +1,5 @@
 import type { Db } from "../db/connection";
+import type { PostStatus } from "../posts/schema";
 import { toBlob } from "./vectors";
 
 export interface EmbeddingRow {
@@ -159,4 +160,137 @@ export function projectPostCount(db: Db, projectId: string): number {
       .query<{ n: number }, [string]>("SELECT coalesce(sum(n), 0) AS n FROM post_counts WHERE project_id = ?")
       .get(projectId)?.n ?? 0
   );
+}
+
+// ---- reads of the board the AI workflows need (one query each, never one per post) ----
+
+/** A post's text as it is now, and whether it was merged away (the embedder re-checks before writing). */
+export function currentPostText(
+  db: Db,
+  postId: string,
+): { title: string; description: string | null; merged_into_id: string | null } | null {
+  return db
+    .query<{ title: string; description: string | null; merged_into_id: string | null }, [string]>(
+      "SELECT title, description, merged_into_id FROM posts WHERE id = ?",
+    )
+    .get(postId);
+}
+
+export function storedVector(db: Db, postId: string): Uint8Array | null {
+  return (
+    db
+      .query<{ vector: Uint8Array }, [string]>("SELECT vector FROM post_embeddings WHERE post_id = ?")
+      .get(postId)?.vector ?? null
+  );
+}
+
+export interface CandidateRow {
+  id: string;
+  title: string;
+  description: string | null;
+  status: PostStatus;
+  vote_count: number;
+  created_at: number;
+  spend_cents: number;
+  paying_voters: number;
+}
+
+/** SQLite reads LIMIT -1 as no limit. */
+export const EVERY_ROW = -1;
+
+/** Unmerged posts of these statuses, oldest first, with their voters' total monthly spend, in one query. */
+export function candidatePosts(
+  db: Db,
+  projectId: string,
+  statuses: readonly PostStatus[],
+  limit: number,
+): CandidateRow[] {
+  return db
+    .query<CandidateRow, [string, number, string]>(
+      `SELECT p.id, p.title, p.description, p.status, p.vote_count, p.created_at,
+              coalesce(s.spend_cents, 0) AS spend_cents, coalesce(s.paying_voters, 0) AS paying_voters
+       FROM posts p
+       LEFT JOIN (
+         SELECT v.post_id, sum(u.spend_cents) AS spend_cents, count(*) FILTER (WHERE u.spend_cents > 0) AS paying_voters
+         FROM votes v JOIN board_users u ON u.id = v.board_user_id
+         WHERE v.project_id = ?1 GROUP BY v.post_id
+       ) s ON s.post_id = p.id
+       WHERE p.project_id = ?1 AND p.merged_into_id IS NULL AND p.status IN (SELECT value FROM json_each(?3))
+       ORDER BY p.created_at, p.id LIMIT ?2`,
+    )
+    .all(projectId, limit, JSON.stringify(statuses));
+}
+
+export interface PostSummaryRow {
+  id: string;
+  title: string;
+  vote_count: number;
+  status: PostStatus;
+  created_at: number;
+}
+
+/** The unmerged posts among `ids`, by id. */
+export function unmergedPostsById(
+  db: Db,
+  projectId: string,
+  ids: readonly string[],
+): Map<string, PostSummaryRow> {
+  if (ids.length === 0) return new Map();
+  return new Map(
+    db
+      .query<PostSummaryRow, [string, string]>(
+        `SELECT id, title, vote_count, status, created_at FROM posts
+         WHERE project_id = ? AND merged_into_id IS NULL AND id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(projectId, JSON.stringify(ids))
+      .map((row) => [row.id, row]),
+  );
+}
+
+export interface PeriodStats {
+  new_posts: number;
+  total_votes: number;
+  new_comments: number;
+  status_changes: number;
+  completed: number;
+}
+
+/**
+ * What moved on the board since `since`. `completed` counts posts moved to COMPLETE in the period and still
+ * COMPLETE: an edit to a post shipped long ago is not a completion, and a post reopened since is not done.
+ */
+export function periodStats(db: Db, projectId: string, since: number): PeriodStats {
+  return db
+    .query<PeriodStats, [string, number]>(
+      `SELECT
+         (SELECT count(*) FROM posts WHERE project_id = ?1 AND created_at >= ?2) AS new_posts,
+         (SELECT count(*) FROM votes WHERE project_id = ?1 AND created_at >= ?2) AS total_votes,
+         (SELECT count(*) FROM comments WHERE project_id = ?1 AND created_at >= ?2) AS new_comments,
+         (SELECT count(*) FROM activity WHERE project_id = ?1 AND created_at >= ?2
+            AND action = 'status_changed') AS status_changes,
+         (SELECT count(DISTINCT a.entity_id) FROM activity a JOIN posts p ON p.id = a.entity_id
+            WHERE a.project_id = ?1 AND a.created_at >= ?2 AND a.action = 'status_changed'
+              AND a.entity_type = 'post' AND json_extract(a.metadata, '$.to') = 'COMPLETE'
+              AND p.project_id = ?1 AND p.status = 'COMPLETE') AS completed`,
+    )
+    .get(projectId, since)!;
+}
+
+/** The most voted unmerged posts created since `since` (what a summary reads). */
+export function topPostsSince(
+  db: Db,
+  projectId: string,
+  since: number,
+  limit: number,
+): { id: string; title: string; description: string | null; vote_count: number; status: PostStatus }[] {
+  return db
+    .query<
+      { id: string; title: string; description: string | null; vote_count: number; status: PostStatus },
+      [string, number, number]
+    >(
+      `SELECT id, title, description, vote_count, status FROM posts
+       WHERE project_id = ? AND created_at >= ? AND merged_into_id IS NULL
+       ORDER BY vote_count DESC, created_at DESC LIMIT ?`,
+    )
+    .all(projectId, since, limit);
 }

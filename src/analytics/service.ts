@@ -1,7 +1,6 @@
-import type { Db } from "../db/connection";
+import { type Db, inTransaction } from "../db/connection";
 import { requirePostRow } from "../posts/service";
 import { toPost } from "../posts/store";
-import { countPageViews } from "./page-views";
 import { type Analytics, PERIOD_DAYS, type Period } from "./schema";
 import * as store from "./store";
 
@@ -34,4 +33,19 @@ export function getAnalytics(
       .map((postId) => toPost(requirePostRow(db, projectId, postId))),
     trending_tags: store.trendingTags(db, projectId, since, TRENDING_TAGS),
   };
+}
+
+/** The UTC day a moment falls on, as page views are counted. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Counts one view of a project's public board pages; the public API and the board pages call it. */
+export function recordPageView(db: Db, projectId: string, at = Date.now()): void {
+  inTransaction(db, () => store.addPageView(db, projectId, utcDay(at)));
+}
+
+/** Views from the day of `sinceMs` to today, inclusive (UTC days). */
+export function countPageViews(db: Db, projectId: string, sinceMs: number): number {
+  return store.sumPageViews(db, projectId, utcDay(sinceMs));
 }

@@ -45,3 +45,22 @@ export function trendingTags(
     )
     .all(projectId, since, limit);
 }
+
+/** Adds one view to the project's count for that UTC day. */
+export function addPageView(db: Db, projectId: string, day: string): void {
+  db.query(
+    `INSERT INTO page_views (project_id, day, views) VALUES (?, ?, 1)
+     ON CONFLICT (project_id, day) DO UPDATE SET views = views + 1`,
+  ).run(projectId, day);
+}
+
+/** Views from `sinceDay` to today, inclusive. */
+export function sumPageViews(db: Db, projectId: string, sinceDay: string): number {
+  return (
+    db
+      .query<{ n: number }, [string, string]>(
+        "SELECT coalesce(sum(views), 0) AS n FROM page_views WHERE project_id = ? AND day >= ?",
+      )
+      .get(projectId, sinceDay)?.n ?? 0
+  );
+}

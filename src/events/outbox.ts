@@ -1,5 +1,6 @@
 import type { Db } from "../db/connection";
 import type { EventPayload, EventType } from "./catalogue";
+import { insertEvent } from "./store";
 
 /**
  * Appends an event to the outbox. Call it inside the transaction of the change it describes: the event
@@ -9,8 +10,6 @@ export function appendEvent<Data>(db: Db, projectId: string, type: EventType, da
   const id = Bun.randomUUIDv7();
   const now = Date.now();
   const payload: EventPayload<Data> = { type, timestamp: new Date(now).toISOString(), data, projectId };
-  db.query(
-    "INSERT INTO events (id, project_id, type, payload, created_at) VALUES ($id, $projectId, $type, $payload, $now)",
-  ).run({ id, projectId, type, payload: JSON.stringify(payload), now });
+  insertEvent(db, { id, projectId, type, payload: JSON.stringify(payload), createdAt: now });
   return id;
 }

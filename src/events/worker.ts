@@ -10,7 +10,7 @@ import { sendWebhook } from "../webhooks/deliver";
 import { newMessageId } from "../webhooks/signing";
 import { findWebhookRowById, listWebhookRows, updateWebhookRow } from "../webhooks/store";
 import type { EventPayload } from "./catalogue";
-import * as deliveries from "./deliveries";
+import * as deliveries from "./store";
 
 /**
  * The delivery worker (decisions §8). It reads the outbox in `seq` order, fans each event out as one

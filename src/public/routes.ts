@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { recordPageView } from "../analytics/page-views";
+import { recordPageView } from "../analytics/service";
 import type { AppContext } from "../context";
 import { requestPath } from "../http/request-info";
 import { keylessRoutes } from "../http/routes";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { recordPageView } from "../analytics/page-views";
+import { recordPageView } from "../analytics/service";
 import type { AppContext } from "../context";
 import { ASSETS_PATH, BOARD_ASSETS, type Asset, WIDGET_SCRIPT } from "./assets";
 import type { Html } from "./html";

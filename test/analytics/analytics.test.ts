@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { recordPageView } from "../../src/analytics/page-views";
+import { recordPageView } from "../../src/analytics/service";
 import { createTestApp, expectApiError } from "../support/app";
 import { makePost, makeTag } from "../support/board";
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { countPageViews, recordPageView, utcDay } from "../../src/analytics/page-views";
+import { countPageViews, recordPageView, utcDay } from "../../src/analytics/service";
 import { closeDatabase } from "../../src/db/connection";
 import { openMigrated } from "../../src/db/migrate";
 import { tempDir } from "../support/app";

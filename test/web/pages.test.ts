@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { countPageViews } from "../../src/analytics/page-views";
+import { countPageViews } from "../../src/analytics/service";
 import { createProject } from "../../src/projects/service";
 import { BOARD_ASSETS } from "../../src/web/assets";
 import { CONTENT_SECURITY_POLICY } from "../../src/web/layout";

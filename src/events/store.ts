@@ -121,3 +121,12 @@ export function deliveryExists(db: Db, deliveryId: string): boolean {
     null
   );
 }
+
+export function insertEvent(
+  db: Db,
+  event: { id: string; projectId: string; type: string; payload: string; createdAt: number },
+): void {
+  db.query(
+    "INSERT INTO events (id, project_id, type, payload, created_at) VALUES ($id, $projectId, $type, $payload, $createdAt)",
+  ).run(event);
+}
