@@ -35,6 +35,40 @@ export default tseslint.config(
     },
   },
   {
+    // A room's store.ts is private to its folder: other rooms go through its service (docs/architecture.md).
+    files: ["src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+[^/]+/store$",
+              message: "Another room's store is private: import its service instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Surfaces translate HTTP, MCP, HTML or the command line into service calls: they never reach a store.
+    files: ["src/public/**", "src/mcp/**", "src/web/**", "src/meta/**", "src/cli/**", "src/**/routes.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)store$",
+              message: "A surface calls services, never a store (docs/architecture.md).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The board, widget and API-docs scripts run in browsers as classic scripts, served as they are written.
     files: ["src/web/assets/**/*.js", "src/meta/docs/**/*.js"],
     languageOptions: {

@@ -3,6 +3,10 @@ import { pagination, pageRequest } from "../http/paging";
 import { ACTIVITY_DEFAULT_LIMIT, type ListActivityQueryInput } from "./schema";
 import * as store from "./store";
 
+export { recordActivity, type ActivityInput } from "./store";
+/** Every activity entry of a project, unpaged (the lossless export reads it). */
+export { listActivity as listActivityRows } from "./store";
+
 /** The audit log, newest first, optionally of one entity type. */
 export function listActivity(db: Db, projectId: string, query: ListActivityQueryInput) {
   const page = pageRequest(query, ACTIVITY_DEFAULT_LIMIT);

@@ -4,6 +4,9 @@ import type { AiProvider } from "./provider";
 import * as store from "./store";
 import { signature } from "./vectors";
 
+/** `ai reindex`: forgets every vector and queues every post again. */
+export { resetIndex } from "./store";
+
 export interface PostTextInput {
   title: string;
   description: string | null;

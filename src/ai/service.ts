@@ -1,11 +1,10 @@
 import type { Db } from "../db/connection";
 import { notFound, validationError } from "../http/errors";
 import type { Post, PostStatus } from "../posts/schema";
-import { createPost, requirePostRow } from "../posts/service";
-import { toPost } from "../posts/store";
+import { createPost, requirePostRow, toPost } from "../posts/service";
 import { requirePlan } from "../projects/plans";
-import { findProjectById } from "../projects/store";
-import { listTags } from "../tags/store";
+import { findProjectById } from "../projects/service";
+import { listTags } from "../tags/service";
 import { formatCents } from "../users/money";
 import { drainQueue } from "./embeddings";
 import { calibrate } from "./provider";

@@ -1,6 +1,5 @@
 import { type Db, inTransaction } from "../db/connection";
-import { requirePostRow } from "../posts/service";
-import { toPost } from "../posts/store";
+import { requirePostRow, toPost } from "../posts/service";
 import { type Analytics, PERIOD_DAYS, type Period } from "./schema";
 import * as store from "./store";
 

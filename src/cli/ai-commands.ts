@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
-import { attachAi, drainQueue, indexStatus } from "../ai/embeddings";
+import { attachAi, drainQueue, indexStatus, resetIndex } from "../ai/embeddings";
 import { createProvider } from "../ai/providers";
-import { resetIndex } from "../ai/store";
 import type { Config } from "../config";
 import { commitNow, type Db, inTransaction } from "../db/connection";
 import { UsageError } from "./usage";

@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { notFound, validationError } from "../http/errors";

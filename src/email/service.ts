@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { type Db, inTransaction, whenCommitted } from "../db/connection";
-import { findProjectById } from "../projects/store";
+import { findProjectById } from "../projects/service";
 import { statusChangeMessage } from "./message";
 import * as store from "./store";
 

@@ -1,14 +1,14 @@
 import { Cron } from "croner";
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import type { AppContext } from "../context";
 import { commitNow, inTransaction, onCommit } from "../db/connection";
 import type { CallOutcome } from "../http/outbound";
 import { integrationWants, sendToIntegration } from "../integrations/senders";
-import { enabledIntegrations } from "../integrations/store";
+import { enabledIntegrations } from "../integrations/service";
 import { describeError } from "../log";
 import { sendWebhook } from "../webhooks/deliver";
 import { newMessageId } from "../webhooks/signing";
-import { findWebhookRowById, listWebhookRows, updateWebhookRow } from "../webhooks/store";
+import { findWebhookRowById, listWebhookRows, updateWebhookRow } from "../webhooks/service";
 import type { EventPayload } from "./catalogue";
 import * as deliveries from "./store";
 

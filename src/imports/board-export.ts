@@ -1,20 +1,16 @@
 import type { Static, TSchema } from "elysia";
-import { recordActivity } from "../activity/store";
-import * as activityStore from "../activity/store";
+import { listActivityRows, recordActivity } from "../activity/service";
 import { forgetPost } from "../ai/embeddings";
 import { createComment } from "../comments/service";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { ApiError, validationError } from "../http/errors";
 import { requireValid } from "../http/validation-message";
-import { createPost } from "../posts/service";
-import { listPostRows, tagsOfPosts, toPost } from "../posts/store";
+import { createPost, listPostRows, tagsOfPosts, toPost } from "../posts/service";
 import { createRelease, listAllReleases } from "../releases/service";
-import { createTag, listTags } from "../tags/service";
-import { findTagByLabel } from "../tags/store";
+import { createTag, findTagByLabel, listTags } from "../tags/service";
 import { toCents } from "../users/money";
-import { upsertUserByEmail } from "../users/service";
-import * as usersStore from "../users/store";
+import * as users from "../users/service";
 import { castVote } from "../votes/service";
 import {
   type BoardExport,
@@ -52,7 +48,7 @@ export function exportProject(db: Db, project: { id: string; slug: string; name:
     exportedAt: new Date().toISOString(),
     project: { id: project.id, slug: project.slug, name: project.name },
     tags: listTags(db, projectId),
-    users: usersStore.listUserRows(db, projectId, -1, 0).map(usersStore.toBoardUser),
+    users: users.listUserRows(db, projectId, -1, 0).map(users.toBoardUser),
     posts: postRows.map((row) => {
       const { projectId: _project, ...post } = toPost(row);
       return { ...post, tagIds: (tagsByPost.get(row.id) ?? []).map((tag) => tag.id) };
@@ -60,7 +56,7 @@ export function exportProject(db: Db, project: { id: string; slug: string; name:
     votes: store.allVotes(db, projectId),
     comments: store.allComments(db, projectId),
     releases: listAllReleases(db, projectId),
-    activity: activityStore.listActivity(db, projectId, undefined, -1, 0).reverse(),
+    activity: listActivityRows(db, projectId, undefined, -1, 0).reverse(),
   };
 }
 
@@ -192,7 +188,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     const origin = { createdAt: ms(user.createdAt) };
     if (user.email === null)
       return { id: createUserWithoutEmail(db, projectId, user, origin.createdAt), made: true };
-    const existing = usersStore.findUserRowByEmail(db, projectId, user.email);
+    const existing = users.findUserRowByEmail(db, projectId, user.email);
     if (existing) return { id: existing.id, made: false };
     const input = {
       email: user.email,
@@ -200,7 +196,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
       avatarUrl: user.avatarUrl,
       userSpend: Number(user.userSpend),
     };
-    return { id: upsertUserByEmail(db, projectId, input, origin).user.id, made: true };
+    return { id: users.upsertUserByEmail(db, projectId, input, origin).user.id, made: true };
   });
 
   const posts = list("posts") as Partial<ExportPost>[];
@@ -303,7 +299,7 @@ function createUserWithoutEmail(
   user: { name: string | null; avatarUrl: string | null; userSpend: string },
   createdAt: number,
 ): string {
-  const row: usersStore.UserRow = {
+  const row: users.UserRow = {
     id: Bun.randomUUIDv7(),
     email: null,
     name: user.name,
@@ -311,8 +307,8 @@ function createUserWithoutEmail(
     spend_cents: toCents(Number(user.userSpend)),
     created_at: createdAt,
   };
-  usersStore.insertUser(db, projectId, row);
-  const created = usersStore.toBoardUser(row);
+  users.insertUser(db, projectId, row);
+  const created = users.toBoardUser(row);
   recordActivity(db, projectId, {
     action: "created",
     entityType: "user",

@@ -3,12 +3,10 @@ import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
 import { POST_STATUSES, type PostStatus } from "../posts/schema";
 import { createPost } from "../posts/service";
-import { createTag } from "../tags/service";
-import { findTagByLabel } from "../tags/store";
-import { upsertUserByEmail } from "../users/service";
-import { findUserRowByEmail } from "../users/store";
+import { createTag, findTagByLabel } from "../tags/service";
+import { castImportedVotes } from "../votes/service";
+import { findUserRowByEmail, upsertUserByEmail } from "../users/service";
 import type { ImportError } from "./schema";
-import { insertImportedVotes } from "./store";
 
 /** Anonymous votes one csv row may ask for: a `votes` count is turned into that many vote rows. */
 export const MAX_VOTES_PER_ROW = 10_000;
@@ -174,13 +172,7 @@ function writeRow(db: Db, projectId: string, post: CsvPost): void {
     { createdAt: post.createdAt },
   );
   if (post.votes > 0) {
-    insertImportedVotes(
-      db,
-      projectId,
-      created.id,
-      post.votes,
-      post.createdAt ?? Date.parse(created.createdAt),
-    );
+    castImportedVotes(db, projectId, created.id, post.votes, post.createdAt ?? Date.parse(created.createdAt));
   }
   for (const comment of post.comments) {
     createComment(db, projectId, created.id, comment, { createdAt: post.createdAt });

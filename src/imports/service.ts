@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { validationError } from "../http/errors";
 import { importBoardExport } from "./board-export";

@@ -1,6 +1,5 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
-import { recountVotes } from "../votes/store";
 import type { ExportComment, ExportVote } from "./schema";
 
 // ---- the id mapping of board-export imports ----
@@ -123,25 +122,4 @@ export function setPostRelease(db: Db, projectId: string, postId: string, releas
     projectId,
     postId,
   );
-}
-
-/**
- * The anonymous votes a csv row's `votes` count stands for, as rows `import:<postId>:<n>`, then the post's
- * vote_count set from its rows: one prepared insert each instead of a castVote each (docs/reporting.md).
- */
-export function insertImportedVotes(
-  db: Db,
-  projectId: string,
-  postId: string,
-  count: number,
-  createdAt: number,
-): void {
-  const insert = db.query(
-    `INSERT INTO votes (id, project_id, post_id, board_user_id, anonymous_id, created_at)
-     VALUES (?, ?, ?, NULL, ?, ?)`,
-  );
-  for (let index = 0; index < count; index++) {
-    insert.run(Bun.randomUUIDv7(), projectId, postId, `import:${postId}:${index}`, createdAt);
-  }
-  recountVotes(db, [postId]);
 }

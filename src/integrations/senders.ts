@@ -2,7 +2,7 @@ import type { Config } from "../config";
 import { type Db, inTransaction } from "../db/connection";
 import type { EventPayload } from "../events/catalogue";
 import { type CallOutcome, callOnce } from "../http/outbound";
-import * as posts from "../posts/store";
+import * as posts from "../posts/service";
 import type { IntegrationKind, StoredConfigs } from "./schema";
 import * as store from "./store";
 

@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { notFound, validationError } from "../http/errors";
 import { maskSecret } from "../http/secrets";
@@ -6,7 +6,7 @@ import { requireSafeUrl, type TargetPolicy } from "../webhooks/service";
 import type { IntegrationKind, PutInputs, StoredConfigs, Views } from "./schema";
 import * as store from "./store";
 
-export { issueLinksOfPost, type IssueLink } from "./store";
+export { enabledIntegrations, issueLinksOfPost, issueLinksOfPosts, type IssueLink } from "./store";
 
 function toView<K extends IntegrationKind>(integration: store.Integration<K>): Views[K] {
   const stamps = {

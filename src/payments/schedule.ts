@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { ApiError } from "../http/errors";
 import { describeError } from "../log";
 import { planAtLeast } from "../projects/plans";
-import { findProjectById } from "../projects/store";
+import { findProjectById } from "../projects/service";
 import { syncPayments } from "./service";
 import { enabledProjectIds } from "./store";
 

@@ -1,13 +1,12 @@
 import Stripe from "stripe";
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction, whenCommitted } from "../db/connection";
 import { notFound } from "../http/errors";
 import { requirePlan } from "../projects/plans";
-import { findProjectById } from "../projects/store";
+import { findProjectById } from "../projects/service";
 import { MAX_SPEND } from "../users/money";
-import { updateUser, upsertUserByEmail } from "../users/service";
-import { findUserRowByEmail } from "../users/store";
+import { updateUser, upsertUserByEmail, findUserRowByEmail } from "../users/service";
 import { monthlyRevenue, UnvaluedSubscription, unresolvedCouponIds } from "./revenue";
 import type { PaymentsConfig, PaymentsConfigInput, SyncResult } from "./schema";
 import * as store from "./store";

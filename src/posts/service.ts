@@ -1,11 +1,11 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
 import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { requireValid } from "../http/validation-message";
-import { issueLinksOfPosts } from "../integrations/store";
+import { issueLinksOfPosts } from "../integrations/service";
 import { requireUserRow } from "../users/service";
 import {
   BulkItemSchema,
@@ -54,6 +54,7 @@ export function subscribeToPost(db: Db, postId: string, boardUserId: string, now
 }
 
 export type { VisibleFilter, VisibleSort } from "./store";
+export { listPostRows, recountVotes, tagsOfPosts, toPost, type PostRow } from "./store";
 
 /** One page of a board's visible posts with their tags (public API, board pages, MCP public tools). */
 export function listVisiblePostsWithTags(

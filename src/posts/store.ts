@@ -1,7 +1,6 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
 import type { Tag } from "../tags/schema";
-import { recountVotes } from "../votes/store";
 import { isVisibleStatus, type Metadata, type Post, type PostStatus, type VisibleStatus } from "./schema";
 
 export interface PostRow {
@@ -362,4 +361,12 @@ export function countVisibleByStatus(db: Db, projectId: string): Record<VisibleS
     if (isVisibleStatus(row.status)) counts[row.status] = row.n;
   }
   return counts;
+}
+
+/** Sets the posts' vote_count from their vote rows (after votes were moved or inserted in bulk). */
+export function recountVotes(db: Db, postIds: readonly string[]): void {
+  db.query(
+    `UPDATE posts SET vote_count = (SELECT count(*) FROM votes WHERE votes.post_id = posts.id)
+     WHERE id IN (SELECT value FROM json_each(?))`,
+  ).run(JSON.stringify(postIds));
 }

@@ -128,7 +128,7 @@ export function setProjectPlan(db: Db, slug: string, plan: Plan): Project {
   return { ...project, plan };
 }
 
-export { listProjects } from "./store";
+export { findProjectById, listProjects } from "./store";
 
 export interface Authenticated {
   project: Project;

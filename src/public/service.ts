@@ -14,7 +14,7 @@ import {
   type VisibleFilter,
   withTags,
 } from "../posts/service";
-import type { PostRow } from "../posts/store";
+import type { PostRow } from "../posts/service";
 import type { Project } from "../projects/schema";
 import { authenticateKey, requireProjectBySlug } from "../projects/service";
 import type { Release } from "../releases/schema";

@@ -1,7 +1,6 @@
 import type { Db } from "../db/connection";
 import type { PostStatus } from "../posts/schema";
-import { withTags } from "../posts/service";
-import { listPostRows } from "../posts/store";
+import { withTags, listPostRows } from "../posts/service";
 import type { Roadmap } from "./schema";
 
 function postsIn(db: Db, projectId: string, status: PostStatus) {

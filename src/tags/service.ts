@@ -1,11 +1,11 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { DEFAULT_TAG_THEME, type Tag, type TagCreate, type TagUpdate } from "./schema";
 import * as store from "./store";
 
-export { listTags } from "./store";
+export { findTagByLabel, listTags } from "./store";
 
 export function requireTag(db: Db, projectId: string, tagId: string): Tag {
   const tag = store.findTag(db, projectId, tagId);

@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound } from "../http/errors";
@@ -7,6 +7,8 @@ import { toCents } from "./money";
 import type { BoardUser, UserUpdate, UserUpsert } from "./schema";
 import * as store from "./store";
 import type { UserRow } from "./store";
+
+export { findUserRowByEmail, insertUser, listUserRows, toBoardUser, type UserRow } from "./store";
 
 export function requireUserRow(db: Db, projectId: string, userId: string): UserRow {
   const row = store.findUserRow(db, projectId, userId);

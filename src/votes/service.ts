@@ -1,9 +1,9 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
 import { iso } from "../db/time";
 import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
-import { requireListedPostRow, requirePostRow, subscribeToPost } from "../posts/service";
+import { recountVotes, requireListedPostRow, requirePostRow, subscribeToPost } from "../posts/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import type { Vote, VoteCreate } from "./schema";
 import * as store from "./store";
@@ -260,4 +260,19 @@ export function togglePublicVote(
     }
     return storePublicVote(db, projectId, postId, voter).vote;
   });
+}
+
+/**
+ * Votes an import brings as a count: `count` anonymous votes `import:<postId>:<n>` on a post of this import,
+ * then the post's vote_count from its rows. No activity or event per vote (docs/reporting.md).
+ */
+export function castImportedVotes(
+  db: Db,
+  projectId: string,
+  postId: string,
+  count: number,
+  createdAt: number,
+): void {
+  store.insertAnonymousVoteRows(db, projectId, postId, count, createdAt);
+  recountVotes(db, [postId]);
 }

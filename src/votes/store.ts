@@ -84,13 +84,6 @@ export function deleteVote(db: Db, postId: string, voteId: string): number {
 }
 
 /** Sets vote_count from the vote rows, for changes that move many votes at once (merge, import). */
-export function recountVotes(db: Db, postIds: readonly string[]): void {
-  db.query(
-    `UPDATE posts SET vote_count = (SELECT count(*) FROM votes WHERE votes.post_id = posts.id)
-     WHERE id IN (SELECT value FROM json_each(?))`,
-  ).run(JSON.stringify(postIds));
-}
-
 /** Throws a UNIQUE violation when another vote on the post has that anonymous id. */
 export function setAnonymousId(db: Db, voteId: string, anonymousId: string): void {
   db.query("UPDATE votes SET anonymous_id = ?, board_user_id = NULL WHERE id = ?").run(anonymousId, voteId);
@@ -110,4 +103,25 @@ export function findAnonymousVoteId(db: Db, postId: string, anonymousId: string)
       .query<{ id: string }, [string, string]>("SELECT id FROM votes WHERE post_id = ? AND anonymous_id = ?")
       .get(postId, anonymousId)?.id ?? null
   );
+}
+
+/**
+ * The anonymous votes a csv row's `votes` count stands for, as rows `import:<postId>:<n>`, then the post's
+ * caller sets the post's vote_count from its rows: one prepared insert each instead of a castVote each
+ * (docs/reporting.md).
+ */
+export function insertAnonymousVoteRows(
+  db: Db,
+  projectId: string,
+  postId: string,
+  count: number,
+  createdAt: number,
+): void {
+  const insert = db.query(
+    `INSERT INTO votes (id, project_id, post_id, board_user_id, anonymous_id, created_at)
+     VALUES (?, ?, ?, NULL, ?, ?)`,
+  );
+  for (let index = 0; index < count; index++) {
+    insert.run(Bun.randomUUIDv7(), projectId, postId, `import:${postId}:${index}`, createdAt);
+  }
 }

@@ -13,7 +13,7 @@ import {
   requirePublicBoard,
 } from "../public/service";
 import { listPublishedReleases } from "../releases/service";
-import { listTags } from "../tags/store";
+import { listTags } from "../tags/service";
 import type { BoardRef } from "./layout";
 import type {
   BoardPageView,

@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/store";
+import { recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction } from "../db/connection";
 import { EVENT_TYPES } from "../events/catalogue";
@@ -7,6 +7,9 @@ import { resolveTarget, UnsafeTargetError } from "../http/outbound";
 import type { CreatedWebhook, Webhook, WebhookCreate, WebhookUpdate, WebhookWithDeliveries } from "./schema";
 import { generateSecret } from "./signing";
 import * as store from "./store";
+
+/** The delivery worker reads and settles endpoints through these. */
+export { findWebhookRowById, listWebhookRows, updateWebhookRow, type WebhookRow } from "./store";
 
 export type TargetPolicy = Pick<Config, "allowPrivateTargets">;
 
