@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { attachAi, embedPost } from "../src/ai/embeddings";
+import { AiRuntime, embedPost } from "../src/ai/embeddings";
 import { LocalProvider } from "../src/ai/local-provider";
 import { CANDIDATES, embedQuery, EXACT_SCAN_LIMIT } from "../src/ai/similarity";
 import { allVectors } from "../src/ai/store";
@@ -159,13 +159,13 @@ function postText(random: () => number) {
   };
 }
 
-function build(): void {
+async function build(): Promise<void> {
   if (existsSync(databasePath) && !values.rebuild) return;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
   const db = openMigrated({ databasePath, cacheDir });
-  attachAi(db, new LocalProvider(), { worker: false });
+  const ai = new AiRuntime(db, new LocalProvider());
   const random = seededRandom(42);
   for (const size of SIZES) {
     const { project } = createProject(db, { slug: `bench-${size}`, plan: "growth" });
@@ -182,9 +182,12 @@ function build(): void {
           const now = Date.now();
           insert.run(id, project.id, text.title, text.description, now, now);
           // The same hook the post service calls inside its transaction.
-          embedPost(db, project.id, id, text);
+          embedPost(db, project.id, id);
         }
       });
+      commitNow(db);
+      // Queued in the chunk's transaction, embedded as the worker would.
+      await ai.drain(project.id);
       commitNow(db);
     }
   }
@@ -281,7 +284,7 @@ async function measure() {
   for (const row of rows) console.log(row);
 }
 
-build();
+await build();
 console.log(
   `load average (1, 5, 15 min) at the start: ${loadavg()
     .map((n) => n.toFixed(2))

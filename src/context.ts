@@ -1,3 +1,4 @@
+import type { AiRuntime } from "./ai/embeddings";
 import type { Config } from "./config";
 import type { Db } from "./db/connection";
 import type { RateLimits } from "./http/rate-limit";
@@ -9,4 +10,6 @@ export interface AppContext {
   db: Db;
   log: Logger;
   rateLimits: RateLimits;
+  /** The AI provider and the embedding work around it (its worker is started by server.ts). */
+  ai: AiRuntime;
 }

@@ -1,3 +1,5 @@
+import { AiRuntime } from "./ai/embeddings";
+import { createProvider } from "./ai/providers";
 import { type App, createApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
@@ -17,8 +19,16 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** The one runtime object: built once at start-up (or by a test), passed to everything that needs it. */
 export function createContext(config: Config, log: Logger): AppContext {
-  return { config, log, db: openMigrated(config), rateLimits: createRateLimits(config) };
+  const db = openMigrated(config);
+  return {
+    config,
+    log,
+    db,
+    rateLimits: createRateLimits(config),
+    ai: new AiRuntime(db, createProvider(config), log),
+  };
 }
 
 function announceBootstrap(created: CreatedProject, publicUrl: string, print: (line: string) => void): void {
@@ -54,6 +64,7 @@ export function startService(
     log.error("checkpoint failed", describeError(error)),
   );
   const deliveryWorker = startDeliveryWorker(ctx);
+  ctx.ai.startWorker();
   const app = createApp(ctx).listen({ port: config.port, hostname: config.host });
   const server = app.server!;
   const url = `http://${server.hostname}:${server.port}`;
@@ -71,6 +82,7 @@ export function startService(
         await server.stop(true);
       }
       await deliveryWorker.stop();
+      ctx.ai.stopWorker();
       stopCheckpoints();
       closeDatabase(ctx.db);
       log.info("stopped");

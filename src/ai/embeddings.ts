@@ -12,84 +12,80 @@ export interface PostTextInput {
   description: string | null;
 }
 
-interface AiRuntime {
-  provider: AiProvider;
-  log: Logger | null;
-  draining: Promise<number> | null;
-  stopWorker: () => void;
-}
-
-/**
- * The provider in use for each open database. Services take `(db, projectId, …)` (architecture.md), so
- * the post hooks find the provider through the database they write to; `attachAi` is called once when the
- * app (or the CLI) is built.
- */
-const runtimes = new WeakMap<Db, AiRuntime>();
-
 const WORKER_INTERVAL_MS = 1000;
 const BATCH_SIZE = 64;
+/** Batches the background worker embeds per tick. */
+const WORKER_BATCHES = 8;
 
 export function textHash(text: PostTextInput): string {
   return Bun.hash(`${text.title}\n${text.description ?? ""}`).toString(16);
 }
 
-export function providerOf(db: Db): AiProvider | null {
-  return runtimes.get(db)?.provider ?? null;
-}
-
 /**
- * Makes `provider` the one that embeds posts of `db`. When the stored vectors came from another provider
- * or model they are dropped and every post is queued: a worker re-embeds them in the background, and
- * `featureboard ai reindex` does it in the foreground.
+ * The AI provider of the running service and the embedding work around it: built once by `createContext`
+ * (or by a CLI command) and passed to the AI services; its background worker is started and stopped by
+ * `server.ts`. When the stored vectors came from another provider or model they are dropped and every post
+ * is queued, to be embedded again in the background (or by `featureboard ai reindex` in the foreground).
  */
-export function attachAi(
-  db: Db,
-  provider: AiProvider,
-  options: { log?: Logger; worker?: boolean } = {},
-): void {
-  runtimes.get(db)?.stopWorker();
-  inTransaction(db, () => {
-    if (store.storedModelKey(db) === provider.modelKey) return;
-    const queued = store.resetIndex(db, Date.now());
-    store.setModelKey(db, provider.modelKey, Date.now());
-    if (queued > 0)
-      options.log?.info("embedding model changed; re-embedding posts", { queued, model: provider.modelKey });
-  });
-  const runtime: AiRuntime = {
-    provider,
-    log: options.log ?? null,
-    draining: null,
-    stopWorker: () => undefined,
-  };
-  runtimes.set(db, runtime);
-  if (options.worker !== false) runtime.stopWorker = startWorker(db, runtime);
-}
+export class AiRuntime {
+  private draining: Promise<number> | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
 
-/**
- * Embeds a post's title and description: called inside the transaction that creates the post or changes
- * its text (posts, import), so the vector exists exactly when the text does. A provider that needs the
- * network cannot run inside a transaction: the post is queued in it instead and embedded moments later.
- */
-export function embedPost(db: Db, projectId: string, postId: string, text: PostTextInput): void {
-  const provider = providerOf(db);
-  const now = Date.now();
-  if (!provider?.embedNow) {
-    store.enqueue(db, projectId, postId, now);
-    return;
+  constructor(
+    readonly db: Db,
+    readonly provider: AiProvider,
+    private readonly log: Logger | null = null,
+  ) {
+    inTransaction(db, () => {
+      if (store.storedModelKey(db) === provider.modelKey) return;
+      const queued = store.resetIndex(db, Date.now());
+      store.setModelKey(db, provider.modelKey, Date.now());
+      if (queued > 0)
+        log?.info("embedding model changed; re-embedding posts", { queued, model: provider.modelKey });
+    });
   }
-  const hash = textHash(text);
-  if (store.textHashOf(db, postId, provider.modelKey) === hash) return;
-  const vector = provider.embedNow(text);
-  store.writeEmbedding(db, {
-    projectId,
-    postId,
-    modelKey: provider.modelKey,
-    textHash: hash,
-    vector,
-    signature: signature(vector),
-    now,
-  });
-  store.dequeue(db, postId);
+
+  /**
+   * Embeds queued posts (of one project, or of all when `projectId` is null), at most `maxBatches` batches;
+   * one drain runs at a time, so the worker and a search never embed the same post twice. Provider
+   * failures propagate (UPSTREAM_ERROR).
+   */
+  async drain(projectId: string | null, maxBatches = Number.POSITIVE_INFINITY): Promise<number> {
+    while (this.draining) await this.draining.catch(() => 0);
+    this.draining = drainQueue(this.db, this.provider, projectId, maxBatches);
+    try {
+      return await this.draining;
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  startWorker(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.draining) return;
+      this.drain(null, WORKER_BATCHES).catch((error: unknown) => {
+        // The database was closed under the timer (shutdown, end of a test): nothing left to do.
+        if (String(error).includes("closed")) this.stopWorker();
+        else this.log?.warn("background embedding failed; will retry", { error: String(error) });
+      });
+    }, WORKER_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stopWorker(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+/**
+ * Queues a post's new text for embedding: called inside the transaction that creates the post or changes
+ * its text (posts, import). The runtime's worker embeds it moments later, and a similarity search embeds
+ * what is queued before it searches, so a search never misses a post it could find.
+ */
+export function embedPost(db: Db, projectId: string, postId: string): void {
+  store.enqueue(db, projectId, postId, Date.now());
 }
 
 /** Removes a post from similarity search: on delete, and for the source of a merge (a known duplicate). */
@@ -132,43 +128,29 @@ async function embedBatch(db: Db, provider: AiProvider, projectId: string | null
  * Embeds queued posts (of one project, or of all when `projectId` is null), at most `maxBatches` batches;
  * returns how many posts it handled. Provider failures propagate (UPSTREAM_ERROR).
  */
-export async function drainQueue(
+/**
+ * Embeds queued posts with `provider` (of one project, or of all when `projectId` is null), at most
+ * `maxBatches` batches; returns how many posts it handled. Callers go through AiRuntime.drain.
+ */
+async function drainQueue(
   db: Db,
+  provider: AiProvider,
   projectId: string | null,
-  maxBatches = Number.POSITIVE_INFINITY,
+  maxBatches: number,
 ): Promise<number> {
-  const runtime = runtimes.get(db);
-  if (!runtime) return 0;
   let handled = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const count = await embedBatch(db, runtime.provider, projectId);
+    const count = await embedBatch(db, provider, projectId);
     if (count === 0) break;
     handled += count;
   }
   return handled;
 }
 
-function startWorker(db: Db, runtime: AiRuntime): () => void {
-  const timer = setInterval(() => {
-    if (runtime.draining) return;
-    runtime.draining = drainQueue(db, null, 8);
-    runtime.draining
-      .catch((error: unknown) => {
-        // The database was closed under the timer (shutdown, end of a test): nothing left to do.
-        if (String(error).includes("closed")) clearInterval(timer);
-        else runtime.log?.warn("background embedding failed; will retry", { error: String(error) });
-      })
-      .finally(() => {
-        runtime.draining = null;
-      });
-  }, WORKER_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-export function indexStatus(db: Db) {
+/** What the index holds; read-only (`featureboard ai status`). */
+export function indexStatus(db: Db, providerName: string | null) {
   return {
-    provider: providerOf(db)?.name ?? null,
+    provider: providerName,
     modelKey: store.storedModelKey(db),
     embedded: store.countEmbeddings(db),
     queued: store.queueLength(db),

@@ -4,8 +4,6 @@ import { enforceRateLimit } from "../http/rate-limit";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
 import { requirePlan } from "../projects/plans";
-import { attachAi } from "./embeddings";
-import { createProvider } from "./providers";
 import {
   FromTextResultSchema,
   FromTextSchema,
@@ -36,15 +34,12 @@ function aiRoutesUnder<const Prefix extends string>(ctx: AppContext, prefix: Pre
 }
 
 /**
- * Similar-post search, posts from free text and the AI workflows. Building the routes attaches the
- * configured provider to the database, which the post hooks then use to embed posts.
+ * Similar-post search, posts from free text and the AI workflows, over the runtime's AI provider
+ * (`ctx.ai`). Building the routes starts nothing.
  */
 export function aiRoutes(ctx: AppContext) {
-  const { db } = ctx;
-  attachAi(db, createProvider(ctx.config), { log: ctx.log });
-
   const postTools = aiRoutesUnder(ctx, "/api/v1/posts", "Posts")
-    .get("/similar", ({ project, query }) => ai.findSimilarPosts(db, project.id, query), {
+    .get("/similar", ({ project, query }) => ai.findSimilarPosts(ctx.ai, project.id, query), {
       query: SimilarQuery,
       response: {
         200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
@@ -60,7 +55,7 @@ export function aiRoutes(ctx: AppContext) {
     })
     .post(
       "/from-text",
-      async ({ project, body, status }) => status(201, await ai.createPostFromText(db, project.id, body)),
+      async ({ project, body, status }) => status(201, await ai.createPostFromText(ctx.ai, project.id, body)),
       {
         body: FromTextSchema,
         response: {
@@ -81,7 +76,7 @@ export function aiRoutes(ctx: AppContext) {
     );
 
   const workflows = aiRoutesUnder(ctx, "/api/v1/ai", "AI")
-    .post("/triage", ({ project, body }) => ai.triageInbox(db, project.id, body ?? {}), {
+    .post("/triage", ({ project, body }) => ai.triageInbox(ctx.ai, project.id, body ?? {}), {
       body: t.Optional(TriageSchema),
       response: {
         200: dataOf(TriageResultSchema, "One recommendation per post"),
@@ -95,7 +90,7 @@ export function aiRoutes(ctx: AppContext) {
           GATED,
       },
     })
-    .post("/summary", ({ project, body }) => ai.summariseFeedback(db, project.id, body ?? {}), {
+    .post("/summary", ({ project, body }) => ai.summariseFeedback(ctx.ai, project.id, body ?? {}), {
       body: t.Optional(SummaryRequestSchema),
       response: {
         200: dataOf(SummaryResultSchema, "Summary of the period"),
@@ -107,7 +102,7 @@ export function aiRoutes(ctx: AppContext) {
           "Stats, themes and highlights of the last week, month or quarter (default week)." + GATED,
       },
     })
-    .post("/sprint-plan", ({ project, body }) => ai.planSprint(db, project.id, body ?? {}), {
+    .post("/sprint-plan", ({ project, body }) => ai.planSprint(ctx.ai, project.id, body ?? {}), {
       body: t.Optional(SprintPlanRequestSchema),
       response: {
         200: dataOf(SprintPlanResultSchema, "The planned posts, in order"),

@@ -6,7 +6,7 @@ import { requirePlan } from "../projects/plans";
 import { findProjectById } from "../projects/service";
 import { listTags } from "../tags/service";
 import { formatCents } from "../users/money";
-import { drainQueue } from "./embeddings";
+import type { AiRuntime } from "./embeddings";
 import { calibrate } from "./provider";
 import type {
   FromTextInput,
@@ -16,14 +16,7 @@ import type {
   SummaryRequest,
   TriageInput,
 } from "./schema";
-import {
-  embedQuery,
-  nearest,
-  REQUEST_DRAIN_BATCHES,
-  requireProvider,
-  type SimilarPost,
-  similarTo,
-} from "./similarity";
+import { embedQuery, nearest, REQUEST_DRAIN_BATCHES, type SimilarPost, similarTo } from "./similarity";
 import * as store from "./store";
 import type { CandidateRow } from "./store";
 import { fromBlob } from "./vectors";
@@ -43,10 +36,11 @@ export function requireAiPlan(db: Db, projectId: string, feature: string): void 
 
 // ---- similar posts ----
 
-export async function findSimilarPosts(db: Db, projectId: string, input: SimilarInput) {
+export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: SimilarInput) {
+  const { db } = ai;
   requireAiPlan(db, projectId, "Similar-post search");
   const data = await similarTo(
-    db,
+    ai,
     projectId,
     { title: input.query, description: null },
     { threshold: input.threshold ?? DEFAULT_THRESHOLD, limit: input.limit ?? DEFAULT_SIMILAR_LIMIT },
@@ -65,17 +59,18 @@ export const RELATED_THRESHOLD = 0.5;
  */
 const NEVER_ABSORBS: readonly PostStatus[] = ["CLOSED", "ARCHIVED"];
 
-export async function createPostFromText(db: Db, projectId: string, input: FromTextInput) {
+export async function createPostFromText(ai: AiRuntime, projectId: string, input: FromTextInput) {
+  const { db } = ai;
   requireAiPlan(db, projectId, "Creating posts from text");
   if (input.text.trim() === "") throw validationError("text", "must not be blank");
-  const provider = requireProvider(db);
+  const provider = ai.provider;
   const tags = listTags(db, projectId);
   const extracted = await provider.extractPost(
     input.text,
     tags.map((tag) => tag.label),
   );
   const similar = await similarTo(
-    db,
+    ai,
     projectId,
     { title: extracted.title, description: extracted.description },
     { threshold: RELATED_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
@@ -124,8 +119,8 @@ export function priorityOf(votes: number, spendCents: number, ageDays: number): 
 }
 
 /** Nearest other posts by the post's stored vector (embedded again only if it has none yet). */
-async function similarToPost(db: Db, projectId: string, post: CandidateRow, limit: number) {
-  const provider = requireProvider(db);
+async function similarToPost(ai: AiRuntime, projectId: string, post: CandidateRow, limit: number) {
+  const { db, provider } = ai;
   const stored = store.storedVector(db, post.id);
   const vector = stored
     ? fromBlob(stored)
@@ -136,10 +131,11 @@ async function similarToPost(db: Db, projectId: string, post: CandidateRow, limi
     .filter((hit) => hit.similarity >= DEFAULT_THRESHOLD);
 }
 
-export async function triageInbox(db: Db, projectId: string, input: TriageInput = {}) {
+export async function triageInbox(ai: AiRuntime, projectId: string, input: TriageInput = {}) {
+  const { db } = ai;
   requireAiPlan(db, projectId, "AI triage");
-  const provider = requireProvider(db);
-  await drainQueue(db, projectId, REQUEST_DRAIN_BATCHES);
+  const provider = ai.provider;
+  await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
   const posts = store.candidatePosts(db, projectId, ["PENDING"], input.limit ?? DEFAULT_TRIAGE_LIMIT);
   const tagLabels = listTags(db, projectId).map((tag) => tag.label);
   const notes = new Map(
@@ -156,7 +152,7 @@ export async function triageInbox(db: Db, projectId: string, input: TriageInput 
     // A duplicate points at a post that came first or is already triaged, so two pending copies of one
     // idea never point at each other.
     let duplicate: { id: string; title: string; similarity: number } | null = null;
-    const hits = await similarToPost(db, projectId, post, 5);
+    const hits = await similarToPost(ai, projectId, post, 5);
     const others = store.unmergedPostsById(
       db,
       projectId,
@@ -200,9 +196,10 @@ export async function triageInbox(db: Db, projectId: string, input: TriageInput 
 
 const PERIOD_DAYS = { week: 7, month: 30, quarter: 90 } as const;
 
-export async function summariseFeedback(db: Db, projectId: string, input: SummaryRequest = {}) {
+export async function summariseFeedback(ai: AiRuntime, projectId: string, input: SummaryRequest = {}) {
+  const { db } = ai;
   requireAiPlan(db, projectId, "AI summaries");
-  const provider = requireProvider(db);
+  const provider = ai.provider;
   const period = input.period ?? "week";
   const since = Date.now() - PERIOD_DAYS[period] * DAY_MS;
   const stats = { period, ...store.periodStats(db, projectId, since) };
@@ -263,7 +260,8 @@ function planReason(strategy: Strategy, post: CandidateRow): string {
   }
 }
 
-export async function planSprint(db: Db, projectId: string, input: SprintPlanRequest = {}) {
+export async function planSprint(ai: AiRuntime, projectId: string, input: SprintPlanRequest = {}) {
+  const { db } = ai;
   requireAiPlan(db, projectId, "AI sprint planning");
   const strategy = input.strategy ?? "balanced";
   const capacity = input.capacity ?? DEFAULT_CAPACITY;

@@ -1,7 +1,6 @@
 import type { Db } from "../db/connection";
-import { ApiError } from "../http/errors";
 import type { PostStatus } from "../posts/schema";
-import { drainQueue, providerOf } from "./embeddings";
+import type { AiRuntime } from "./embeddings";
 import { type AiProvider, calibrate } from "./provider";
 import * as store from "./store";
 import { dot, fromBlob, signature } from "./vectors";
@@ -54,16 +53,6 @@ export function nearest(db: Db, projectId: string, query: Float32Array, k: numbe
     : indexedNearest(db, projectId, query, k);
 }
 
-export function requireProvider(db: Db): AiProvider {
-  const provider = providerOf(db);
-  if (!provider) {
-    throw new ApiError("SERVICE_UNAVAILABLE", "The AI provider is not ready", "Retry in a moment.", {
-      retry: true,
-    });
-  }
-  return provider;
-}
-
 export async function embedQuery(provider: AiProvider, text: { title: string; description: string | null }) {
   if (provider.embedNow) return provider.embedNow(text);
   const [vector] = await provider.embed([text]);
@@ -75,13 +64,13 @@ export async function embedQuery(provider: AiProvider, text: { title: string; de
  * Posts still waiting for an embedding are embedded first, so a post created a moment ago is found.
  */
 export async function similarTo(
-  db: Db,
+  ai: AiRuntime,
   projectId: string,
   query: { title: string; description: string | null },
   options: { threshold: number; limit: number; excludeIds?: readonly string[] },
 ): Promise<SimilarPost[]> {
-  const provider = requireProvider(db);
-  await drainQueue(db, projectId, REQUEST_DRAIN_BATCHES);
+  const { db, provider } = ai;
+  await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
   const vector = await embedQuery(provider, query);
   const excluded = new Set(options.excludeIds ?? []);
   const scored = nearest(db, projectId, vector, options.limit + excluded.size)

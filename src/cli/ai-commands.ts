@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { attachAi, drainQueue, indexStatus, resetIndex } from "../ai/embeddings";
+import { AiRuntime, indexStatus, resetIndex } from "../ai/embeddings";
 import { createProvider } from "../ai/providers";
 import type { Config } from "../config";
 import { commitNow, type Db, inTransaction } from "../db/connection";
@@ -15,26 +15,25 @@ type Print = (line: string) => void;
 export async function aiCommand(args: string[], db: Db, config: Config, print: Print): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "status") {
-    attachAi(db, createProvider(config), { worker: false });
-    commitNow(db);
-    print(JSON.stringify(indexStatus(db)));
+    // Read-only: a different model in the configuration drops nothing here (that is what reindex does).
+    print(JSON.stringify(indexStatus(db, createProvider(config).name)));
     return 0;
   }
   if (sub === "reindex") {
     const { values } = parseArgs({ args: rest, options: { all: { type: "boolean", default: false } } });
-    attachAi(db, createProvider(config), { worker: false });
+    const ai = new AiRuntime(db, createProvider(config));
     if (values.all) inTransaction(db, () => resetIndex(db, Date.now()));
     commitNow(db);
     const started = performance.now();
     let total = 0;
     for (;;) {
-      const handled = await drainQueue(db, null, 16);
+      const handled = await ai.drain(null, 16);
       commitNow(db);
       if (handled === 0) break;
       total += handled;
       print(`embedded ${total} posts`);
     }
-    const status = indexStatus(db);
+    const status = indexStatus(db, ai.provider.name);
     print(
       `reindex done: ${total} posts embedded in ${Math.round(performance.now() - started)} ms; ` +
         `${status.embedded} stored (${status.modelKey}), ${status.queued} waiting`,

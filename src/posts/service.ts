@@ -144,7 +144,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate, origin:
       updated_at: origin.updatedAt ?? now,
     };
     store.insertPost(db, row);
-    embedPost(db, projectId, row.id, row);
+    embedPost(db, projectId, row.id);
     store.replacePostTags(db, row.id, tagIds);
     if (author !== null) store.subscribe(db, row.id, author, now);
     const post = store.toPost(row);
@@ -222,7 +222,7 @@ function applyUpdate(
   const now = Date.now();
   after.updated_at = now;
   store.updatePostRow(db, after);
-  if (changes.includes("title") || changes.includes("description")) embedPost(db, projectId, postId, after);
+  if (changes.includes("title") || changes.includes("description")) embedPost(db, projectId, postId);
   if (tagsChanged) store.replacePostTags(db, postId, patch.tagIds ?? []);
   const post = store.toPost(after);
 

@@ -46,7 +46,7 @@ export const searchSimilarTool = defineTool({
   output: t.Object({ posts: t.Array(SimilarPostSchema) }),
   async run(session, args) {
     const input = { query: args.query, ...defined({ threshold: args.threshold, limit: args.limit }) };
-    const found = await ai.findSimilarPosts(session.ctx.db, aiProject(session).id, input);
+    const found = await ai.findSimilarPosts(session.ctx.ai, aiProject(session).id, input);
     return { posts: found.data };
   },
 });
@@ -68,7 +68,7 @@ export const submitFeedbackTool = defineTool({
   output: FromTextResultSchema,
   async run(session, args) {
     const input = { text: args.text, ...defined({ source: args.source, source_url: args.source_url }) };
-    const result = await ai.createPostFromText(session.ctx.db, aiProject(session).id, input);
+    const result = await ai.createPostFromText(session.ctx.ai, aiProject(session).id, input);
     return result.data;
   },
 });
@@ -87,7 +87,7 @@ export const triageInboxTool = defineTool({
   }),
   output: TriageResultSchema,
   run: async (session, args) =>
-    (await ai.triageInbox(session.ctx.db, aiProject(session).id, defined(args))).data,
+    (await ai.triageInbox(session.ctx.ai, aiProject(session).id, defined(args))).data,
 });
 
 export const getSummaryTool = defineTool({
@@ -108,7 +108,7 @@ export const getSummaryTool = defineTool({
   }),
   output: SummaryResultSchema,
   run: async (session, args) =>
-    (await ai.summariseFeedback(session.ctx.db, aiProject(session).id, defined(args))).data,
+    (await ai.summariseFeedback(session.ctx.ai, aiProject(session).id, defined(args))).data,
 });
 
 export const planSprintTool = defineTool({
@@ -126,7 +126,7 @@ export const planSprintTool = defineTool({
   }),
   output: SprintPlanResultSchema,
   run: async (session, args) =>
-    (await ai.planSprint(session.ctx.db, aiProject(session).id, defined(args))).data,
+    (await ai.planSprint(session.ctx.ai, aiProject(session).id, defined(args))).data,
 });
 
 export const AI_TOOLS: Tool[] = [
