@@ -2,6 +2,24 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+const NO_LOOKUP_BY_DB = {
+  selector: "NewExpression[callee.name='WeakMap'] TSTypeReference[typeName.name='Db']",
+  message:
+    "Runtime state belongs to the runtime object (src/context.ts), not to a WeakMap keyed on the database.",
+};
+const SQL_OUTSIDE_STORES = [
+  {
+    selector:
+      "CallExpression[callee.property.name=/^(query|prepare|run|exec)$/][callee.object.name=/^(db|database)$/]",
+    message: "SQL belongs in a store.ts file: call a store function instead.",
+  },
+  {
+    selector:
+      "CallExpression[callee.property.name=/^(query|prepare|run|exec)$/][callee.object.property.name='db']",
+    message: "SQL belongs in a store.ts file: call a store function instead.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ["node_modules/", "dist/", "data/"] },
   js.configs.recommended,
@@ -14,25 +32,16 @@ export default tseslint.config(
     },
   },
   {
+    // State is passed, not looked up: nothing is kept in a WeakMap keyed on the database handle.
+    files: ["src/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", NO_LOOKUP_BY_DB] },
+  },
+  {
     // SQL lives in store.ts files (and the database layer in src/db): a rule, a surface or a worker that
     // needs data calls a store function (docs/architecture.md).
     files: ["src/**/*.ts"],
     ignores: ["src/**/store.ts", "src/db/**"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector:
-            "CallExpression[callee.property.name=/^(query|prepare|run|exec)$/][callee.object.name=/^(db|database)$/]",
-          message: "SQL belongs in a store.ts file: call a store function instead.",
-        },
-        {
-          selector:
-            "CallExpression[callee.property.name=/^(query|prepare|run|exec)$/][callee.object.property.name='db']",
-          message: "SQL belongs in a store.ts file: call a store function instead.",
-        },
-      ],
-    },
+    rules: { "no-restricted-syntax": ["error", NO_LOOKUP_BY_DB, ...SQL_OUTSIDE_STORES] },
   },
   {
     // A room's store.ts is private to its folder: other rooms go through its service (docs/architecture.md).

@@ -9,8 +9,8 @@ import { requestLog } from "./http/request-info";
 import { docsRoutes } from "./meta/docs-page";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
-import { paymentsPlugin } from "./payments/routes";
-import { emailPlugin } from "./email/routes";
+import { paymentsRoutes } from "./payments/routes";
+import { unsubscribeRoutes } from "./email/routes";
 import { activityRoutes } from "./activity/routes";
 import { analyticsRoutes } from "./analytics/routes";
 import { mcpRoutes } from "./mcp/routes";
@@ -61,8 +61,8 @@ export function createApp(ctx: AppContext) {
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
     .use(commentRoutes(ctx))
-    .use(paymentsPlugin(ctx))
-    .use(emailPlugin(ctx))
+    .use(paymentsRoutes(ctx))
+    .use(unsubscribeRoutes(ctx))
     .use(webhookRoutes(ctx))
     .use(integrationRoutes(ctx))
     .use(roadmapRoutes(ctx))

@@ -1,5 +1,7 @@
 import type { AiRuntime } from "./ai/embeddings";
 import type { Config } from "./config";
+import type { MailSender } from "./email/sender";
+import type { SyncResult } from "./payments/schema";
 import type { Db } from "./db/connection";
 import type { RateLimits } from "./http/rate-limit";
 import type { Logger } from "./log";
@@ -12,4 +14,8 @@ export interface AppContext {
   rateLimits: RateLimits;
   /** The AI provider and the embedding work around it (its worker is started by server.ts). */
   ai: AiRuntime;
+  /** Sends queued subscriber mail (SMTP or the local outbox); started by server.ts. */
+  mail: MailSender;
+  /** Payment syncs in flight, by project: a second request joins the running one. */
+  paymentSyncs: Map<string, Promise<SyncResult>>;
 }

@@ -7,6 +7,8 @@ import { closeDatabase, commitNow, startCheckpoints } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
+import { createMailSender } from "./email/sender";
+import { startDailySync } from "./payments/schedule";
 import { describeError, type Logger } from "./log";
 import { type CreatedProject, ensureBootstrapProject } from "./projects/service";
 
@@ -28,6 +30,8 @@ export function createContext(config: Config, log: Logger): AppContext {
     db,
     rateLimits: createRateLimits(config),
     ai: new AiRuntime(db, createProvider(config), log),
+    mail: createMailSender({ db, config, log }),
+    paymentSyncs: new Map(),
   };
 }
 
@@ -63,8 +67,11 @@ export function startService(
   const stopCheckpoints = startCheckpoints(ctx.db, (error) =>
     log.error("checkpoint failed", describeError(error)),
   );
+  // Background work starts here, and only here, and stops in `stop` below.
   const deliveryWorker = startDeliveryWorker(ctx);
   ctx.ai.startWorker();
+  ctx.mail.start();
+  const stopDailySync = startDailySync(ctx);
   const app = createApp(ctx).listen({ port: config.port, hostname: config.host });
   const server = app.server!;
   const url = `http://${server.hostname}:${server.port}`;
@@ -74,7 +81,6 @@ export function startService(
   const stop = () => {
     stopping ??= (async () => {
       log.info("shutting down", { timeoutMs: config.shutdownTimeoutMs });
-      // app.stop (not server.stop) also runs the plugins' onStop hooks: the mail sender and daily sync stop.
       const drained = app.stop(false).then(() => true);
       const timedOut = Bun.sleep(config.shutdownTimeoutMs).then(() => false);
       if (!(await Promise.race([drained, timedOut]))) {
@@ -83,6 +89,8 @@ export function startService(
       }
       await deliveryWorker.stop();
       ctx.ai.stopWorker();
+      ctx.mail.stop();
+      stopDailySync();
       stopCheckpoints();
       closeDatabase(ctx.db);
       log.info("stopped");

@@ -4,7 +4,20 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { sqliteVecPath } from "./sqlite-vec";
 
-export type Db = Database;
+interface OpenBatch {
+  committed: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The database handle: bun:sqlite's Database plus the group-commit state that belongs to it (the open
+ * batch and who to tell after a commit), held on the handle itself rather than looked up by it.
+ */
+export class Db extends Database {
+  openBatch: OpenBatch | null = null;
+  readonly commitListeners = new Set<() => void>();
+}
 
 /**
  * Opens the one database file with the settings every part of featureboard relies on: WAL so readers
@@ -13,7 +26,7 @@ export type Db = Database;
  */
 export function openDatabase(path: string, cacheDir: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { create: true, strict: true });
+  const db = new Db(path, { create: true, strict: true });
   db.run("PRAGMA journal_mode = WAL");
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA busy_timeout = 5000");
@@ -37,24 +50,14 @@ export function openDatabase(path: string, cacheDir: string): Db {
  * concurrent requests then share it. A change counts as done only once committed: the HTTP layer answers
  * after `whenCommitted`, and other callers use `commitNow` before they report success or close.
  */
-interface OpenBatch {
-  committed: Promise<void>;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-const openBatches = new WeakMap<Db, OpenBatch>();
-const commitListeners = new WeakMap<Db, Set<() => void>>();
 
 /**
  * Calls `listener` after each successful commit of `db`: how the delivery worker learns at once that new
  * events are stored. Listeners run synchronously and must not throw. Returns a function that removes it.
  */
 export function onCommit(db: Db, listener: () => void): () => void {
-  let listeners = commitListeners.get(db);
-  if (!listeners) commitListeners.set(db, (listeners = new Set()));
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  db.commitListeners.add(listener);
+  return () => db.commitListeners.delete(listener);
 }
 
 function openBatch(db: Db): void {
@@ -67,7 +70,7 @@ function openBatch(db: Db): void {
   });
   // Callers that never wait must not turn a failed commit into an unhandled rejection.
   committed.catch(() => undefined);
-  openBatches.set(db, { committed, resolve, reject });
+  db.openBatch = { committed, resolve, reject };
   setImmediate(() => commitNow(db));
 }
 
@@ -79,13 +82,13 @@ export function inTransaction<T>(db: Db, work: () => T): T {
 
 /** Commits the open batch, if any, right away. */
 export function commitNow(db: Db): void {
-  const batch = openBatches.get(db);
+  const batch = db.openBatch;
   if (!batch) return;
-  openBatches.delete(db);
+  db.openBatch = null;
   try {
     db.run("COMMIT");
     batch.resolve();
-    for (const listener of commitListeners.get(db) ?? []) listener();
+    for (const listener of db.commitListeners) listener();
   } catch (error) {
     if (db.inTransaction) db.run("ROLLBACK");
     batch.reject(error);
@@ -94,7 +97,7 @@ export function commitNow(db: Db): void {
 
 /** Resolves once every change made so far is committed; rejects if that commit failed. */
 export function whenCommitted(db: Db): Promise<void> {
-  return openBatches.get(db)?.committed ?? Promise.resolve();
+  return db.openBatch?.committed ?? Promise.resolve();
 }
 
 /**

@@ -1,7 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
-import { createMailSender } from "./sender";
-import { describeUnsubscribe, registerMailRunner, unsubscribe } from "./service";
+import { describeUnsubscribe, unsubscribe } from "./service";
 
 const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: 100 }) });
 
@@ -26,7 +25,7 @@ const UNKNOWN_LINK = () =>
  * The link at the foot of every email. GET only shows a confirmation button, because mail scanners open
  * links; the POST (the button, or a mail client's one-click unsubscribe, RFC 8058) unsubscribes.
  */
-function unsubscribeRoutes(ctx: AppContext) {
+export function unsubscribeRoutes(ctx: AppContext) {
   const { db } = ctx;
   // Pages for people, not API operations: kept out of the OpenAPI document.
   const detail = { hide: true };
@@ -78,14 +77,4 @@ function unsubscribeRoutes(ctx: AppContext) {
         },
       },
     );
-}
-
-/** Unsubscribe pages, and the mail sender while the server listens (and on demand for tests and MCP). */
-export function emailPlugin(ctx: AppContext) {
-  const sender = createMailSender(ctx);
-  registerMailRunner(ctx.db, sender);
-  return new Elysia()
-    .use(unsubscribeRoutes(ctx))
-    .onStart(() => sender.start())
-    .onStop(() => sender.stop());
 }

@@ -1,11 +1,11 @@
 import { Cron } from "croner";
 import nodemailer from "nodemailer";
 import type { AppContext } from "../context";
-import { inTransaction, whenCommitted } from "../db/connection";
+import { inTransaction, onCommit, whenCommitted } from "../db/connection";
 import { describeError } from "../log";
 import { unsubscribeUrl, withUnsubscribeFooter } from "./message";
-import type { MailRunner } from "./service";
 import * as store from "./store";
+import { hasDueMail } from "./store";
 import type { MailRow } from "./store";
 
 /** Waits before each retry of a mail the SMTP server refused; after the last one the mail is marked failed. */
@@ -14,7 +14,9 @@ const BATCH = 50;
 /** The safety net behind the wake-up after each commit: picks up mail left by a restart or a retry. */
 const EVERY_TEN_SECONDS = "*/10 * * * * *";
 
-export interface MailSender extends MailRunner {
+export interface MailSender {
+  /** Sends everything due, then resolves; concurrent calls share one pass. */
+  flush(): Promise<void>;
   /** Starts the timer and sends what a previous run left unsent. */
   start(): void;
   stop(): void;
@@ -25,7 +27,7 @@ export interface MailSender extends MailRunner {
  * `mail_outbox` is the delivery and one log line shows it. Passes never overlap, so a mail is sent once
  * unless the process dies between handing it to the SMTP server and recording that (at least once).
  */
-export function createMailSender(ctx: AppContext): MailSender {
+export function createMailSender(ctx: Pick<AppContext, "db" | "config" | "log">): MailSender {
   const { db, config, log } = ctx;
   const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : null;
 
@@ -102,15 +104,22 @@ export function createMailSender(ctx: AppContext): MailSender {
   }
 
   let job: Cron | null = null;
+  let stopListening: (() => void) | null = null;
   return {
     flush,
     start() {
       job ??= new Cron(EVERY_TEN_SECONDS, { protect: true, unref: true }, () => flush());
+      // Mail queued by a change leaves right after that change commits, not on the next round.
+      stopListening ??= onCommit(db, () => {
+        if (!running && hasDueMail(db, Date.now())) void flush();
+      });
       void flush();
     },
     stop() {
       job?.stop();
       job = null;
+      stopListening?.();
+      stopListening = null;
       transport?.close();
     },
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { recordActivity } from "../activity/service";
-import { type Db, inTransaction, whenCommitted } from "../db/connection";
+import { type Db, inTransaction } from "../db/connection";
 import { findProjectById } from "../projects/service";
 import { statusChangeMessage } from "./message";
 import * as store from "./store";
@@ -10,23 +10,6 @@ export interface StatusChange {
   post: { id: string; title: string };
   previousStatus: string;
   status: string;
-}
-
-/** Runs pending mail for one database: the sender started by the email plugin registers here. */
-export interface MailRunner {
-  /** Sends everything due, then resolves; concurrent calls share one pass. */
-  flush(): Promise<void>;
-}
-
-const runners = new WeakMap<Db, MailRunner>();
-
-export function registerMailRunner(db: Db, runner: MailRunner): void {
-  runners.set(db, runner);
-}
-
-/** Sends the mail that is due now, if a sender runs for this database (the server, or a test app). */
-export async function flushMail(db: Db): Promise<void> {
-  await runners.get(db)?.flush();
 }
 
 /**
@@ -69,13 +52,7 @@ export function queueStatusEmails(db: Db, projectId: string, change: StatusChang
       created_at: now,
     });
   }
-  if (subscribers.length > 0) {
-    whenCommitted(db).then(
-      () => flushMail(db),
-      // A failed commit took the mail with it: nothing to send.
-      () => undefined,
-    );
-  }
+  // The running sender wakes after the commit (src/email/sender.ts), so the mail leaves at once.
   return subscribers.length;
 }
 

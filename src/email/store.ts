@@ -90,6 +90,17 @@ export function insertMail(db: Db, mail: Omit<MailRow, "attempts">): void {
 }
 
 /** Mail due now, oldest first. */
+/** Whether any mail is due now: one probe of the pending index, cheap enough to run after each commit. */
+export function hasDueMail(db: Db, now: number): boolean {
+  return (
+    db
+      .query<{ one: number }, [number]>(
+        "SELECT 1 AS one FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? LIMIT 1",
+      )
+      .get(now) !== null
+  );
+}
+
 export function dueMail(db: Db, now: number, limit: number): MailRow[] {
   return db
     .query<MailRow, [number, number]>(

@@ -1,12 +1,10 @@
-import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses, SuccessSchema } from "../http/schemas";
-import { startDailySync } from "./schedule";
 import { PaymentsConfigInputSchema, PaymentsConfigSchema, SyncResultSchema } from "./schema";
 import * as payments from "./service";
 
-function paymentsRoutes(ctx: AppContext) {
+export function paymentsRoutes(ctx: AppContext) {
   const { db } = ctx;
   return secretKeyRoutes(ctx, "/api/v1/integrations/payments", "Payments")
     .get("", ({ project }) => ({ data: payments.getPaymentsConfig(db, project.id) }), {
@@ -65,15 +63,3 @@ function paymentsRoutes(ctx: AppContext) {
 }
 
 /** The payments REST routes, and the daily sync while the server listens. */
-export function paymentsPlugin(ctx: AppContext) {
-  let stopDaily: (() => void) | null = null;
-  return new Elysia()
-    .use(paymentsRoutes(ctx))
-    .onStart(() => {
-      stopDaily ??= startDailySync(ctx);
-    })
-    .onStop(() => {
-      stopDaily?.();
-      stopDaily = null;
-    });
-}

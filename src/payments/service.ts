@@ -15,6 +15,8 @@ import * as store from "./store";
 export interface PaymentsContext {
   db: Db;
   config: Pick<Config, "payments">;
+  /** Syncs in flight, by project: a second request joins the running one (part of the runtime object). */
+  paymentSyncs: Map<string, Promise<SyncResult>>;
 }
 
 function requireConfigRow(db: Db, projectId: string): store.PaymentsRow {
@@ -253,8 +255,6 @@ async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string):
   return { ...summary(counts), ...counts };
 }
 
-const running = new WeakMap<Db, Map<string, Promise<SyncResult>>>();
-
 /**
  * Syncs the project's customers' monthly recurring revenue into board-user spend (decisions §8) and
  * answers the REST response body. 403 below `growth`, 404 when no processor is configured. Provider
@@ -268,8 +268,7 @@ export async function syncPayments(ctx: PaymentsContext, projectId: string): Pro
   if (!project) throw notFound("PROJECT_NOT_FOUND");
   requirePlan(project, "growth", "The payments sync");
   const row = requireConfigRow(db, projectId);
-  let perProject = running.get(db);
-  if (!perProject) running.set(db, (perProject = new Map()));
+  const perProject = ctx.paymentSyncs;
   const inFlight = perProject.get(projectId);
   if (inFlight) return inFlight;
   const sync = (async () => {

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createApp } from "../../src/app";
 import { createComment } from "../../src/comments/service";
 import { loadConfig } from "../../src/config";
 import { closeDatabase, commitNow } from "../../src/db/connection";
-import { flushMail } from "../../src/email/service";
 import { createLogger } from "../../src/log";
 import { createPost, updatePost } from "../../src/posts/service";
 import { createProject } from "../../src/projects/service";
-import { createContext } from "../../src/server";
+import { createContext, startService } from "../../src/server";
 import { upsertUserByEmail } from "../../src/users/service";
 import { castVote } from "../../src/votes/service";
 import { createTestApp, type JsonBody, type TestApp, tempDir } from "../support/app";
@@ -72,7 +70,7 @@ async function changeStatus(t: TestApp, post: JsonBody, status: string, notify?:
   const body = notify === undefined ? { status } : { status, notify };
   const response = await t.call("PATCH", `/api/v1/posts/${post.id}`, { body });
   expect(response.status).toBe(200);
-  await flushMail(t.ctx.db);
+  await t.ctx.mail.flush();
 }
 
 describe("status emails over SMTP", () => {
@@ -106,7 +104,7 @@ describe("status emails over SMTP", () => {
     expect(sent.find((mail) => mail.to[0] === "voter@example.com")?.text).toContain("Hi Voter,");
 
     // Once: another pass of the sender sends nothing more.
-    await flushMail(t.ctx.db);
+    await t.ctx.mail.flush();
     expect(smtp.mail.length).toBe(start + sent.length);
     const rows = t.ctx.db
       .query<{ n: number }, []>(
@@ -169,7 +167,7 @@ describe("status emails over SMTP", () => {
       body: { items: [{ id: fixture.post.id, status: "CLOSED", notify: true }] },
     });
     expect(response.status).toBe(200);
-    await flushMail(t.ctx.db);
+    await t.ctx.mail.flush();
     expect(newMail(start)).toHaveLength(fixture.subscribers.length - 1);
   });
 });
@@ -224,20 +222,19 @@ describe("after a restart", () => {
     commitNow(first.db);
     closeDatabase(first.db);
 
-    // Second life: a listening server with SMTP configured finds the unsent mail on start.
+    // Second life: a running server (startService starts the sender) with SMTP configured finds the mail.
     const start = smtp.mail.length;
-    const second = createContext(
-      loadConfig({ ...env, FEATUREBOARD_SMTP_URL: smtp.url }),
+    const service = startService(
+      loadConfig({ ...env, FEATUREBOARD_SMTP_URL: smtp.url, PORT: "0", HOST: "127.0.0.1" }),
       createLogger("silent"),
+      () => undefined,
     );
-    const app = createApp(second).listen({ port: 0, hostname: "127.0.0.1" });
     try {
       while (smtp.mail.length === start) await Bun.sleep(10);
       expect(newMail(start).map((mail) => mail.to[0])).toEqual(["waiting@example.com"]);
       expect(newMail(start)[0]?.headers.subject).toBe('[Restart] "Offline mode" is now complete');
     } finally {
-      await app.stop();
-      closeDatabase(second.db);
+      await service.stop();
     }
   });
 });
