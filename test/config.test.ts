@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from "../src/config";
 import { runCommand, SOURCE_COMMAND } from "./support/process";
 
 describe("configuration", () => {
-  test("defaults follow decisions §2", () => {
+  test("defaults follow the README settings table", () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
     expect(config.databasePath).toBe("data/featureboard.db");

@@ -76,7 +76,7 @@ function themes(posts: PostText[], count: number): string[] {
     .map(([term]) => THEME_NAMES[term] ?? term);
 }
 
-/** The default provider: deterministic, no network, no model (decisions §7). */
+/** The default provider: deterministic, no network, no model (docs/ai.md). */
 export class LocalProvider implements AiProvider {
   readonly name = "local" as const;
   readonly modelKey = LOCAL_MODEL_KEY;

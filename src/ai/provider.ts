@@ -1,5 +1,5 @@
 /**
- * What an AI provider does for featureboard (decisions §7). Scores that decide things (similarity ranks,
+ * What an AI provider does for featureboard (docs/ai.md). Scores that decide things (similarity ranks,
  * priorities, plan order) are computed by the services from stored data, the same under every provider;
  * the provider embeds text and writes the words: an extracted post, triage notes, a summary.
  */

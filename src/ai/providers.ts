@@ -3,7 +3,7 @@ import { LocalProvider } from "./local-provider";
 import { OpenAiProvider } from "./openai-provider";
 import type { AiProvider } from "./provider";
 
-/** The provider the configuration names (FEATUREBOARD_AI_PROVIDER; decisions §2, §7). */
+/** The provider the configuration names (FEATUREBOARD_AI_PROVIDER; README settings; docs/ai.md). */
 export function createProvider(config: Config): AiProvider {
   if (config.ai.provider === "local") return new LocalProvider();
   return new OpenAiProvider({

@@ -22,7 +22,7 @@ const GATED =
   " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
 
 /**
- * Every AI route is metered against the project's AI bucket (decisions §5) on top of the key's own. The
+ * Every AI route is metered against the project's AI bucket (docs/decisions.md, "Rate limits") on top of the key's own. The
  * plan is checked first: a project below growth is told to upgrade (403), not to wait (429), and its
  * refused requests cost nothing. The services check the plan again for their other callers (MCP).
  */

@@ -27,7 +27,7 @@ export const DEFAULT_TRIAGE_LIMIT = 20;
 export const DEFAULT_CAPACITY = 5;
 const DAY_MS = 86_400_000;
 
-/** AI workflows, similar search and from-text need the growth plan (decisions §3, §7). */
+/** AI workflows, similar search and from-text need the growth plan (docs/decisions.md, "Keys, projects, plans"; docs/ai.md). */
 export function requireAiPlan(db: Db, projectId: string, feature: string): void {
   const project = findProjectById(db, projectId);
   if (!project) throw notFound("PROJECT_NOT_FOUND");

@@ -1,6 +1,6 @@
 /**
  * Text normalisation for the local provider: what makes "Dark theme for the app" and "please add a night
- * mode" land on the same features. Deterministic and network-free (decisions §7).
+ * mode" land on the same features. Deterministic and network-free (docs/ai.md).
  */
 
 /** Phrases rewritten to one canonical token before tokenising, longest first within each group. */

@@ -1,7 +1,8 @@
 import { type Static, t } from "elysia";
 import { DateTime, Enum, Id } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
-const Body = t.String({ minLength: 1, maxLength: 5000 });
+const Body = t.String({ minLength: 1, maxLength: LIMITS.commentLength });
 
 export const CommentSchema = t.Object(
   {

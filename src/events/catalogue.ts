@@ -1,5 +1,5 @@
 /**
- * Every event featureboard emits (decisions §8); webhook endpoints subscribe to these or to `*`.
+ * Every event featureboard emits (docs/webhooks.md); webhook endpoints subscribe to these or to `*`.
  * `tag.updated`, `vote.updated` and `user.created` are additions (docs/decisions.md): every change to the
  * board emits an event.
  */

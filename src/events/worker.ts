@@ -13,7 +13,7 @@ import type { EventPayload } from "./catalogue";
 import * as deliveries from "./store";
 
 /**
- * The delivery worker (decisions §8). It reads the outbox in `seq` order, fans each event out as one
+ * The delivery worker (docs/webhooks.md). It reads the outbox in `seq` order, fans each event out as one
  * delivery row per matching webhook endpoint and integration (committed before anything is sent, so a
  * crash loses nothing and the `webhook-id` never changes), then sends the due rows concurrently and records
  * every attempt. Woken after each commit, so a delivery normally leaves within milliseconds, and every
@@ -155,7 +155,7 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   }
 
   /**
-   * "Failing for 5 days straight" (decisions §8): every attempt since `failing_since` failed, and they kept
+   * "Failing for 5 days straight" (docs/webhooks.md): every attempt since `failing_since` failed, and they kept
    * failing without a silence longer than the longest retry wait. A success ends the run; so does a silence
    * (an endpoint that failed once, had no traffic for days, then failed once was not seen failing in between:
    * its run restarts). When the run spans `disableAfterMs`, the endpoint is disabled.

@@ -4,7 +4,7 @@ import { requestPath } from "./request-info";
 
 const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = MiB;
-/** Routes allowed a bigger body than the default (decisions §4: import takes up to 10 MiB). */
+/** Routes allowed a bigger body than the default (docs/decisions.md, "Body limits": import takes up to 10 MiB). */
 const LARGE_BODY_LIMITS: Record<string, number> = { "/api/v1/import": 10 * MiB };
 /**
  * Bun itself refuses anything larger with an empty 413 before any hook runs (docs/decisions.md, Errors).

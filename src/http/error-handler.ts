@@ -71,7 +71,7 @@ export function lastResortResponse(ctx: AppContext, error: unknown): Response {
   return Response.json(errorBody(internalError(), ctx.config.publicUrl), { status: 500 });
 }
 
-/** The one place errors become responses: every non-2xx body is the ApiError of decisions §4. */
+/** The one place errors become responses: every non-2xx body is the ApiError of docs/decisions.md ("API behaviour"). */
 export function errorHandler(ctx: AppContext) {
   return new Elysia({ name: "http.errors" }).onError({ as: "global" }, ({ code, error, set, request }) => {
     const apiError = toApiError(code, error, ctx, request);

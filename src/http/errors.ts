@@ -1,6 +1,6 @@
 import { t } from "elysia";
 
-/** Every error_code featureboard answers with (decisions §4), by HTTP status. */
+/** Every error_code featureboard answers with (docs/decisions.md, "API behaviour"), by HTTP status. */
 export const ERROR_CODES = {
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
@@ -65,7 +65,7 @@ export const NOT_IN_PROJECT = "Entity not found in this project";
 
 type NotFoundCode = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends 404 ? C : never }[ErrorCode];
 
-/** An id of another project answers exactly like an unknown id (decisions §3). */
+/** An id of another project answers exactly like an unknown id (docs/decisions.md, "Keys, projects, plans"). */
 export function notFound(code: Exclude<NotFoundCode, "ROUTE_NOT_FOUND">): ApiError {
   const what = code.replace(/_NOT_FOUND$/, "").toLowerCase();
   return new ApiError(

@@ -6,7 +6,7 @@ import { isIP } from "node:net";
  * never reach the machine's own network: loopback, private, link-local (the cloud metadata service) and
  * other special ranges are refused after DNS resolution, unless FEATUREBOARD_ALLOW_PRIVATE_TARGETS is set.
  * Bun's fetch ignores a custom DNS lookup, so the checked address is pinned by connecting to the IP itself
- * with the original Host header and TLS server name; redirects are never followed (decisions §8).
+ * with the original Host header and TLS server name; redirects are never followed (docs/webhooks.md).
  */
 
 export class UnsafeTargetError extends Error {}

@@ -23,7 +23,7 @@ const IDLE_SWEEP_THRESHOLD = 10_000;
 
 /**
  * In-memory token buckets, one per key: `burst` requests at once, refilled at `perMinute` per minute.
- * One process serves everything (decisions §1), so memory is the right home for them.
+ * One process serves everything (docs/architecture.md), so memory is the right home for them.
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();

@@ -1,6 +1,7 @@
 import { type TSchema, t } from "elysia";
 import type { SchemaOptions } from "@sinclair/typebox";
 import { ApiErrorSchema, ERROR_CODES } from "./errors";
+import { LIMITS } from "./limits";
 
 /**
  * A string enum. Elysia's `t.UnionEnum` carries `default: <first value>`, and Elysia fills defaults into
@@ -23,7 +24,7 @@ export function IntegerParam(
 ) {
   return t.Integer({ ...options, title: name });
 }
-export const Id = t.String({ minLength: 1, maxLength: 64 });
+export const Id = t.String({ minLength: 1, maxLength: LIMITS.idLength });
 export const SuccessSchema = t.Object({ success: t.Boolean() }, { description: "Done" });
 
 /** The `{ data: … }` envelope every success body uses; `description` becomes the OpenAPI response's. */

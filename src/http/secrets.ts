@@ -1,5 +1,5 @@
 /**
- * A stored secret as GET shows it (decisions §8: "last 4 characters only"): `****` plus its last 4
+ * A stored secret as GET shows it (docs/integrations.md: "last 4 characters only"): `****` plus its last 4
  * characters, and those only when the secret is longer than 8 characters, so a short secret never shows
  * most or all of itself. Every settings view that echoes a secret uses this one rule.
  */

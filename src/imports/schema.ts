@@ -5,6 +5,7 @@ import { MetadataSchema, PostStatusSchema } from "../posts/schema";
 import { ReleaseSchema } from "../releases/schema";
 import { TagSchema } from "../tags/schema";
 import { BoardUserSchema } from "../users/schema";
+import { LIMITS } from "../http/limits";
 
 export const MAX_IMPORT_ROWS = 10_000;
 /** Tags, users, posts, votes, comments and releases one board-export import may hold (activity aside). */
@@ -17,8 +18,8 @@ export const EXPORT_VERSION = 1;
 export const ExportPostSchema = t.Object(
   {
     id: Id,
-    title: t.String({ minLength: 1, maxLength: 200 }),
-    description: t.Nullable(t.String({ maxLength: 10000 })),
+    title: t.String({ minLength: 1, maxLength: LIMITS.postTitleLength }),
+    description: t.Nullable(t.String({ maxLength: LIMITS.postDescriptionLength })),
     status: PostStatusSchema,
     voteCount: t.Optional(t.Integer({ description: "Informational: an import counts the votes it creates" })),
     metadata: MetadataSchema,
@@ -27,7 +28,7 @@ export const ExportPostSchema = t.Object(
     releaseId: t.Nullable(Id),
     mergedIntoId: t.Nullable(Id),
     createdByBoardUserId: t.Nullable(Id),
-    tagIds: t.Array(Id, { maxItems: 100, uniqueItems: true }),
+    tagIds: t.Array(Id, { maxItems: LIMITS.tagsPerPost, uniqueItems: true }),
   },
   { title: "ExportPost" },
 );
@@ -49,7 +50,7 @@ export const ExportCommentSchema = t.Object(
   {
     id: Id,
     postId: Id,
-    body: t.String({ minLength: 1, maxLength: 5000 }),
+    body: t.String({ minLength: 1, maxLength: LIMITS.commentLength }),
     authorName: t.Nullable(t.String({ maxLength: 200 })),
     isInternalNote: t.Boolean(),
     boardUserId: t.Nullable(Id),
@@ -63,14 +64,14 @@ export type ExportComment = Static<typeof ExportCommentSchema>;
 /** What an import reads of a tag, a user and a release: the API's own shapes, checked as strictly. */
 export const ExportTagSchema = t.Object({
   id: Id,
-  label: t.String({ minLength: 1, maxLength: 50 }),
+  label: t.String({ minLength: 1, maxLength: LIMITS.tagLabelLength }),
   theme: t.String({ pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$" }),
   createdAt: DateTime,
 });
 export type ExportTag = Static<typeof ExportTagSchema>;
 export const ExportUserSchema = t.Object({
   id: Id,
-  email: t.Nullable(t.String({ maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" })),
+  email: t.Nullable(t.String({ maxLength: LIMITS.emailLength, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" })),
   name: t.Nullable(t.String({ maxLength: 200 })),
   avatarUrl: t.Nullable(t.String({ maxLength: 2000, pattern: "^https?://" })),
   userSpend: t.String({ pattern: "^\\d{1,10}(\\.\\d{1,2})?$" }),
@@ -79,9 +80,9 @@ export const ExportUserSchema = t.Object({
 export type ExportUser = Static<typeof ExportUserSchema>;
 export const ExportReleaseSchema = t.Object({
   id: Id,
-  title: t.String({ minLength: 1, maxLength: 200 }),
-  content: t.Nullable(t.String({ maxLength: 100000 })),
-  label: t.Nullable(t.String({ maxLength: 50 })),
+  title: t.String({ minLength: 1, maxLength: LIMITS.releaseTitleLength }),
+  content: t.Nullable(t.String({ maxLength: LIMITS.releaseContentLength })),
+  label: t.Nullable(t.String({ maxLength: LIMITS.releaseLabelLength })),
   isDraft: t.Boolean(),
   publishedAt: t.Nullable(DateTime),
   postIds: t.Array(Id, { maxItems: 1000, uniqueItems: true }),

@@ -49,7 +49,7 @@ function sessionOf(ctx: AppContext, request: Request, headers: Record<string, st
 
 /**
  * The hosted MCP endpoint: the SDK's web-standard Streamable HTTP transport inside Elysia. Stateless
- * (decisions §9): every request gets its own server and transport, so nothing is shared between clients,
+ * (docs/mcp.md): every request gets its own server and transport, so nothing is shared between clients,
  * and answers are plain JSON so Bun's idle time-out never cuts an SSE stream. The transport is handed the
  * body Elysia already parsed: `parse: "none"` is ignored while the app has a global parse hook (the JSON
  * body plugin), and the transport would otherwise find the body consumed.

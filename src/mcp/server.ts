@@ -60,7 +60,7 @@ function asMcpError(error: unknown, session: McpSession): unknown {
 }
 
 /**
- * One MCP server for one session (decisions §9: the hosted transport is stateless, a server per request).
+ * One MCP server for one session (docs/mcp.md: the hosted transport is stateless, a server per request).
  * Tools, resources and prompts are the shared definitions; the session only chooses which are offered.
  */
 export function createMcpServer(session: McpSession): Server {

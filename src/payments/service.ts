@@ -256,7 +256,7 @@ async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string):
 }
 
 /**
- * Syncs the project's customers' monthly recurring revenue into board-user spend (decisions §8) and
+ * Syncs the project's customers' monthly recurring revenue into board-user spend (docs/payments-and-email.md) and
  * answers the REST response body. 403 below `growth`, 404 when no processor is configured. Provider
  * failures are answered in the body (`status: "error"`), as the specification's shape provides; the
  * result is kept and shown by GET /integrations/payments. A sync already running for the project is

@@ -2,6 +2,7 @@ import { type Static, t } from "elysia";
 import { PageParam, PaginationSchema } from "../http/paging";
 import { DateTime, Enum, Id, IntegerParam } from "../http/schemas";
 import { TagSchema } from "../tags/schema";
+import { LIMITS } from "../http/limits";
 
 export const POST_STATUSES = [
   "PENDING",
@@ -28,9 +29,13 @@ export const MetadataSchema = t.Nullable(
 );
 export type Metadata = Static<typeof MetadataSchema>;
 
-const Title = t.String({ minLength: 1, maxLength: 200 });
-const Description = t.Nullable(t.String({ maxLength: 10000 }));
-const TagIds = t.Array(Id, { maxItems: 100, uniqueItems: true, description: "Up to 100 distinct tag ids" });
+const Title = t.String({ minLength: 1, maxLength: LIMITS.postTitleLength });
+const Description = t.Nullable(t.String({ maxLength: LIMITS.postDescriptionLength }));
+const TagIds = t.Array(Id, {
+  maxItems: LIMITS.tagsPerPost,
+  uniqueItems: true,
+  description: `Up to ${LIMITS.tagsPerPost} distinct tag ids`,
+});
 
 export const PostSchema = t.Object(
   {
@@ -53,7 +58,7 @@ export const PostSchema = t.Object(
 );
 export type Post = Static<typeof PostSchema>;
 
-/** An issue opened for the post on the code host or the issue tracker (decisions §8). */
+/** An issue opened for the post on the code host or the issue tracker (docs/integrations.md). */
 export const IssueLinkSchema = t.Object(
   {
     provider: Enum(["code-host", "issue-tracker"]),
@@ -134,7 +139,7 @@ export const BulkUpdateSchema = t.Object({
         "A post id (`id`) with any PATCH /posts/{postId} fields; an item that breaks a field rule " +
         "becomes that item's error result, the others are applied",
     }),
-    { minItems: 1, maxItems: 100, description: "1 to 100 items" },
+    { minItems: 1, maxItems: LIMITS.bulkItems, description: `1 to ${LIMITS.bulkItems} items` },
   ),
 });
 export type BulkUpdate = Static<typeof BulkUpdateSchema>;

@@ -309,7 +309,7 @@ export function deletePost(db: Db, projectId: string, postId: string): void {
 }
 
 /**
- * Merges a duplicate into another post (decisions §6): its votes (a voter who voted on both keeps one),
+ * Merges a duplicate into another post (docs/decisions.md, "Posts"): its votes (a voter who voted on both keeps one),
  * comments and subscribers move to the target, and the source is CLOSED with `mergedIntoId`. Atomic.
  */
 export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: string) {

@@ -5,7 +5,7 @@ export function planAtLeast(plan: Plan, required: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf(required);
 }
 
-/** AI workflows, from-text and the payments sync need `growth` or higher (decisions §3). */
+/** AI workflows, from-text and the payments sync need `growth` or higher (docs/decisions.md, "Keys, projects, plans"). */
 export function requirePlan(project: Project, required: Plan, feature: string): void {
   if (planAtLeast(project.plan, required)) return;
   throw new ApiError(

@@ -1,10 +1,11 @@
 import { Enum } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 export const PLANS = ["free", "starter", "growth", "business"] as const;
 export type Plan = (typeof PLANS)[number];
 export const PlanSchema = Enum(PLANS);
 
-export const SLUG_PATTERN = /^[a-z0-9-]{2,48}$/;
+export const SLUG_PATTERN = new RegExp(`^[a-z0-9-]{${LIMITS.slugMinLength},${LIMITS.slugMaxLength}}$`);
 
 export interface Project {
   id: string;

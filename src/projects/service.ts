@@ -3,6 +3,7 @@ import { ApiError, validationError } from "../http/errors";
 import { generateKey, hashKey, keyKindOf, keyPrefix, sameHash } from "./keys";
 import { type KeyKind, PLANS, type Plan, type Project, SLUG_PATTERN } from "./schema";
 import * as store from "./store";
+import { LIMITS } from "../http/limits";
 
 export interface CreatedProject {
   project: Project;
@@ -49,7 +50,10 @@ function addKey(db: Db, projectId: string, kind: KeyKind, key: string = generate
 
 export function createProject(db: Db, input: ProjectInput): CreatedProject {
   if (!SLUG_PATTERN.test(input.slug)) {
-    throw validationError("slug", "must be 2 to 48 characters of a-z, 0-9 and -");
+    throw validationError(
+      "slug",
+      `must be ${LIMITS.slugMinLength} to ${LIMITS.slugMaxLength} characters of a-z, 0-9 and -`,
+    );
   }
   const plan = input.plan ?? "growth";
   if (!PLANS.includes(plan)) throw validationError("plan", `must be one of ${PLANS.join(", ")}`);

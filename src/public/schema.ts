@@ -3,6 +3,7 @@ import { pageQuery, PaginationSchema } from "../http/paging";
 import { DateTime, Enum, Id } from "../http/schemas";
 import { MetadataSchema, PostStatusSchema, VISIBLE_STATUSES } from "../posts/schema";
 import { Email } from "../users/schema";
+import { LIMITS } from "../http/limits";
 
 /**
  * The public API's own shapes. They list only what anyone may see: no `metadata`, no internal notes, no
@@ -135,14 +136,18 @@ const AnonymousId = t.String({
   maxLength: 200,
   description: "A stable id of the visitor's browser or device",
 });
-const PersonName = t.String({ maxLength: 200 });
+const PersonName = t.String({ maxLength: LIMITS.personNameLength });
 
 export const PublicSubmitSchema = t.Object({
   projectSlug: t.Optional(
-    t.String({ minLength: 1, maxLength: 48, description: "Required unless X-Publishable-Key is sent" }),
+    t.String({
+      minLength: 1,
+      maxLength: LIMITS.slugMaxLength,
+      description: "Required unless X-Publishable-Key is sent",
+    }),
   ),
-  title: t.String({ minLength: 1, maxLength: 200 }),
-  description: t.Optional(t.Nullable(t.String({ maxLength: 10000 }))),
+  title: t.String({ minLength: 1, maxLength: LIMITS.postTitleLength }),
+  description: t.Optional(t.Nullable(t.String({ maxLength: LIMITS.postDescriptionLength }))),
   metadata: t.Optional(MetadataSchema),
   email: t.Optional(Email),
   name: t.Optional(PersonName),
@@ -160,7 +165,7 @@ export const PublicUnvoteBodySchema = t.Object({ anonymousId: AnonymousId, email
 export type PublicUnvoteBody = Static<typeof PublicUnvoteBodySchema>;
 
 export const PublicCommentBodySchema = t.Object({
-  body: t.String({ minLength: 1, maxLength: 5000 }),
+  body: t.String({ minLength: 1, maxLength: LIMITS.commentLength }),
   authorName: t.Optional(PersonName),
   anonymousId: t.Optional(AnonymousId),
 });
@@ -169,10 +174,16 @@ export type PublicCommentBody = Static<typeof PublicCommentBodySchema>;
 export const PublicPostsQuery = t.Object({
   status: t.Optional(Enum(VISIBLE_STATUSES, { description: "One of the visible statuses" })),
   sort: t.Optional(Enum(["votes", "date"], { description: "`votes` (default) or `date`" })),
-  q: t.Optional(t.String({ maxLength: 200, description: "Words that must appear in title or description" })),
+  q: t.Optional(
+    t.String({
+      maxLength: LIMITS.searchLength,
+      description: "Words that must appear in title or description",
+    }),
+  ),
   ...pageQuery(100),
 });
 export type PublicPostsQueryInput = Static<typeof PublicPostsQuery>;
 
-export const BoardParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 48 }) });
-export const BoardPostParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 48 }), postId: Id });
+const Slug = t.String({ minLength: 1, maxLength: LIMITS.slugMaxLength });
+export const BoardParams = t.Object({ slug: Slug });
+export const BoardPostParams = t.Object({ slug: Slug, postId: Id });

@@ -1,6 +1,7 @@
 import { type Static, t } from "elysia";
 import { pageQuery, PaginationSchema } from "../http/paging";
 import { DateTime, Id } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 export const ReleaseSchema = t.Object(
   {
@@ -18,9 +19,11 @@ export const ReleaseSchema = t.Object(
 );
 export type Release = Static<typeof ReleaseSchema>;
 
-const Title = t.String({ minLength: 1, maxLength: 200 });
-const Content = t.Nullable(t.String({ maxLength: 100000, description: "Markdown" }));
-const Label = t.Nullable(t.String({ maxLength: 50, description: "Version label, such as v2.3" }));
+const Title = t.String({ minLength: 1, maxLength: LIMITS.releaseTitleLength });
+const Content = t.Nullable(t.String({ maxLength: LIMITS.releaseContentLength, description: "Markdown" }));
+const Label = t.Nullable(
+  t.String({ maxLength: LIMITS.releaseLabelLength, description: "Version label, such as v2.3" }),
+);
 const PostIds = t.Array(Id, {
   maxItems: 1000,
   uniqueItems: true,

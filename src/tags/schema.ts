@@ -1,5 +1,6 @@
 import { type Static, t } from "elysia";
 import { DateTime, Id } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 export const DEFAULT_TAG_THEME = "#6366f1";
 const HexColour = t.String({
@@ -7,7 +8,7 @@ const HexColour = t.String({
   error: "must be a hex colour such as #6366f1",
   examples: ["#6366f1"],
 });
-const Label = t.String({ minLength: 1, maxLength: 50, examples: ["Mobile"] });
+const Label = t.String({ minLength: 1, maxLength: LIMITS.tagLabelLength, examples: ["Mobile"] });
 
 export const TagSchema = t.Object(
   { id: Id, label: t.String(), theme: t.String(), createdAt: DateTime },

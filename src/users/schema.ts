@@ -2,14 +2,15 @@ import { type Static, t } from "elysia";
 import { pageQuery } from "../http/paging";
 import { DateTime, Id } from "../http/schemas";
 import { MAX_SPEND } from "./money";
+import { LIMITS } from "../http/limits";
 
 export const Email = t.String({
-  maxLength: 320,
+  maxLength: LIMITS.emailLength,
   pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
   error: "must be an email address",
   examples: ["ada@example.com"],
 });
-const Name = t.String({ maxLength: 200 });
+const Name = t.String({ maxLength: LIMITS.personNameLength });
 const Spend = t.Number({
   minimum: 0,
   maximum: MAX_SPEND,

@@ -17,7 +17,7 @@ const RECENT_ATTEMPTS = 50;
 
 /**
  * Refuses a URL featureboard must not call: not https, or resolving to a loopback, private, link-local or
- * metadata address (decisions §8). Checked again before every attempt, since DNS answers change.
+ * metadata address (docs/webhooks.md). Checked again before every attempt, since DNS answers change.
  */
 export async function requireSafeUrl(field: string, url: string, policy: TargetPolicy): Promise<string> {
   try {

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { LIMITS } from "../../src/http/limits";
 import { createTestApp, expectApiError } from "../support/app";
 import { makePost, makeTag, makeUser } from "../support/board";
 
@@ -11,7 +12,7 @@ async function refused(method: string, path: string, body: unknown, field: strin
   expect(error.message).toContain(field);
 }
 
-describe("the specification's Limits table", () => {
+describe("the limits of docs/limits.md", () => {
   test("post title: 1 to 200 characters", async () => {
     await refused("POST", "/api/v1/posts", { title: "" }, "title");
     await refused("POST", "/api/v1/posts", { title: "x".repeat(201) }, "title");
@@ -99,5 +100,20 @@ describe("the specification's Limits table", () => {
         expect(error.message).toContain("limit");
       }
     }
+  });
+});
+
+describe("one limits module for every surface", () => {
+  test("the REST and public API documents state the same title limit, from LIMITS", async () => {
+    const document = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
+    const bodyOf = (path: string) => document.paths[path].post.requestBody.content["application/json"].schema;
+    expect(bodyOf("/api/v1/posts").properties.title.maxLength).toBe(LIMITS.postTitleLength);
+    expect(bodyOf("/api/public/posts").properties.title.maxLength).toBe(LIMITS.postTitleLength);
+    const tooLong = "x".repeat(LIMITS.postTitleLength + 1);
+    expectApiError(
+      await t.call("POST", "/api/public/posts", { key: null, body: { projectSlug: "acme", title: tooLong } }),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 });

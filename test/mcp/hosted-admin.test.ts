@@ -14,7 +14,7 @@ afterAll(async () => {
   t.close();
 });
 
-/** The admin-mode tools of decisions §9, besides the four public ones. */
+/** The admin-mode tools of docs/mcp.md, besides the four public ones. */
 const ADMIN_TOOLS = [
   "list_posts",
   "get_post",

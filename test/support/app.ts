@@ -121,7 +121,7 @@ export const API_ERROR_FIELDS = [
   "suggestion",
 ];
 
-/** Asserts the ApiError shape of decisions §4 and returns the body for further checks. */
+/** Asserts the ApiError shape of docs/decisions.md ("API behaviour") and returns the body for further checks. */
 export function expectApiError(response: TestResponse, status: number, code: string) {
   if (response.status !== status || response.body?.error_code !== code) {
     throw new Error(`expected ${status} ${code}, got ${response.status}: ${response.text}`);

@@ -15,7 +15,7 @@ import type { Project } from "../../projects/schema";
 import { adminProject, ADDS, defineTool, type McpSession, READS, type Tool } from "../tool";
 import { Args, defined } from "./args";
 
-/** AI tools draw on the project's AI budget (decisions §5), as the REST AI routes do. */
+/** AI tools draw on the project's AI budget (docs/decisions.md, "Rate limits"), as the REST AI routes do. */
 function aiProject(session: McpSession): Project {
   const project = adminProject(session);
   enforceRateLimit(session.ctx.rateLimits.ai, project.id, {});

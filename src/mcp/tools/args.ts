@@ -1,21 +1,30 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { POST_STATUSES } from "../../posts/schema";
 import { MAX_PAGE } from "../../http/paging";
+import { LIMITS } from "../../http/limits";
 
 /** Argument schemas shared by several tools (snake_case, mirroring the REST fields). */
 
-export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
+export const Id = (description: string) =>
+  Type.String({ minLength: 1, maxLength: LIMITS.idLength, description });
 export const PostId = Id("The post's id");
 export const PostStatus = Type.Union(
   POST_STATUSES.map((status) => Type.Literal(status)),
   { description: "PENDING, APPROVED, IN_PROGRESS, COMPLETE, CLOSED or ARCHIVED" },
 );
-export const Title = Type.String({ minLength: 1, maxLength: 200, description: "1 to 200 characters" });
-export const Description = Type.Union([Type.String({ maxLength: 10000 }), Type.Null()], {
-  description: "Up to 10000 characters; null clears it",
+export const Title = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.postTitleLength,
+  description: `1 to ${LIMITS.postTitleLength} characters`,
 });
-export const TagIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-  maxItems: 100,
+export const Description = Type.Union(
+  [Type.String({ maxLength: LIMITS.postDescriptionLength }), Type.Null()],
+  {
+    description: `Up to ${LIMITS.postDescriptionLength} characters; null clears it`,
+  },
+);
+export const TagIds = Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.idLength }), {
+  maxItems: LIMITS.tagsPerPost,
   uniqueItems: true,
   description: "Tag ids (list_tags); replaces the post's tags",
 });

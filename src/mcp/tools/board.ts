@@ -14,6 +14,7 @@ import { VoteSchema } from "../../votes/schema";
 import * as votes from "../../votes/service";
 import { ADDS, adminProject, defineTool, READS, REMOVES, type Tool, UPDATES } from "../tool";
 import { Args, defined, Id, Limit, Page, PostId } from "./args";
+import { LIMITS } from "../../http/limits";
 
 const AnonymousId = Type.String({ minLength: 1, maxLength: 200, description: "A voter without an account" });
 
@@ -61,7 +62,11 @@ export const addCommentTool = defineTool({
   annotations: ADDS,
   input: Args({
     post_id: PostId,
-    body: Type.String({ minLength: 1, maxLength: 5000, description: "1 to 5000 characters" }),
+    body: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.commentLength,
+      description: `1 to ${LIMITS.commentLength} characters`,
+    }),
     author_name: Type.Optional(Type.String({ maxLength: 200 })),
     is_internal_note: Type.Optional(
       Type.Boolean({ description: "Visible to the team only (default false)" }),
@@ -135,7 +140,7 @@ export const createTagTool = defineTool({
   access: "admin",
   annotations: ADDS,
   input: Args({
-    label: Type.String({ minLength: 1, maxLength: 50 }),
+    label: Type.String({ minLength: 1, maxLength: LIMITS.tagLabelLength }),
     theme: Type.Optional(
       Type.String({
         pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
@@ -182,7 +187,10 @@ export const updateUserTool = defineTool({
     ),
     name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
     email: Type.Optional(
-      Type.Union([Type.String({ maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" }), Type.Null()]),
+      Type.Union([
+        Type.String({ maxLength: LIMITS.emailLength, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" }),
+        Type.Null(),
+      ]),
     ),
   }),
   output: t.Object({ user: BoardUserSchema }),

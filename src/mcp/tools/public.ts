@@ -1,21 +1,21 @@
 import { Type } from "@sinclair/typebox";
-import { t } from "elysia";
 import { VISIBLE_STATUSES } from "../../posts/schema";
 import { PublicCommentSchema, PublicPostSchema, PublicVoteSchema } from "../../public/schema";
 import { boardUrl, commentPublic, listVisiblePosts, submitPublicPost } from "../../public/service";
 import { validationError } from "../../http/errors";
 import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
+import { PostId } from "./args";
 import { togglePublicVote } from "../../votes/service";
+import { LIMITS } from "../../http/limits";
 
 const ProjectSlug = Type.Optional(
   Type.String({
     minLength: 1,
-    maxLength: 48,
+    maxLength: LIMITS.slugMaxLength,
     description:
       "The board's slug. Needed in public mode unless the MCP URL carries ?project=<slug>; ignored in admin mode (the key names the project).",
   }),
 );
-const PostId = Type.String({ minLength: 1, maxLength: 64, description: "The post's id" });
 
 export const submitFeatureRequest = defineTool({
   name: "submit_feature_request",
@@ -28,13 +28,17 @@ export const submitFeatureRequest = defineTool({
   annotations: ADDS,
   input: Type.Object(
     {
-      title: Type.String({ minLength: 1, maxLength: 200, description: "Short summary of the request" }),
+      title: Type.String({
+        minLength: 1,
+        maxLength: LIMITS.postTitleLength,
+        description: "Short summary of the request",
+      }),
       description: Type.Optional(
-        Type.String({ maxLength: 10000, description: "What the user wants and why" }),
+        Type.String({ maxLength: LIMITS.postDescriptionLength, description: "What the user wants and why" }),
       ),
       email: Type.Optional(
         Type.String({
-          maxLength: 320,
+          maxLength: LIMITS.emailLength,
           pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
           description: "The requester's email, to hear back; never shown publicly",
         }),
@@ -50,11 +54,11 @@ export const submitFeatureRequest = defineTool({
     },
     { additionalProperties: false },
   ),
-  output: t.Object(
+  output: Type.Object(
     {
       post: PublicPostSchema,
-      boardUrl: t.String(),
-      message: t.String(),
+      boardUrl: Type.String(),
+      message: Type.String(),
     },
     { additionalProperties: false },
   ),
@@ -85,14 +89,16 @@ export const browseBoard = defineTool({
   input: Type.Object(
     {
       project_slug: ProjectSlug,
-      q: Type.Optional(Type.String({ maxLength: 200, description: "Words that must appear in the post" })),
+      q: Type.Optional(
+        Type.String({ maxLength: LIMITS.searchLength, description: "Words that must appear in the post" }),
+      ),
       status: Type.Optional(Type.Union(VISIBLE_STATUSES.map((status) => Type.Literal(status)))),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" })),
     },
     { additionalProperties: false },
   ),
-  output: t.Object(
-    { posts: t.Array(PublicPostSchema), boardUrl: t.String(), projectSlug: t.String() },
+  output: Type.Object(
+    { posts: Type.Array(PublicPostSchema), boardUrl: Type.String(), projectSlug: Type.String() },
     { additionalProperties: false },
   ),
   run(session, args) {
@@ -161,13 +167,17 @@ export const addPublicComment = defineTool({
   input: Type.Object(
     {
       post_id: PostId,
-      body: Type.String({ minLength: 1, maxLength: 5000, description: "The comment, 1 to 5000 characters" }),
+      body: Type.String({
+        minLength: 1,
+        maxLength: LIMITS.commentLength,
+        description: `The comment, 1 to ${LIMITS.commentLength} characters`,
+      }),
       author_name: Type.String({ minLength: 1, maxLength: 200, description: "Name shown with the comment" }),
       project_slug: ProjectSlug,
     },
     { additionalProperties: false },
   ),
-  output: t.Object({ comment: PublicCommentSchema }, { additionalProperties: false }),
+  output: Type.Object({ comment: PublicCommentSchema }, { additionalProperties: false }),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
     return {

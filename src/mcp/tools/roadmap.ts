@@ -11,6 +11,7 @@ import { RoadmapSchema } from "../../roadmap/schema";
 import { getRoadmap } from "../../roadmap/service";
 import { ADDS, adminProject, defineTool, READS, type Tool } from "../tool";
 import { Args, defined, Id, Limit, Page } from "./args";
+import { LIMITS } from "../../http/limits";
 
 const Period = Type.Union(
   PERIODS.map((period) => Type.Literal(period)),
@@ -93,7 +94,9 @@ export const createReleaseTool = defineTool({
     title: Type.String({ minLength: 1, maxLength: 200 }),
     content: Type.Optional(Type.String({ maxLength: 100000, description: "Markdown release notes" })),
     is_draft: Type.Optional(Type.Boolean({ description: "Default true; false publishes now" })),
-    label: Type.Optional(Type.String({ maxLength: 50, description: "Version label, such as v2.3" })),
+    label: Type.Optional(
+      Type.String({ maxLength: LIMITS.releaseLabelLength, description: "Version label, such as v2.3" }),
+    ),
     post_ids: Type.Optional(
       Type.Array(Id("A post this release ships"), { maxItems: 1000, uniqueItems: true }),
     ),
