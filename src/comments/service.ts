@@ -2,7 +2,7 @@ import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { notFound, validationError } from "../http/errors";
-import { requirePostRow } from "../posts/service";
+import { requireListedPostRow, requirePostRow } from "../posts/service";
 import type { Comment, CommentPatch, InternalFilter } from "./schema";
 import * as store from "./store";
 import type { CommentRow } from "./store";
@@ -121,5 +121,30 @@ export function deleteComment(db: Db, projectId: string, postId: string, comment
       metadata: { postId },
     });
     appendEvent(db, projectId, "comment.deleted", store.toComment(row));
+  });
+}
+
+/** What someone on the public board writes: never an internal note, on a post the board lists. */
+export interface PublicCommentInput {
+  body: string;
+  authorName?: string | undefined;
+  anonymousId?: string | undefined;
+}
+
+/** A comment from the public board (public API, board pages, MCP public tools). */
+export function createPublicComment(
+  db: Db,
+  projectId: string,
+  postId: string,
+  input: PublicCommentInput,
+): Comment {
+  return inTransaction(db, () => {
+    requireListedPostRow(db, projectId, postId);
+    return createComment(db, projectId, postId, {
+      body: input.body,
+      authorName: input.authorName ?? null,
+      anonymousId: input.anonymousId ?? null,
+      isInternalNote: false,
+    });
   });
 }

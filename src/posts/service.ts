@@ -6,7 +6,7 @@ import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { requireValid } from "../http/validation-message";
 import { issueLinksOfPosts } from "../integrations/service";
-import { requireUserRow } from "../users/service";
+import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import {
   BulkItemSchema,
   isVisibleStatus,
@@ -355,4 +355,38 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
 export function listDeletedPosts(db: Db, projectId: string, query: { since?: string; limit?: number }) {
   const since = query.since === undefined ? 0 : Date.parse(query.since);
   return store.listTombstones(db, projectId, since, query.limit ?? 100);
+}
+
+/** A request submitted on the public board (public API, widget, MCP public tools). */
+export interface Submission {
+  title: string;
+  description?: string | null | undefined;
+  metadata?: Metadata | undefined;
+  email?: string | undefined;
+  name?: string | undefined;
+}
+
+/**
+ * A public submission: always PENDING, so it is listed only once the team approves it. An email names its
+ * author: the board user who has it (left unchanged, so nobody can rename a customer by knowing their
+ * email), or a new one.
+ */
+export function submitPost(db: Db, projectId: string, input: Submission): Post {
+  return inTransaction(db, () => {
+    const author =
+      input.email === undefined
+        ? null
+        : (findUserIdByEmail(db, projectId, input.email) ??
+          upsertUserByEmail(db, projectId, {
+            email: input.email,
+            ...(input.name ? { name: input.name } : {}),
+          }).user.id);
+    return createPost(db, projectId, {
+      title: input.title,
+      status: "PENDING",
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...(author !== null ? { createdByBoardUserId: author } : {}),
+    });
+  });
 }

@@ -1,16 +1,15 @@
-import { createComment, listComments } from "../comments/service";
+import { createPublicComment, listComments } from "../comments/service";
 import type { Comment } from "../comments/schema";
-import { type Db, inTransaction } from "../db/connection";
+import type { Db } from "../db/connection";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { pageRequest, pagination, type Pagination } from "../http/paging";
 import { type PostWithTags, VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
 import {
   countVisibleByStatus,
   countVisiblePosts,
-  createPost,
   findPostRow,
   listVisiblePostsWithTags,
-  requireListedPostRow,
+  submitPost,
   type VisibleFilter,
   withTags,
 } from "../posts/service";
@@ -19,7 +18,6 @@ import type { Project } from "../projects/schema";
 import { authenticateKey, requireProjectBySlug } from "../projects/service";
 import type { Release } from "../releases/schema";
 import { listPublishedReleases } from "../releases/service";
-import { findUserIdByEmail, upsertUserByEmail } from "../users/service";
 import type {
   PublicBoard,
   PublicComment,
@@ -212,49 +210,17 @@ export function getPublicChangelog(
 
 // ---- writing ----
 
-/**
- * The board user behind an email given on the public API: the existing one (left unchanged, so nobody
- * can rename a customer by knowing their email), or a new one.
- */
-function boardUserForEmail(db: Db, projectId: string, email: string | undefined, name: string | undefined) {
-  if (email === undefined) return null;
-  return (
-    findUserIdByEmail(db, projectId, email) ??
-    upsertUserByEmail(db, projectId, { email, ...(name ? { name } : {}) }).user.id
-  );
-}
-
-/** A public submission: always PENDING, so it is listed only once the team approves it. */
+/** A public submission, in the public shape (posts/service holds the rules). */
 export function submitPublicPost(db: Db, project: Project, input: PublicSubmit): PublicPost {
-  return inTransaction(db, () => {
-    const author = boardUserForEmail(db, project.id, input.email, input.name);
-    const post = createPost(db, project.id, {
-      title: input.title,
-      status: "PENDING",
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-      ...(author !== null ? { createdByBoardUserId: author } : {}),
-    });
-    return toPublicPost({ ...post, tags: [], issueLinks: [] });
-  });
+  return toPublicPost({ ...submitPost(db, project.id, input), tags: [], issueLinks: [] });
 }
 
-/** A public comment: never an internal note. */
+/** A public comment, in the public shape (comments/service holds the rules). */
 export function commentPublic(
   db: Db,
   projectId: string,
   postId: string,
   input: PublicCommentBody,
 ): PublicComment {
-  return inTransaction(db, () => {
-    requireListedPostRow(db, projectId, postId);
-    return toPublicComment(
-      createComment(db, projectId, postId, {
-        body: input.body,
-        authorName: input.authorName ?? null,
-        anonymousId: input.anonymousId ?? null,
-        isInternalNote: false,
-      }),
-    );
-  });
+  return toPublicComment(createPublicComment(db, projectId, postId, input));
 }
