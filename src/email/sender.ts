@@ -1,6 +1,8 @@
 import { Cron } from "croner";
 import nodemailer from "nodemailer";
-import type { AppContext } from "../context";
+import type { Config } from "../config";
+import type { Db } from "../db/connection";
+import type { Logger } from "../log";
 import { inTransaction, onCommit, whenCommitted } from "../db/connection";
 import { describeError } from "../log";
 import { unsubscribeUrl, withUnsubscribeFooter } from "./message";
@@ -27,7 +29,14 @@ export interface MailSender {
  * `mail_outbox` is the delivery and one log line shows it. Passes never overlap, so a mail is sent once
  * unless the process dies between handing it to the SMTP server and recording that (at least once).
  */
-export function createMailSender(ctx: Pick<AppContext, "db" | "config" | "log">): MailSender {
+/** What the sender needs of the runtime (it is itself part of the runtime object, src/context.ts). */
+export interface MailContext {
+  db: Db;
+  config: Pick<Config, "mail" | "publicUrl">;
+  log: Logger;
+}
+
+export function createMailSender(ctx: MailContext): MailSender {
   const { db, config, log } = ctx;
   const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : null;
 

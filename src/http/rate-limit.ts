@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import type { Config, RateLimitRule } from "../config";
-import type { AppContext } from "../context";
 import { ApiError } from "./errors";
 import { requestInfo, requestPath } from "./request-info";
 
@@ -131,7 +130,7 @@ function meteredByKey(path: string): boolean {
  * a route that authenticates keys (then the auth step meters it per key). A header sent to a keyless route
  * (board pages, feed, discovery, the public API) is ignored and changes nothing.
  */
-export function keylessRateLimit(ctx: AppContext) {
+export function keylessRateLimit(ctx: { rateLimits: RateLimits }) {
   return new Elysia({ name: "http.keyless-rate-limit" }).onRequest(({ request, set }) => {
     const path = requestPath(request);
     if (UNMETERED_PATHS.has(path) || path.startsWith(STATIC_ASSETS)) return;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { AppContext } from "../context";
-import { describeError } from "../log";
+import type { Config } from "../config";
+import { describeError, type Logger } from "../log";
 
 export interface RequestInfo {
   id: string;
@@ -66,7 +66,7 @@ function clientIp(request: Request, server: AddressSource | null, trustProxy: bo
  * Gives every response an `X-Request-Id` (the caller's, when it sent a sane one) and writes one JSON
  * access-log line per request once the response is sent.
  */
-export function requestLog(ctx: AppContext) {
+export function requestLog(ctx: { config: Pick<Config, "trustProxy">; log: Logger }) {
   let warnedAboutProxy = false;
   return new Elysia({ name: "http.request-log" })
     .onRequest(({ request, set, server }) => {
