@@ -39,23 +39,28 @@ function aiRoutesUnder<const Prefix extends string>(ctx: AppContext, prefix: Pre
  */
 export function aiRoutes(ctx: AppContext) {
   const postTools = aiRoutesUnder(ctx, "/api/v1/posts", "Posts")
-    .get("/similar", ({ project, query }) => ai.findSimilarPosts(ctx.ai, project.id, query), {
-      query: SimilarQuery,
-      response: {
-        200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
-        ...errorResponses(400, 403, 502, 503),
+    .get(
+      "/similar",
+      async ({ project, query }) => ({ data: await ai.findSimilarPosts(ctx.ai, project.id, query) }),
+      {
+        query: SimilarQuery,
+        response: {
+          200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
+          ...errorResponses(400, 403, 502, 503),
+        },
+        detail: {
+          summary: "Find posts similar to a text",
+          description:
+            "Semantic search over the project's posts. `similarity` is calibrated to 0-1 so that the default " +
+            "`threshold` 0.7 is where a post becomes a likely duplicate; `limit` defaults to 5." +
+            GATED,
+        },
       },
-      detail: {
-        summary: "Find posts similar to a text",
-        description:
-          "Semantic search over the project's posts. `similarity` is calibrated to 0-1 so that the default " +
-          "`threshold` 0.7 is where a post becomes a likely duplicate; `limit` defaults to 5." +
-          GATED,
-      },
-    })
+    )
     .post(
       "/from-text",
-      async ({ project, body, status }) => status(201, await ai.createPostFromText(ctx.ai, project.id, body)),
+      async ({ project, body, status }) =>
+        status(201, { data: await ai.createPostFromText(ctx.ai, project.id, body) }),
       {
         body: FromTextSchema,
         response: {
@@ -76,47 +81,59 @@ export function aiRoutes(ctx: AppContext) {
     );
 
   const workflows = aiRoutesUnder(ctx, "/api/v1/ai", "AI")
-    .post("/triage", ({ project, body }) => ai.triageInbox(ctx.ai, project.id, body ?? {}), {
-      body: t.Optional(TriageSchema),
-      response: {
-        200: dataOf(TriageResultSchema, "One recommendation per post"),
-        ...errorResponses(400, 403, 502, 503),
+    .post(
+      "/triage",
+      async ({ project, body }) => ({ data: await ai.triageInbox(ctx.ai, project.id, body ?? {}) }),
+      {
+        body: t.Optional(TriageSchema),
+        response: {
+          200: dataOf(TriageResultSchema, "One recommendation per post"),
+          ...errorResponses(400, 403, 502, 503),
+        },
+        detail: {
+          summary: "Triage the inbox",
+          description:
+            "Recommends a status, tags, a duplicate (by similarity) and a priority (votes, voters' spend, age) for " +
+            "the oldest PENDING posts, up to `limit` (default 20). Changes nothing." +
+            GATED,
+        },
       },
-      detail: {
-        summary: "Triage the inbox",
-        description:
-          "Recommends a status, tags, a duplicate (by similarity) and a priority (votes, voters' spend, age) for " +
-          "the oldest PENDING posts, up to `limit` (default 20). Changes nothing." +
-          GATED,
+    )
+    .post(
+      "/summary",
+      async ({ project, body }) => ({ data: await ai.summariseFeedback(ctx.ai, project.id, body ?? {}) }),
+      {
+        body: t.Optional(SummaryRequestSchema),
+        response: {
+          200: dataOf(SummaryResultSchema, "Summary of the period"),
+          ...errorResponses(400, 403, 502, 503),
+        },
+        detail: {
+          summary: "Summarise feedback",
+          description:
+            "Stats, themes and highlights of the last week, month or quarter (default week)." + GATED,
+        },
       },
-    })
-    .post("/summary", ({ project, body }) => ai.summariseFeedback(ctx.ai, project.id, body ?? {}), {
-      body: t.Optional(SummaryRequestSchema),
-      response: {
-        200: dataOf(SummaryResultSchema, "Summary of the period"),
-        ...errorResponses(400, 403, 502, 503),
+    )
+    .post(
+      "/sprint-plan",
+      async ({ project, body }) => ({ data: await ai.planSprint(ctx.ai, project.id, body ?? {}) }),
+      {
+        body: t.Optional(SprintPlanRequestSchema),
+        response: {
+          200: dataOf(SprintPlanResultSchema, "The planned posts, in order"),
+          ...errorResponses(400, 403, 502),
+        },
+        detail: {
+          summary: "Plan a sprint",
+          description:
+            "Picks up to `capacity` (default 5) PENDING, APPROVED or IN_PROGRESS posts: `balanced` (default), " +
+            "`revenue` (voters' spend first), `popular` (votes) or `quick-wins` (votes per effort). Each item's " +
+            "`reason` says why it was picked." +
+            GATED,
+        },
       },
-      detail: {
-        summary: "Summarise feedback",
-        description:
-          "Stats, themes and highlights of the last week, month or quarter (default week)." + GATED,
-      },
-    })
-    .post("/sprint-plan", ({ project, body }) => ai.planSprint(ctx.ai, project.id, body ?? {}), {
-      body: t.Optional(SprintPlanRequestSchema),
-      response: {
-        200: dataOf(SprintPlanResultSchema, "The planned posts, in order"),
-        ...errorResponses(400, 403, 502),
-      },
-      detail: {
-        summary: "Plan a sprint",
-        description:
-          "Picks up to `capacity` (default 5) PENDING, APPROVED or IN_PROGRESS posts: `balanced` (default), " +
-          "`revenue` (voters' spend first), `popular` (votes) or `quick-wins` (votes per effort). Each item's " +
-          "`reason` says why it was picked." +
-          GATED,
-      },
-    });
+    );
 
   return new Elysia().use(postTools).use(workflows);
 }

@@ -45,7 +45,7 @@ export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: 
     { title: input.query, description: null },
     { threshold: input.threshold ?? DEFAULT_THRESHOLD, limit: input.limit ?? DEFAULT_SIMILAR_LIMIT },
   );
-  return { data };
+  return data;
 }
 
 // ---- from text ----
@@ -80,7 +80,7 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
   );
   if (duplicate) {
     const post = toPost(requirePostRow(db, projectId, duplicate.id));
-    return { data: { action: "matched_duplicate" as const, post, similar_posts: similar } };
+    return { action: "matched_duplicate" as const, post, similar_posts: similar };
   }
   const metadata: Record<string, string> = {};
   if (input.source !== undefined) metadata.source = input.source;
@@ -93,7 +93,7 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
     tagIds: tags.filter((tag) => wanted.has(tag.label.toLowerCase())).map((tag) => tag.id),
     metadata: Object.keys(metadata).length > 0 ? metadata : null,
   });
-  return { data: { action: "created" as const, post, similar_posts: similar } };
+  return { action: "created" as const, post, similar_posts: similar };
 }
 
 // ---- shared facts about posts ----
@@ -189,7 +189,7 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
       reason,
     });
   }
-  return { data: { triaged: recommendations.length, recommendations } };
+  return { triaged: recommendations.length, recommendations };
 }
 
 // ---- summary ----
@@ -211,7 +211,7 @@ export async function summariseFeedback(ai: AiRuntime, projectId: string, input:
     status: row.status,
   }));
   const text = await provider.summarise({ period, stats, posts });
-  return { data: { summary: text.summary, highlights: text.highlights, top_themes: text.topThemes, stats } };
+  return { summary: text.summary, highlights: text.highlights, top_themes: text.topThemes, stats };
 }
 
 // ---- sprint plan ----
@@ -293,7 +293,7 @@ export async function planSprint(ai: AiRuntime, projectId: string, input: Sprint
       ? "Nothing to plan: no PENDING, APPROVED or IN_PROGRESS posts."
       : `Planned ${plural(picked.length, "post")} of ${pool.length} open (strategy ${strategy}): ` +
         `${plural(totalVotes, "vote")} and ${money(totalSpend)}/month of voter spend in total.`;
-  return { data: { strategy, items, summary } };
+  return { strategy, items, summary };
 }
 
 export type { SimilarPost };

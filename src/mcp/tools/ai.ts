@@ -47,7 +47,7 @@ export const searchSimilarTool = defineTool({
   async run(session, args) {
     const input = { query: args.query, ...defined({ threshold: args.threshold, limit: args.limit }) };
     const found = await ai.findSimilarPosts(session.ctx.ai, aiProject(session).id, input);
-    return { posts: found.data };
+    return { posts: found };
   },
 });
 
@@ -69,7 +69,7 @@ export const submitFeedbackTool = defineTool({
   async run(session, args) {
     const input = { text: args.text, ...defined({ source: args.source, source_url: args.source_url }) };
     const result = await ai.createPostFromText(session.ctx.ai, aiProject(session).id, input);
-    return result.data;
+    return result;
   },
 });
 
@@ -86,8 +86,7 @@ export const triageInboxTool = defineTool({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" })),
   }),
   output: TriageResultSchema,
-  run: async (session, args) =>
-    (await ai.triageInbox(session.ctx.ai, aiProject(session).id, defined(args))).data,
+  run: async (session, args) => ai.triageInbox(session.ctx.ai, aiProject(session).id, defined(args)),
 });
 
 export const getSummaryTool = defineTool({
@@ -107,8 +106,7 @@ export const getSummaryTool = defineTool({
     ),
   }),
   output: SummaryResultSchema,
-  run: async (session, args) =>
-    (await ai.summariseFeedback(session.ctx.ai, aiProject(session).id, defined(args))).data,
+  run: async (session, args) => ai.summariseFeedback(session.ctx.ai, aiProject(session).id, defined(args)),
 });
 
 export const planSprintTool = defineTool({
@@ -125,8 +123,7 @@ export const planSprintTool = defineTool({
     strategy: Type.Optional(Type.Union(STRATEGIES.map((strategy) => Type.Literal(strategy)))),
   }),
   output: SprintPlanResultSchema,
-  run: async (session, args) =>
-    (await ai.planSprint(session.ctx.ai, aiProject(session).id, defined(args))).data,
+  run: async (session, args) => ai.planSprint(session.ctx.ai, aiProject(session).id, defined(args)),
 });
 
 export const AI_TOOLS: Tool[] = [
