@@ -12,6 +12,7 @@ import { metaRoutes } from "./meta/routes";
 import { paymentsRoutes } from "./payments/routes";
 import { unsubscribeRoutes } from "./email/routes";
 import { activityRoutes } from "./activity/routes";
+import { adminRoutes } from "./admin/routes";
 import { analyticsRoutes } from "./analytics/routes";
 import { mcpRoutes } from "./mcp/routes";
 import { aiRoutes } from "./ai/routes";
@@ -70,6 +71,7 @@ export function createApp(ctx: AppContext) {
     .use(analyticsRoutes(ctx))
     .use(activityRoutes(ctx))
     .use(webRoutes(ctx))
+    .use(adminRoutes(ctx))
     .use(publicRoutes(ctx))
     .use(importRoutes(ctx))
     .use(mcpRoutes(ctx))

@@ -23,7 +23,13 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The payment processor's API root (Stripe's by default; tests point it at a loopback server). */
   payments: { apiUrl: string };
-  rateLimits: { secretKey: RateLimitRule; publicIp: RateLimitRule; page: RateLimitRule; ai: RateLimitRule };
+  rateLimits: {
+    secretKey: RateLimitRule;
+    publicIp: RateLimitRule;
+    page: RateLimitRule;
+    ai: RateLimitRule;
+    signIn: RateLimitRule;
+  };
   ai: {
     provider: AiProviderName;
     openaiApiKey: string | null;
@@ -188,6 +194,8 @@ export function loadConfig(env: Env = process.env): Config {
       // Board pages and the widget: a person clicking through a board never meets it; a scraper does.
       page: rateRule(env, "FEATUREBOARD_RATE_LIMIT_PAGE", { perMinute: 300, burst: 60 }),
       ai: rateRule(env, "FEATUREBOARD_RATE_LIMIT_AI", { perMinute: 30, burst: 10 }),
+      // Dashboard sign-in attempts, per account and per client IP: password guessing stays slow.
+      signIn: rateRule(env, "FEATUREBOARD_RATE_LIMIT_SIGN_IN", { perMinute: 10, burst: 5 }),
     },
     ai: {
       provider,

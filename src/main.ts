@@ -1,5 +1,6 @@
 import { aiCommand } from "./cli/ai-commands";
 import { keysCommand, projectCommand } from "./cli/project-commands";
+import { teamCommand } from "./cli/team-commands";
 import { USAGE, UsageError } from "./cli/usage";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { backupDatabase } from "./db/backup";
@@ -90,6 +91,8 @@ function run(argv: string[]): number | Promise<number> | "serving" {
       return withDatabase(config, (db) => projectCommand(args, db, print));
     case "keys":
       return withDatabase(config, (db) => keysCommand(args, db, print));
+    case "team":
+      return withDatabase(config, (db) => teamCommand(args, db, config, print));
     case "ai":
       return withDatabaseAsync(config, (db) => aiCommand(args, db, config, print));
     case "backup": {

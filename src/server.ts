@@ -47,6 +47,7 @@ function announceBootstrap(created: CreatedProject, publicUrl: string, print: (l
       `  board:            ${publicUrl}/b/${created.project.slug}`,
       `  API docs:         ${publicUrl}/api/v1/docs`,
       `  MCP endpoint:     ${publicUrl}/mcp   (or: featureboard mcp, over stdio)`,
+      `  team dashboard:   ${publicUrl}/admin   (invite the first owner: featureboard team invite --email you@example.com)`,
       "",
     ].join("\n"),
   );

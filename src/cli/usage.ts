@@ -11,6 +11,10 @@ Usage:
   featureboard keys create --project SLUG --kind secret|publishable [--json]
   featureboard keys list --project SLUG [--json]
   featureboard keys revoke KEY|PREFIX
+  featureboard team invite --email E [--role owner|admin|member] [--project SLUG] [--json]
+                                             one-time URL (24 h) to set a password and open /admin
+  featureboard team list [--project SLUG] [--json]
+  featureboard team remove --email E [--project SLUG]
   featureboard mcp                           MCP server over stdio for agents; calls FEATUREBOARD_URL
                                              (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
   featureboard ai status                     which model the stored embeddings belong to, and what waits

@@ -67,6 +67,7 @@ export interface RateLimits {
   publicIp: TokenBuckets;
   page: TokenBuckets;
   ai: TokenBuckets;
+  signIn: TokenBuckets;
 }
 
 export function createRateLimits(config: Config): RateLimits {
@@ -74,6 +75,7 @@ export function createRateLimits(config: Config): RateLimits {
     secretKey: new TokenBuckets("secret-key", config.rateLimits.secretKey),
     publicIp: new TokenBuckets("client-ip", config.rateLimits.publicIp),
     page: new TokenBuckets("page", config.rateLimits.page),
+    signIn: new TokenBuckets("sign-in", config.rateLimits.signIn),
     ai: new TokenBuckets("ai", config.rateLimits.ai),
   };
 }
@@ -106,9 +108,9 @@ const KEYLESS_API_PATHS = new Set(["/api/v1", "/api/v1/", "/api/v1/openapi.json"
 /** The MCP endpoint (src/mcp/routes.ts): admin mode authenticates with a secret key. */
 const MCP_ENDPOINT = "/mcp";
 
-/** Board pages (and their assets, feed) and the widget script: what a person's browser loads. */
+/** Board pages (and their feed), the widget script and the team dashboard: what a person's browser loads. */
 function isBoardPage(path: string): boolean {
-  return path.startsWith("/b/") || path === "/widget.js";
+  return path.startsWith("/b/") || path === "/widget.js" || path === "/admin" || path.startsWith("/admin/");
 }
 
 const TOO_MANY_PAGES = `<!doctype html>

@@ -9,6 +9,7 @@ import ai from "./0006_ai.sql" with { type: "text" };
 import webhooksIntegrations from "./0007_webhooks_integrations.sql" with { type: "text" };
 import paymentsEmail from "./0008_payments_email.sql" with { type: "text" };
 import webhookLastFailure from "./0009_webhook_last_failure.sql" with { type: "text" };
+import team from "./0010_team.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   { version: 7, name: "0007_webhooks_integrations", sql: webhooksIntegrations },
   { version: 8, name: "0008_payments_email", sql: paymentsEmail },
   { version: 9, name: "0009_webhook_last_failure", sql: webhookLastFailure },
+  { version: 10, name: "0010_team", sql: team },
 ];

@@ -1,0 +1,72 @@
+import { parseArgs } from "node:util";
+import type { Config } from "../config";
+import type { Db } from "../db/connection";
+import { isTeamRole, type TeamRole } from "../team/schema";
+import { inviteMember, listMembers, removeMember } from "../team/service";
+import { UsageError } from "./usage";
+
+type Print = (line: string) => void;
+
+function role(value: string | undefined): TeamRole {
+  if (value === undefined) return "owner";
+  if (!isTeamRole(value)) throw new UsageError("--role must be owner, admin or member");
+  return value;
+}
+
+/**
+ * `featureboard team invite|list|remove`: how the first owner gets in on a fresh install, where nobody can
+ * invite them yet (docs/dashboard.md). The invite URL is printed once and works for 24 hours.
+ */
+export function teamCommand(args: string[], db: Db, config: Config, print: Print): number {
+  const [sub, ...rest] = args;
+  if (sub === "invite") {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        email: { type: "string" },
+        role: { type: "string" },
+        project: { type: "string", default: "default" },
+        json: { type: "boolean", default: false },
+      },
+    });
+    if (!values.email) throw new UsageError("team invite needs --email");
+    const { token, expiresAt } = inviteMember(db, {
+      email: values.email,
+      role: role(values.role),
+      projectSlug: values.project,
+    });
+    const url = `${config.publicUrl}/admin/invite/${token}`;
+    if (values.json) print(JSON.stringify({ url, expiresAt: new Date(expiresAt).toISOString() }));
+    else {
+      print(
+        `Invite for ${values.email} (${role(values.role)} of ${values.project}), valid 24 hours, shown once:`,
+      );
+      print(`  ${url}`);
+    }
+    return 0;
+  }
+  if (sub === "list") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { project: { type: "string", default: "default" }, json: { type: "boolean", default: false } },
+    });
+    const members = listMembers(db, values.project);
+    if (values.json) print(JSON.stringify(members));
+    else for (const member of members) print(`${member.email}\t${member.role}\t${member.name ?? ""}`);
+    return 0;
+  }
+  if (sub === "remove") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { project: { type: "string", default: "default" }, email: { type: "string" } },
+    });
+    if (!values.email) throw new UsageError("team remove needs --email");
+    if (!removeMember(db, values.project, values.email)) {
+      print(`${values.email} is not a team member of ${values.project}`);
+      return 1;
+    }
+    print(`removed ${values.email} from ${values.project}; their sessions are ended`);
+    return 0;
+  }
+  throw new UsageError(`unknown team command: ${sub ?? "(none)"}`);
+}

@@ -1,0 +1,188 @@
+import { randomBytes } from "node:crypto";
+import { type Db, inTransaction } from "../db/connection";
+import { ApiError, validationError } from "../http/errors";
+import { findProjectById, requireProjectBySlug } from "../projects/service";
+import {
+  INVITE_TTL_MS,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  SESSION_TTL_MS,
+  type TeamMember,
+  type TeamRole,
+  type TeamSession,
+} from "./schema";
+import * as store from "./store";
+
+/** Tokens travel in links and cookies; only their SHA-256 is stored, so a copy of the database opens nothing. */
+function newToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+function tokenHash(token: string): Uint8Array {
+  return new Bun.CryptoHasher("sha256").update(token).digest();
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function cleanEmail(email: string): string {
+  const trimmed = email.trim();
+  if (!EMAIL.test(trimmed) || trimmed.length > 320)
+    throw validationError("email", "must be an email address");
+  return trimmed;
+}
+
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    throw validationError("password", `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
+  }
+}
+
+function invalidInvite(): ApiError {
+  return new ApiError(
+    "INVITE_INVALID",
+    "This invite link is unknown, used or expired",
+    "Ask an owner for a new invite: featureboard team invite --email you@example.com",
+  );
+}
+
+function invalidCredentials(): ApiError {
+  return new ApiError(
+    "INVALID_CREDENTIALS",
+    "The email or the password is wrong",
+    "Check both and try again; an owner can send a new invite if the password is lost.",
+  );
+}
+
+/** An invite for `email` to a project with a role: the URL path to open, valid 24 hours, shown once. */
+export function inviteMember(
+  db: Db,
+  input: { email: string; role: TeamRole; projectSlug: string },
+  now = Date.now(),
+): { token: string; expiresAt: number } {
+  const email = cleanEmail(input.email);
+  const project = requireProjectBySlug(db, input.projectSlug);
+  const token = newToken();
+  const expiresAt = now + INVITE_TTL_MS;
+  inTransaction(db, () =>
+    store.insertInvite(
+      db,
+      { tokenHash: tokenHash(token), email, projectId: project.id, role: input.role, expiresAt },
+      now,
+    ),
+  );
+  return { token, expiresAt };
+}
+
+/** What an invite link offers, before it is accepted (the set-password page shows it). */
+export function describeInvite(
+  db: Db,
+  token: string,
+  now = Date.now(),
+): { email: string; projectName: string; role: TeamRole } {
+  const invite = store.findInvite(db, tokenHash(token));
+  if (!invite || invite.used_at !== null || invite.expires_at <= now) throw invalidInvite();
+  const project = findProjectById(db, invite.project_id);
+  if (!project) throw invalidInvite();
+  return { email: invite.email, projectName: project.name, role: invite.role };
+}
+
+function startSession(db: Db, memberId: string, now: number): { sessionToken: string; csrfToken: string } {
+  const sessionToken = newToken();
+  const csrfToken = newToken();
+  store.insertSession(
+    db,
+    { tokenHash: tokenHash(sessionToken), memberId, csrfToken, expiresAt: now + SESSION_TTL_MS },
+    now,
+  );
+  return { sessionToken, csrfToken };
+}
+
+/**
+ * Accepts an invite: the member (new, or the one with that email) joins the project with the invite's role,
+ * sets a password, and is signed in. An invite works once.
+ */
+export async function acceptInvite(
+  db: Db,
+  token: string,
+  input: { password: string; name?: string | undefined },
+  now = Date.now(),
+): Promise<{ sessionToken: string; csrfToken: string }> {
+  checkPassword(input.password);
+  describeInvite(db, token, now);
+  const hash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  return inTransaction(db, () => {
+    const invite = store.findInvite(db, tokenHash(token));
+    if (!invite || !store.useInvite(db, tokenHash(token), now)) throw invalidInvite();
+    let member = store.findMemberByEmail(db, invite.email);
+    if (!member) {
+      store.insertMember(
+        db,
+        { id: Bun.randomUUIDv7(), email: invite.email, name: input.name?.trim() || null },
+        now,
+      );
+      member = store.findMemberByEmail(db, invite.email)!;
+    }
+    store.setPasswordHash(db, member.id, hash, now);
+    store.upsertMembership(db, member.id, invite.project_id, invite.role, now);
+    return startSession(db, member.id, now);
+  });
+}
+
+/** Signs in by password; the caller meters attempts per account and per IP before calling. */
+export async function signIn(
+  db: Db,
+  input: { email: string; password: string },
+  now = Date.now(),
+): Promise<{ sessionToken: string; csrfToken: string }> {
+  const member = store.findMemberByEmail(db, input.email.trim());
+  // Verify against a hash even for an unknown email, so the answer time does not say which emails exist.
+  const hash = member?.passwordHash ?? (await dummyHash());
+  const ok = await Bun.password.verify(input.password.slice(0, PASSWORD_MAX_LENGTH), hash);
+  if (!member || member.passwordHash === null || !ok) throw invalidCredentials();
+  return inTransaction(db, () => startSession(db, member.id, now));
+}
+
+let dummy: Promise<string> | null = null;
+/** Made on first use: hashing at import would cost every start-up an argon2 round. */
+function dummyHash(): Promise<string> {
+  dummy ??= Bun.password.hash("not a password of anyone", { algorithm: "argon2id" });
+  return dummy;
+}
+
+/** The session behind a cookie's token, or null when it is unknown, expired or signed out. */
+export function sessionFor(db: Db, sessionToken: string, now = Date.now()): TeamSession | null {
+  const row = store.findLiveSession(db, tokenHash(sessionToken), now);
+  if (!row) return null;
+  const member = store.findMember(db, row.member_id);
+  if (!member) return null;
+  return {
+    member,
+    memberships: store.membershipsOf(db, member.id),
+    csrfToken: row.csrf_token,
+    expiresAt: row.expires_at,
+  };
+}
+
+export function signOut(db: Db, sessionToken: string, now = Date.now()): void {
+  inTransaction(db, () => store.revokeSession(db, tokenHash(sessionToken), now));
+}
+
+/** Ends every session of the member (a lost laptop, a changed password). */
+export function signOutEverywhere(db: Db, memberId: string, now = Date.now()): number {
+  return inTransaction(db, () => store.revokeSessionsOf(db, memberId, now));
+}
+
+export function listMembers(db: Db, projectSlug: string): (TeamMember & { role: TeamRole })[] {
+  return store.membersOfProject(db, requireProjectBySlug(db, projectSlug).id);
+}
+
+/** Removes the member from the project and ends their sessions; false when they were not a member. */
+export function removeMember(db: Db, projectSlug: string, email: string, now = Date.now()): boolean {
+  const project = requireProjectBySlug(db, projectSlug);
+  return inTransaction(db, () => {
+    const member = store.findMemberByEmail(db, email.trim());
+    if (!member || !store.deleteMembership(db, member.id, project.id)) return false;
+    store.revokeSessionsOf(db, member.id, now);
+    return true;
+  });
+}

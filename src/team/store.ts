@@ -1,0 +1,165 @@
+import type { Db } from "../db/connection";
+import { iso } from "../db/time";
+import type { Membership, TeamMember, TeamRole } from "./schema";
+
+interface MemberRow {
+  id: string;
+  email: string;
+  name: string | null;
+  password_hash: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function toMember(row: MemberRow): TeamMember {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    hasPassword: row.password_hash !== null,
+    createdAt: iso(row.created_at),
+  };
+}
+
+export function findMemberByEmail(
+  db: Db,
+  email: string,
+): (TeamMember & { passwordHash: string | null }) | null {
+  const row = db.query<MemberRow, [string]>("SELECT * FROM team_members WHERE email = ?").get(email);
+  return row ? { ...toMember(row), passwordHash: row.password_hash } : null;
+}
+
+export function findMember(db: Db, memberId: string): TeamMember | null {
+  const row = db.query<MemberRow, [string]>("SELECT * FROM team_members WHERE id = ?").get(memberId);
+  return row ? toMember(row) : null;
+}
+
+export function insertMember(
+  db: Db,
+  member: { id: string; email: string; name: string | null },
+  now: number,
+): void {
+  db.query(
+    "INSERT INTO team_members (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?)",
+  ).run(member.id, member.email, member.name, now, now);
+}
+
+export function setPasswordHash(db: Db, memberId: string, hash: string, now: number): void {
+  db.query("UPDATE team_members SET password_hash = ?, updated_at = ? WHERE id = ?").run(hash, now, memberId);
+}
+
+export function upsertMembership(
+  db: Db,
+  memberId: string,
+  projectId: string,
+  role: TeamRole,
+  now: number,
+): void {
+  db.query(
+    `INSERT INTO team_memberships (member_id, project_id, role, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (member_id, project_id) DO UPDATE SET role = excluded.role`,
+  ).run(memberId, projectId, role, now);
+}
+
+export function deleteMembership(db: Db, memberId: string, projectId: string): boolean {
+  return (
+    db.query("DELETE FROM team_memberships WHERE member_id = ? AND project_id = ?").run(memberId, projectId)
+      .changes > 0
+  );
+}
+
+export function membershipsOf(db: Db, memberId: string): Membership[] {
+  return db
+    .query<{ project_id: string; slug: string; name: string; role: TeamRole }, [string]>(
+      `SELECT m.project_id, p.slug, p.name, m.role FROM team_memberships m JOIN projects p ON p.id = m.project_id
+        WHERE m.member_id = ? ORDER BY p.created_at, p.id`,
+    )
+    .all(memberId)
+    .map((row) => ({
+      projectId: row.project_id,
+      projectSlug: row.slug,
+      projectName: row.name,
+      role: row.role,
+    }));
+}
+
+export function membersOfProject(db: Db, projectId: string): (TeamMember & { role: TeamRole })[] {
+  return db
+    .query<MemberRow & { role: TeamRole }, [string]>(
+      `SELECT t.*, m.role FROM team_members t JOIN team_memberships m ON m.member_id = t.id
+        WHERE m.project_id = ? ORDER BY t.created_at, t.id`,
+    )
+    .all(projectId)
+    .map((row) => ({ ...toMember(row), role: row.role }));
+}
+
+export function insertInvite(
+  db: Db,
+  invite: { tokenHash: Uint8Array; email: string; projectId: string; role: TeamRole; expiresAt: number },
+  now: number,
+): void {
+  db.query(
+    "INSERT INTO team_invites (token_hash, email, project_id, role, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+  ).run(invite.tokenHash, invite.email, invite.projectId, invite.role, now, invite.expiresAt);
+}
+
+export interface InviteRow {
+  email: string;
+  project_id: string;
+  role: TeamRole;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export function findInvite(db: Db, tokenHash: Uint8Array): InviteRow | null {
+  return db
+    .query<InviteRow, [Uint8Array]>(
+      "SELECT email, project_id, role, expires_at, used_at FROM team_invites WHERE token_hash = ?",
+    )
+    .get(tokenHash);
+}
+
+/** Marks the invite used; false when it was used already (two tabs, a replayed link). */
+export function useInvite(db: Db, tokenHash: Uint8Array, now: number): boolean {
+  return (
+    db
+      .query("UPDATE team_invites SET used_at = ? WHERE token_hash = ? AND used_at IS NULL")
+      .run(now, tokenHash).changes === 1
+  );
+}
+
+export function insertSession(
+  db: Db,
+  session: { tokenHash: Uint8Array; memberId: string; csrfToken: string; expiresAt: number },
+  now: number,
+): void {
+  db.query(
+    "INSERT INTO team_sessions (token_hash, member_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+  ).run(session.tokenHash, session.memberId, session.csrfToken, now, session.expiresAt);
+}
+
+export function findLiveSession(
+  db: Db,
+  tokenHash: Uint8Array,
+  now: number,
+): { member_id: string; csrf_token: string; expires_at: number } | null {
+  return db
+    .query<{ member_id: string; csrf_token: string; expires_at: number }, [Uint8Array, number]>(
+      `SELECT member_id, csrf_token, expires_at FROM team_sessions
+        WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`,
+    )
+    .get(tokenHash, now);
+}
+
+export function revokeSession(db: Db, tokenHash: Uint8Array, now: number): void {
+  db.query("UPDATE team_sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").run(
+    now,
+    tokenHash,
+  );
+}
+
+export function revokeSessionsOf(db: Db, memberId: string, now: number): number {
+  return db
+    .query("UPDATE team_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL")
+    .run(now, memberId).changes;
+}
