@@ -13,7 +13,7 @@ export const ADMIN_HEADERS: Record<string, string> = {
 export const ADMIN_CSS = `body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1f2430;background:#f6f7fb}
 header{display:flex;gap:16px;align-items:center;padding:12px 24px;background:#1f2430;color:#fff}
 header a{color:#fff}main{max-width:960px;margin:24px auto;padding:0 24px}
-form.inline{display:inline}label{display:block;margin:12px 0 4px}input{padding:8px;font:inherit;width:100%;max-width:360px}
+form.inline{display:inline}label{display:block;margin:12px 0 4px}input,textarea,select{padding:8px;font:inherit;width:100%;max-width:560px}input[type=checkbox]{width:auto}.note{background:#fff8e6}
 button{padding:6px 14px;font:inherit;cursor:pointer;border-radius:6px;border:1px solid #9aa3b5;background:#fff}
 button.primary{background:#4f46e5;color:#fff;border-color:#4f46e5}
 .card{background:#fff;border:1px solid #e2e5ee;border-radius:8px;padding:12px 16px;margin:8px 0}
@@ -109,7 +109,7 @@ export function inboxPage(view: {
   const items = view.pending.map(
     (post) =>
       html`<li class="card" data-post-id="${post.id}">
-        <h2>${post.title}</h2>
+        <h2><a href="/admin/posts/${post.id}?project=${view.projectSlug}">${post.title}</a></h2>
         ${post.description ? html`<p>${post.description}</p>` : ""}
         <form class="inline" method="post" action="/admin/posts/${post.id}/status">
           <input type="hidden" name="csrf" value="${view.csrfToken}" /><input
@@ -132,6 +132,71 @@ export function inboxPage(view: {
               ${items}
             </ul>`
       }`,
+    nav,
+  );
+}
+
+export interface RequestComment {
+  id: string;
+  body: string;
+  authorName: string | null;
+  isInternalNote: boolean;
+  isTeamReply: boolean;
+  createdAt: string;
+}
+
+export function requestPage(view: {
+  memberName: string;
+  projectName: string;
+  projectSlug: string;
+  csrfToken: string;
+  statuses: readonly string[];
+  post: { id: string; title: string; description: string | null; status: string; voteCount: number };
+  comments: RequestComment[];
+}): Html {
+  const { post } = view;
+  const nav = html`<span>${view.projectName}</span><a href="/admin?project=${view.projectSlug}">Inbox</a>
+    <span class="spacer"></span><span>${view.memberName}</span>`;
+  const hidden = html`<input type="hidden" name="csrf" value="${view.csrfToken}" /><input
+      type="hidden"
+      name="project"
+      value="${view.projectSlug}"
+    />`;
+  const comments = view.comments.map(
+    (comment) =>
+      html`<li class="card${comment.isInternalNote ? " note" : ""}">
+        <p>
+          <strong>${comment.authorName || "Anonymous"}</strong>
+          ${comment.isInternalNote ? html`<span class="count">Internal note</span>` : comment.isTeamReply ? html`<span class="count">Team</span>` : ""}
+        </p>
+        <p>${comment.body}</p>
+      </li>`,
+  );
+  return shell(
+    post.title,
+    html`<h1>${post.title}</h1>
+      <p>${post.voteCount} votes · status <strong data-status="${post.status}">${post.status}</strong></p>
+      ${post.description ? html`<p>${post.description}</p>` : ""}
+      <form method="post" action="/admin/posts/${post.id}/status">
+        ${hidden}
+        <label for="status">Status</label>
+        <select id="status" name="status">
+          ${view.statuses.map((status) => html`<option value="${status}" ${status === post.status ? "selected" : ""}>${status}</option>`)}
+        </select>
+        <label><input type="checkbox" name="notify" value="true" /> Notify subscribers by email</label>
+        <p><button class="primary" type="submit">Change status</button></p>
+      </form>
+      <h2>Comments</h2>
+      <ul class="inbox">
+        ${comments}
+      </ul>
+      <form method="post" action="/admin/posts/${post.id}/comments">
+        ${hidden} <label for="body">Write</label><textarea id="body" name="body" required rows="4"></textarea>
+        <p>
+          <button class="primary" name="kind" value="reply" type="submit">Post official reply</button>
+          <button name="kind" value="note" type="submit">Add internal note</button>
+        </p>
+      </form>`,
     nav,
   );
 }

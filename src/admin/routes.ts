@@ -1,15 +1,17 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
-import { ApiError } from "../http/errors";
+import { createComment, listThread } from "../comments/service";
+import { ApiError, validationError } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo, requestUrl } from "../http/request-info";
 import { listPosts } from "../posts/listing";
-import { updatePost } from "../posts/service";
+import { isPostStatus, POST_STATUSES } from "../posts/schema";
+import { getPost, updatePost } from "../posts/service";
 import type { Membership, TeamSession } from "../team/schema";
 import { SESSION_TTL_MS } from "../team/schema";
 import { acceptInvite, describeInvite, sessionFor, signIn, signOut } from "../team/service";
 import type { Html } from "../web/html";
-import { ADMIN_CSS, ADMIN_HEADERS, inboxPage, setPasswordPage, signInPage } from "./pages";
+import { ADMIN_CSS, ADMIN_HEADERS, inboxPage, requestPage, setPasswordPage, signInPage } from "./pages";
 
 const COOKIE = "fb_session";
 
@@ -157,6 +159,24 @@ export function adminRoutes(ctx: AppContext) {
         }),
       );
     })
+    .get("/admin/posts/:postId", ({ request, params }) => {
+      const session = currentSession(request);
+      if (!session) return redirect("/admin/login");
+      const membership = projectOf(session, requestUrl(request).searchParams.get("project") ?? "");
+      if (!membership) return page(signInPage("You are not a member of that project."), 403);
+      const post = getPost(db, membership.projectId, params.postId);
+      return page(
+        requestPage({
+          memberName: session.member.name ?? session.member.email,
+          projectName: membership.projectName,
+          projectSlug: membership.projectSlug,
+          csrfToken: session.csrfToken,
+          statuses: POST_STATUSES,
+          post,
+          comments: listThread(db, membership.projectId, post.id, "all"),
+        }),
+      );
+    })
     .post(
       "/admin/posts/:postId/status",
       ({ request, params, body }) => {
@@ -166,9 +186,34 @@ export function adminRoutes(ctx: AppContext) {
         const membership = projectOf(session, field(body, "project"));
         if (!membership) return page(signInPage("You are not a member of that project."), 403);
         const status = field(body, "status");
-        if (status !== "APPROVED" && status !== "CLOSED") throw csrfRefused();
-        updatePost(db, membership.projectId, params.postId, { status });
+        if (!isPostStatus(status))
+          throw validationError("status", `must be one of ${POST_STATUSES.join(", ")}`);
+        updatePost(db, membership.projectId, params.postId, {
+          status,
+          notify: field(body, "notify") === "true",
+        });
         return redirect(`/admin?project=${encodeURIComponent(membership.projectSlug)}`);
+      },
+      { parse: "urlencoded", body: t.Unknown() },
+    )
+    .post(
+      "/admin/posts/:postId/comments",
+      ({ request, params, body }) => {
+        const session = currentSession(request);
+        if (!session) return redirect("/admin/login");
+        if (field(body, "csrf") !== session.csrfToken) throw csrfRefused();
+        const membership = projectOf(session, field(body, "project"));
+        if (!membership) return page(signInPage("You are not a member of that project."), 403);
+        // An official reply shows on the public board with the member's name and a Team badge; a note never does.
+        createComment(db, membership.projectId, params.postId, {
+          body: field(body, "body"),
+          authorName: session.member.name ?? session.member.email,
+          isInternalNote: field(body, "kind") === "note",
+          teamMemberId: session.member.id,
+        });
+        return redirect(
+          `/admin/posts/${encodeURIComponent(params.postId)}?project=${encodeURIComponent(membership.projectSlug)}`,
+        );
       },
       { parse: "urlencoded", body: t.Unknown() },
     );

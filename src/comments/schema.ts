@@ -38,3 +38,11 @@ export const CommentsQuery = t.Object({
 export type InternalFilter = "public" | "internal" | "all";
 
 export const CommentParams = t.Object({ postId: Id, commentId: Id });
+
+/**
+ * A comment as a thread shows it (the board, the public API, the dashboard): the REST shape of the
+ * interface specification plus whether a team member wrote it from the dashboard (docs/dashboard.md).
+ */
+export interface ThreadComment extends Comment {
+  isTeamReply: boolean;
+}

@@ -3,13 +3,24 @@ import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { notFound, validationError } from "../http/errors";
 import { requireListedPostRow, requirePostRow } from "../posts/service";
-import type { Comment, CommentPatch, InternalFilter } from "./schema";
+import type { Comment, CommentPatch, InternalFilter, ThreadComment } from "./schema";
 import * as store from "./store";
 import type { CommentRow } from "./store";
 
 export function listComments(db: Db, projectId: string, postId: string, filter: InternalFilter): Comment[] {
   requirePostRow(db, projectId, postId);
-  return store.commentsOfPost(db, postId, filter);
+  return store.commentsOfPost(db, postId, filter).map(store.toComment);
+}
+
+/** The comments of a post as a thread shows them: each says whether the team wrote it. */
+export function listThread(
+  db: Db,
+  projectId: string,
+  postId: string,
+  filter: InternalFilter,
+): ThreadComment[] {
+  requirePostRow(db, projectId, postId);
+  return store.commentsOfPost(db, postId, filter).map(store.toThreadComment);
 }
 
 function requireCommentRow(db: Db, postId: string, commentId: string): CommentRow {
@@ -30,6 +41,8 @@ export interface CommentInput {
   /** Set by the public API: who wrote it, when known. */
   boardUserId?: string | null;
   anonymousId?: string | null;
+  /** Set by the dashboard: the team member who wrote it (an official reply, or an internal note). */
+  teamMemberId?: string | null;
 }
 
 /** Public comment counts of posts the caller already scoped to its project (board listings). */
@@ -59,6 +72,7 @@ export function createComment(
         boardUserId: input.boardUserId ?? null,
         anonymousId: input.anonymousId ?? null,
         isInternal: input.isInternalNote ?? false,
+        teamMemberId: input.teamMemberId ?? null,
       },
       origin.createdAt ?? Date.now(),
     );

@@ -1,6 +1,6 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
-import type { Comment, InternalFilter } from "./schema";
+import type { Comment, InternalFilter, ThreadComment } from "./schema";
 
 export interface CommentRow {
   id: string;
@@ -8,10 +8,11 @@ export interface CommentRow {
   body: string;
   author_name: string | null;
   is_internal: number;
+  team_member_id: string | null;
   created_at: number;
 }
 
-const COLUMNS = "id, post_id, body, author_name, is_internal, created_at";
+const COLUMNS = "id, post_id, body, author_name, is_internal, team_member_id, created_at";
 
 export function toComment(row: CommentRow): Comment {
   return {
@@ -24,19 +25,22 @@ export function toComment(row: CommentRow): Comment {
   };
 }
 
+export function toThreadComment(row: CommentRow): ThreadComment {
+  return { ...toComment(row), isTeamReply: row.team_member_id !== null };
+}
+
 const VISIBILITY: Record<InternalFilter, string> = {
   public: "AND is_internal = 0",
   internal: "AND is_internal = 1",
   all: "",
 };
 
-export function commentsOfPost(db: Db, postId: string, filter: InternalFilter): Comment[] {
+export function commentsOfPost(db: Db, postId: string, filter: InternalFilter): CommentRow[] {
   return db
     .query<CommentRow, [string]>(
       `SELECT ${COLUMNS} FROM comments WHERE post_id = ? ${VISIBILITY[filter]} ORDER BY created_at, id`,
     )
-    .all(postId)
-    .map(toComment);
+    .all(postId);
 }
 
 /** How many public comments (internal notes never count) each of these posts has. */
@@ -68,12 +72,15 @@ export interface NewComment {
   boardUserId: string | null;
   anonymousId: string | null;
   isInternal: boolean;
+  teamMemberId: string | null;
 }
 
 export function insertComment(db: Db, comment: NewComment, now: number): CommentRow {
   db.query(
-    `INSERT INTO comments (id, project_id, post_id, body, author_name, board_user_id, anonymous_id, is_internal, created_at, updated_at)
-     VALUES ($id, $projectId, $postId, $body, $authorName, $boardUserId, $anonymousId, $isInternal, $now, $now)`,
+    `INSERT INTO comments (id, project_id, post_id, body, author_name, board_user_id, anonymous_id, is_internal,
+       team_member_id, created_at, updated_at)
+     VALUES ($id, $projectId, $postId, $body, $authorName, $boardUserId, $anonymousId, $isInternal,
+       $teamMemberId, $now, $now)`,
   ).run({ ...comment, isInternal: comment.isInternal ? 1 : 0, now });
   return {
     id: comment.id,
@@ -81,6 +88,7 @@ export function insertComment(db: Db, comment: NewComment, now: number): Comment
     body: comment.body,
     author_name: comment.authorName,
     is_internal: comment.isInternal ? 1 : 0,
+    team_member_id: comment.teamMemberId,
     created_at: now,
   };
 }

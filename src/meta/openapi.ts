@@ -57,7 +57,7 @@ export function openApi(ctx: AppContext) {
   let generated: unknown = null;
   let fixed: unknown = null;
   return new Elysia({ name: "meta.openapi" })
-    .onAfterHandle({ as: "global" }, ({ request, response }) => {
+    .onAfterHandle({ as: "local" }, ({ request, response }) => {
       if (requestPath(request) !== OPENAPI_PATH) return;
       if (response !== generated) {
         generated = response;

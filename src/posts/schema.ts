@@ -14,6 +14,10 @@ export const POST_STATUSES = [
 ] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
+export function isPostStatus(status: string): status is PostStatus {
+  return (POST_STATUSES as readonly string[]).includes(status);
+}
+
 /** The statuses a public board lists (and lets the public vote and comment on). */
 export const VISIBLE_STATUSES = ["APPROVED", "IN_PROGRESS", "COMPLETE"] as const;
 export type VisibleStatus = (typeof VISIBLE_STATUSES)[number];

@@ -54,7 +54,14 @@ export const PublicPostSchema = t.Object(
 export type PublicPost = Static<typeof PublicPostSchema>;
 
 export const PublicCommentSchema = t.Object(
-  { id: Id, postId: Id, body: t.String(), authorName: t.Nullable(t.String()), createdAt: DateTime },
+  {
+    id: Id,
+    postId: Id,
+    body: t.String(),
+    authorName: t.Nullable(t.String()),
+    isTeamReply: t.Boolean({ description: "An official reply from the team" }),
+    createdAt: DateTime,
+  },
   { title: "PublicComment", ...STRICT },
 );
 export type PublicComment = Static<typeof PublicCommentSchema>;

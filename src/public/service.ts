@@ -1,5 +1,5 @@
-import { createPublicComment, listComments } from "../comments/service";
-import type { Comment } from "../comments/schema";
+import { createPublicComment, listThread } from "../comments/service";
+import type { ThreadComment } from "../comments/schema";
 import type { Db } from "../db/connection";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { pageRequest, pagination, type Pagination } from "../http/paging";
@@ -105,12 +105,13 @@ export function toPublicPost(post: PostWithTags): PublicPost {
   };
 }
 
-export function toPublicComment(comment: Comment): PublicComment {
+export function toPublicComment(comment: ThreadComment): PublicComment {
   return {
     id: comment.id,
     postId: comment.postId,
     body: comment.body,
     authorName: comment.authorName,
+    isTeamReply: comment.isTeamReply,
     createdAt: comment.createdAt,
   };
 }
@@ -186,7 +187,7 @@ function requirePublicPostRow(db: Db, projectId: string, postId: string): PostRo
 export function getPublicPost(db: Db, projectId: string, postId: string): PublicPostDetail {
   const row = requirePublicPostRow(db, projectId, postId);
   const post = toPublicPost(withTags(db, [row])[0]!);
-  return { ...post, comments: listComments(db, projectId, postId, "public").map(toPublicComment) };
+  return { ...post, comments: listThread(db, projectId, postId, "public").map(toPublicComment) };
 }
 
 /** APPROVED, IN_PROGRESS and COMPLETE posts, each column by votes. */
@@ -222,5 +223,6 @@ export function commentPublic(
   postId: string,
   input: PublicCommentBody,
 ): PublicComment {
-  return toPublicComment(createPublicComment(db, projectId, postId, input));
+  // Written through the public API, so never by the team.
+  return toPublicComment({ ...createPublicComment(db, projectId, postId, input), isTeamReply: false });
 }

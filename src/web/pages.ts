@@ -38,6 +38,7 @@ export interface CommentView {
   id: string;
   body: string;
   authorName: string | null;
+  isTeamReply: boolean;
   createdAt: string;
 }
 
@@ -271,8 +272,11 @@ export function boardPage(view: BoardPageView): Html {
 }
 
 function commentItem(comment: CommentView): Html {
-  return html`<li class="comment">
-    <p class="meta"><strong>${comment.authorName || "Anonymous"}</strong> ${date(comment.createdAt)}</p>
+  return html`<li class="comment${comment.isTeamReply ? " team-reply" : ""}">
+    <p class="meta">
+      <strong>${comment.authorName || "Anonymous"}</strong>
+      ${comment.isTeamReply ? html`<span class="team-badge">Team</span>` : ""} ${date(comment.createdAt)}
+    </p>
     <p class="comment-body">${comment.body}</p>
   </li>`;
 }

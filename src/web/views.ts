@@ -138,7 +138,13 @@ export function loadPostPage(db: Db, board: Board, postId: string, raw: RawQuery
     post: toPostView(detail),
     comments: detail.comments
       .slice((page - 1) * COMMENT_PAGE_SIZE, page * COMMENT_PAGE_SIZE)
-      .map(({ id, body, authorName, createdAt }) => ({ id, body, authorName, createdAt })),
+      .map(({ id, body, authorName, isTeamReply, createdAt }) => ({
+        id,
+        body,
+        authorName,
+        isTeamReply,
+        createdAt,
+      })),
     commentPages: pageInfo(page, COMMENT_PAGE_SIZE, detail.comments.length),
   };
 }

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
 import { runCommand, SOURCE_COMMAND } from "../support/process";
+import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
 
 /** Posts a form as a browser would: urlencoded, with the session cookie when given. */
 async function postForm(url: string, fields: Record<string, string>, cookie?: string) {
@@ -147,8 +148,10 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
   let t: TestApp;
   let server: { url: string; stop: () => Promise<void> };
   let browser: Browser;
+  let smtp: SmtpReceiver;
   beforeAll(async () => {
-    t = createTestApp();
+    smtp = await startSmtpReceiver();
+    t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url });
     server = listen(t);
     browser = await launchBrowser();
   }, 30_000);
@@ -156,6 +159,7 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     await browser?.close();
     await server.stop();
     t.close();
+    smtp.close();
   });
 
   test("invite an owner from the CLI, set a password, land in the inbox, approve a request onto the board", async () => {
@@ -188,6 +192,58 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     expect((await t.call("GET", `/api/v1/posts/${pending.id}`)).body.data.status).toBe("APPROVED");
     await page.goto(`${server.url}/b/acme`);
     await page.locator(".post-card", { hasText: "Keyboard shortcuts" }).waitFor();
+    await page.close();
+  }, 60_000);
+
+  test("official replies carry the Team badge on the public page; internal notes stay private; a status change notifies by email", async () => {
+    const post = await makePost(t, { title: "Dark mode", status: "APPROVED" });
+    const voter = await t.call("POST", "/api/v1/users", {
+      body: { email: "voter@example.com", name: "Vera" },
+    });
+    await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: voter.body.data.id } });
+    const { token } = inviteMember(t.ctx.db, {
+      email: "replier@example.com",
+      role: "member",
+      projectSlug: "acme",
+    });
+
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/admin/invite/${token}`);
+    await page.getByLabel("Your name").fill("Rita Replier");
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.waitForURL(`${server.url}/admin`);
+
+    await page.goto(`${server.url}/admin/posts/${post.id}?project=acme`);
+    await page.getByLabel("Write").fill("We are building this now.");
+    await page.getByRole("button", { name: "Post official reply" }).click();
+    await page.getByLabel("Write").fill("Only for the team: big customer asks.");
+    await page.getByRole("button", { name: "Add internal note" }).click();
+    await page.locator("li.card", { hasText: "Only for the team" }).waitFor();
+
+    const start = smtp.mail.length;
+    await page.getByLabel("Status").selectOption("IN_PROGRESS");
+    await page.getByLabel("Notify subscribers by email").check();
+    await page.getByRole("button", { name: "Change status" }).click();
+    await page.waitForURL(/\/admin\?project=acme$/);
+    await t.ctx.mail.flush();
+    expect(smtp.mail.slice(start).map((mail) => mail.to[0])).toContain("voter@example.com");
+
+    await page.goto(`${server.url}/b/acme/posts/${post.id}`);
+    const reply = page.locator(".comment", { hasText: "We are building this now." });
+    await reply.waitFor();
+    expect(await reply.locator(".team-badge").textContent()).toBe("Team");
+    expect(await reply.locator("strong").textContent()).toBe("Rita Replier");
+    expect(await page.content()).not.toContain("Only for the team");
+    const publicPost = await t.call("GET", `/api/public/boards/acme/posts/${post.id}`, { key: null });
+    expect(publicPost.text).not.toContain("Only for the team");
+    expect(publicPost.body.data.comments).toEqual([
+      expect.objectContaining({
+        body: "We are building this now.",
+        isTeamReply: true,
+        authorName: "Rita Replier",
+      }),
+    ]);
     await page.close();
   }, 60_000);
 });

@@ -375,6 +375,7 @@ describe("votes and comments", () => {
       postId: post.id,
       body: "Please add this",
       authorName: "Pat",
+      isTeamReply: false,
       createdAt: expect.any(String),
     });
     expect((await pub("GET", `${board}/posts/${post.id}`)).body.data.comments).toEqual([created.body.data]);

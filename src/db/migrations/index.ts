@@ -10,6 +10,7 @@ import webhooksIntegrations from "./0007_webhooks_integrations.sql" with { type:
 import paymentsEmail from "./0008_payments_email.sql" with { type: "text" };
 import webhookLastFailure from "./0009_webhook_last_failure.sql" with { type: "text" };
 import team from "./0010_team.sql" with { type: "text" };
+import teamReplies from "./0011_team_replies.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   { version: 8, name: "0008_payments_email", sql: paymentsEmail },
   { version: 9, name: "0009_webhook_last_failure", sql: webhookLastFailure },
   { version: 10, name: "0010_team", sql: team },
+  { version: 11, name: "0011_team_replies", sql: teamReplies },
 ];
