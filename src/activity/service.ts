@@ -1,9 +1,11 @@
-import type { Db } from "../db/connection";
+import type { ActingMember, Db } from "../db/connection";
 import { pagination, pageRequest } from "../http/paging";
 import { ACTIVITY_DEFAULT_LIMIT, type ListActivityQueryInput } from "./schema";
 import * as store from "./store";
 
 export { recordActivity, type ActivityInput } from "./store";
+/** The activity of one request (the dashboard's request page). */
+export { activityOfPost } from "./store";
 /** Every activity entry of a project, unpaged (the lossless export reads it). */
 export { listActivity as listActivityRows } from "./store";
 
@@ -14,4 +16,18 @@ export function listActivity(db: Db, projectId: string, query: ListActivityQuery
     data: store.listActivity(db, projectId, query.entityType, page.limit, page.offset),
     pagination: pagination(page, store.countActivity(db, projectId, query.entityType)),
   };
+}
+
+/**
+ * Runs a change on behalf of a team member (the dashboard): every activity entry it records names them.
+ * The change must be synchronous, as every service write is.
+ */
+export function actAs<T>(db: Db, member: ActingMember, change: () => T): T {
+  const previous = db.actingMember;
+  db.actingMember = member;
+  try {
+    return change();
+  } finally {
+    db.actingMember = previous;
+  }
 }

@@ -9,8 +9,15 @@ export interface ActivityInput {
   metadata?: Record<string, unknown> | null;
 }
 
-/** Records an audit entry; call it inside the transaction of the change it describes. */
+/**
+ * Records an audit entry; call it inside the transaction of the change it describes. A change made from
+ * the dashboard names its team member in the entry's metadata (`teamMember: {id, name}`).
+ */
 export function recordActivity(db: Db, projectId: string, entry: ActivityInput): void {
+  const member = db.actingMember;
+  const metadata = member
+    ? { ...entry.metadata, teamMember: { id: member.id, name: member.name } }
+    : entry.metadata;
   db.query(
     `INSERT INTO activity (id, project_id, action, entity_type, entity_id, metadata, created_at)
      VALUES ($id, $projectId, $action, $entityType, $entityId, $metadata, $now)`,
@@ -20,7 +27,7 @@ export function recordActivity(db: Db, projectId: string, entry: ActivityInput):
     action: entry.action,
     entityType: entry.entityType,
     entityId: entry.entityId,
-    metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
+    metadata: metadata ? JSON.stringify(metadata) : null,
     now: Date.now(),
   });
 }
@@ -74,5 +81,17 @@ export function listActivity(
        ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
     )
     .all(...params, limit, offset)
+    .map(toEntry);
+}
+
+/** The entries of one post and of its votes and comments, newest first (index activity_of_post). */
+export function activityOfPost(db: Db, projectId: string, postId: string, limit: number): ActivityEntry[] {
+  return db
+    .query<ActivityRow, [string, string, number]>(
+      `SELECT id, action, entity_type, entity_id, metadata, created_at FROM activity
+        WHERE project_id = ? AND coalesce(json_extract(metadata, '$.postId'), entity_id) = ?
+        ORDER BY created_at DESC LIMIT ?`,
+    )
+    .all(projectId, postId, limit)
     .map(toEntry);
 }

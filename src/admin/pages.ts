@@ -1,4 +1,8 @@
+import type { TeamRole } from "../team/schema";
 import { html, type Html } from "../web/html";
+import adminCss from "./admin.css" with { type: "text" };
+
+export const ADMIN_CSS = adminCss;
 
 /** The dashboard runs no inline script and loads nothing from elsewhere, like the board pages. */
 export const ADMIN_HEADERS: Record<string, string> = {
@@ -10,16 +14,39 @@ export const ADMIN_HEADERS: Record<string, string> = {
   "cache-control": "no-store",
 };
 
-export const ADMIN_CSS = `body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1f2430;background:#f6f7fb}
-header{display:flex;gap:16px;align-items:center;padding:12px 24px;background:#1f2430;color:#fff}
-header a{color:#fff}main{max-width:960px;margin:24px auto;padding:0 24px}
-form.inline{display:inline}label{display:block;margin:12px 0 4px}input,textarea,select{padding:8px;font:inherit;width:100%;max-width:560px}input[type=checkbox]{width:auto}.note{background:#fff8e6}
-button{padding:6px 14px;font:inherit;cursor:pointer;border-radius:6px;border:1px solid #9aa3b5;background:#fff}
-button.primary{background:#4f46e5;color:#fff;border-color:#4f46e5}
-.card{background:#fff;border:1px solid #e2e5ee;border-radius:8px;padding:12px 16px;margin:8px 0}
-.error{color:#b42318}.spacer{flex:1}ul.inbox{list-style:none;padding:0}.count{background:#4f46e5;color:#fff;border-radius:10px;padding:0 8px;font-size:13px}`;
+export type Section = "inbox" | "requests" | "members" | "keys" | "account" | "none";
 
-export function shell(title: string, body: Html, nav: Html | null = null): Html {
+/** What every signed-in page shows around its content: who, which project, the counts, the CSRF token. */
+export interface Chrome {
+  memberName: string;
+  projectName: string;
+  projectSlug: string;
+  role: TeamRole;
+  csrfToken: string;
+  pendingCount: number;
+  newCommentCount: number;
+  projects: { slug: string; name: string }[];
+  section: Section;
+  /** A one-line confirmation of the change that led here (after a redirect). */
+  notice: string | null;
+}
+
+/** A link inside the dashboard, in the caller's project. */
+export function href(chrome: Pick<Chrome, "projectSlug">, path: string, query: Record<string, string> = {}) {
+  const params = new URLSearchParams({ project: chrome.projectSlug, ...query });
+  return `${path}?${params.toString()}`;
+}
+
+/** The hidden fields every changing form carries: the CSRF token and the project it works on. */
+export function formFields(chrome: Pick<Chrome, "csrfToken" | "projectSlug">): Html {
+  return html`<input type="hidden" name="csrf" value="${chrome.csrfToken}" /><input
+      type="hidden"
+      name="project"
+      value="${chrome.projectSlug}"
+    />`;
+}
+
+function document(title: string, header: Html, body: Html): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -29,28 +56,133 @@ export function shell(title: string, body: Html, nav: Html | null = null): Html 
         <link rel="stylesheet" href="/admin/assets/admin.css" />
       </head>
       <body>
-        <header><strong>featureboard</strong>${nav}</header>
-        <main>${body}</main>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>${header}</header>
+        <main id="main">${body}</main>
       </body>
     </html>`;
 }
 
-export function signInPage(error: string | null, email = ""): Html {
-  return shell(
+function navLink(chrome: Chrome, section: Section, path: string, label: Html | string): Html {
+  return html`<a href="${href(chrome, path)}" ${chrome.section === section ? html`aria-current="page"` : ""}
+    >${label}</a
+  >`;
+}
+
+/** A signed-in page: navigation with counts, the project switcher, the member and sign-out. */
+export function layout(chrome: Chrome, title: string, body: Html): Html {
+  const owner = chrome.role === "owner";
+  const header = html`<strong>featureboard</strong>
+    <nav aria-label="Dashboard" class="nav">
+      ${navLink(
+        chrome,
+        "inbox",
+        "/admin",
+        html`Inbox
+          <span
+            class="badge"
+            aria-label="${chrome.pendingCount} pending, ${chrome.newCommentCount} new comments"
+            >${chrome.pendingCount + chrome.newCommentCount}</span
+          >`,
+      )}
+      ${navLink(chrome, "requests", "/admin/requests", "Requests")}
+      ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}
+      ${owner ? navLink(chrome, "keys", "/admin/keys", "API keys") : ""}
+      <a href="/b/${chrome.projectSlug}">Public board</a>
+    </nav>
+    <span class="spacer"></span>
+    ${
+      chrome.projects.length > 1
+        ? html`<form method="get" action="/admin" class="inline">
+            <label class="switcher"
+              >Project
+              <select name="project">
+                ${chrome.projects.map(
+                  (project) =>
+                    html`<option
+                      value="${project.slug}"
+                      ${project.slug === chrome.projectSlug ? "selected" : ""}
+                    >
+                      ${project.name}
+                    </option>`,
+                )}
+              </select></label
+            >
+            <button type="submit">Switch</button>
+          </form>`
+        : html`<span>${chrome.projectName}</span>`
+    }
+    ${navLink(chrome, "account", "/admin/account", chrome.memberName)}
+    <form class="inline" method="post" action="/admin/logout">
+      <input type="hidden" name="csrf" value="${chrome.csrfToken}" /><button type="submit">Sign out</button>
+    </form>`;
+  const notice = chrome.notice ? html`<p class="notice" role="status">${chrome.notice}</p>` : "";
+  return document(title, header, html`${notice}${body}`);
+}
+
+/** A page before sign-in (sign-in, invite, link): no navigation. */
+export function plainPage(title: string, body: Html): Html {
+  return document(title, html`<strong>featureboard</strong>`, body);
+}
+
+export function errorPage(chrome: Chrome | null, message: string, hint: string): Html {
+  const body = html`<h1>That did not work</h1>
+    <p class="error" role="alert">${message}</p>
+    <p>${hint}</p>
+    <p><a href="${chrome ? href(chrome, "/admin") : "/admin"}">Back to the dashboard</a></p>`;
+  return chrome ? layout(chrome, "Error", body) : plainPage("Error", body);
+}
+
+export function signInPage(view: {
+  error: string | null;
+  email?: string;
+  notice?: string | null;
+  emailLinks: boolean;
+}): Html {
+  return plainPage(
     "Sign in",
     html`<h1>Sign in to the team dashboard</h1>
-      ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+      ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
+      ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
       <form method="post" action="/admin/login">
         <label for="email">Email</label
-        ><input id="email" name="email" type="email" required value="${email}" autocomplete="username" />
+        ><input
+          id="email"
+          name="email"
+          type="email"
+          required
+          value="${view.email ?? ""}"
+          autocomplete="username"
+        />
         <label for="password">Password</label
         ><input id="password" name="password" type="password" required autocomplete="current-password" />
         <p><button class="primary" type="submit">Sign in</button></p>
       </form>
-      <p>
+      ${
+        view.emailLinks
+          ? html`<h2>Or sign in by email</h2>
+              <form method="post" action="/admin/login/link">
+                <label for="link-email">Email</label
+                ><input id="link-email" name="email" type="email" required autocomplete="username" />
+                <p><button type="submit">Email me a sign-in link</button></p>
+              </form>`
+          : ""
+      }
+      <p class="muted">
         No account yet? An owner invites you; the first owner is invited with
         <code>featureboard team invite --email you@example.com</code>.
       </p>`,
+  );
+}
+
+/** The page a sign-in link opens: one button, so a mail scanner fetching the link signs nobody in. */
+export function useLinkPage(token: string): Html {
+  return plainPage(
+    "Sign in",
+    html`<h1>Sign in to the team dashboard</h1>
+      <form method="post" action="/admin/login/link/${token}">
+        <p><button class="primary" type="submit">Sign in</button></p>
+      </form>`,
   );
 }
 
@@ -59,7 +191,7 @@ export function setPasswordPage(
   invite: { email: string; projectName: string; role: string },
   error: string | null,
 ): Html {
-  return shell(
+  return plainPage(
     "Set your password",
     html`<h1>Join ${invite.projectName}</h1>
       <p>
@@ -69,7 +201,7 @@ export function setPasswordPage(
       ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
       <form method="post" action="/admin/invite/${token}">
         <label for="name">Your name (shown on official replies)</label
-        ><input id="name" name="name" autocomplete="name" />
+        ><input id="name" name="name" type="text" autocomplete="name" />
         <label for="password">Password (at least 10 characters)</label>
         <input
           id="password"
@@ -84,119 +216,35 @@ export function setPasswordPage(
   );
 }
 
-export interface InboxPost {
-  id: string;
-  title: string;
-  description: string | null;
-  createdAt: string;
-}
-
-export function inboxPage(view: {
-  memberName: string;
-  projectName: string;
-  projectSlug: string;
-  csrfToken: string;
-  pending: InboxPost[];
-}): Html {
-  const nav = html`<span>${view.projectName}</span>
-    <a href="/admin"
-      >Inbox <span class="count" aria-label="${view.pending.length} pending">${view.pending.length}</span></a
-    >
-    <span class="spacer"></span><span>${view.memberName}</span>
-    <form class="inline" method="post" action="/admin/logout">
-      <input type="hidden" name="csrf" value="${view.csrfToken}" /><button type="submit">Sign out</button>
-    </form>`;
-  const items = view.pending.map(
-    (post) =>
-      html`<li class="card" data-post-id="${post.id}">
-        <h2><a href="/admin/posts/${post.id}?project=${view.projectSlug}">${post.title}</a></h2>
-        ${post.description ? html`<p>${post.description}</p>` : ""}
-        <form class="inline" method="post" action="/admin/posts/${post.id}/status">
-          <input type="hidden" name="csrf" value="${view.csrfToken}" /><input
-            type="hidden"
-            name="project"
-            value="${view.projectSlug}"
-          />
-          <button class="primary" name="status" value="APPROVED" type="submit">Approve</button>
-          <button name="status" value="CLOSED" type="submit">Reject</button>
-        </form>
-      </li>`,
-  );
-  return shell(
-    "Inbox",
-    html`<h1>Inbox</h1>
-      ${
-        view.pending.length === 0
-          ? html`<p>Nothing waiting: every request has been triaged.</p>`
-          : html`<ul class="inbox">
-              ${items}
-            </ul>`
-      }`,
-    nav,
-  );
-}
-
-export interface RequestComment {
-  id: string;
-  body: string;
-  authorName: string | null;
-  isInternalNote: boolean;
-  isTeamReply: boolean;
-  createdAt: string;
-}
-
-export function requestPage(view: {
-  memberName: string;
-  projectName: string;
-  projectSlug: string;
-  csrfToken: string;
-  statuses: readonly string[];
-  post: { id: string; title: string; description: string | null; status: string; voteCount: number };
-  comments: RequestComment[];
-}): Html {
-  const { post } = view;
-  const nav = html`<span>${view.projectName}</span><a href="/admin?project=${view.projectSlug}">Inbox</a>
-    <span class="spacer"></span><span>${view.memberName}</span>`;
-  const hidden = html`<input type="hidden" name="csrf" value="${view.csrfToken}" /><input
-      type="hidden"
-      name="project"
-      value="${view.projectSlug}"
-    />`;
-  const comments = view.comments.map(
-    (comment) =>
-      html`<li class="card${comment.isInternalNote ? " note" : ""}">
-        <p>
-          <strong>${comment.authorName || "Anonymous"}</strong>
-          ${comment.isInternalNote ? html`<span class="count">Internal note</span>` : comment.isTeamReply ? html`<span class="count">Team</span>` : ""}
-        </p>
-        <p>${comment.body}</p>
-      </li>`,
-  );
-  return shell(
-    post.title,
-    html`<h1>${post.title}</h1>
-      <p>${post.voteCount} votes · status <strong data-status="${post.status}">${post.status}</strong></p>
-      ${post.description ? html`<p>${post.description}</p>` : ""}
-      <form method="post" action="/admin/posts/${post.id}/status">
-        ${hidden}
-        <label for="status">Status</label>
-        <select id="status" name="status">
-          ${view.statuses.map((status) => html`<option value="${status}" ${status === post.status ? "selected" : ""}>${status}</option>`)}
-        </select>
-        <label><input type="checkbox" name="notify" value="true" /> Notify subscribers by email</label>
-        <p><button class="primary" type="submit">Change status</button></p>
-      </form>
-      <h2>Comments</h2>
-      <ul class="inbox">
-        ${comments}
-      </ul>
-      <form method="post" action="/admin/posts/${post.id}/comments">
-        ${hidden} <label for="body">Write</label><textarea id="body" name="body" required rows="4"></textarea>
-        <p>
-          <button class="primary" name="kind" value="reply" type="submit">Post official reply</button>
-          <button name="kind" value="note" type="submit">Add internal note</button>
-        </p>
+export function accountPage(chrome: Chrome, view: { email: string; error: string | null }): Html {
+  return layout(
+    chrome,
+    "Your account",
+    html`<h1>Your account</h1>
+      <p>Signed in as ${chrome.memberName} (${view.email}), ${chrome.role} of ${chrome.projectName}.</p>
+      <h2>Change your password</h2>
+      ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
+      <form method="post" action="/admin/account/password">
+        ${formFields(chrome)}
+        <label for="current">Current password</label
+        ><input
+          id="current"
+          name="currentPassword"
+          type="password"
+          required
+          autocomplete="current-password"
+        />
+        <label for="new">New password (at least 10 characters)</label
+        ><input
+          id="new"
+          name="newPassword"
+          type="password"
+          required
+          minlength="10"
+          autocomplete="new-password"
+        />
+        <p><button class="primary" type="submit">Change password</button></p>
+        <p class="muted">Changing it signs you out everywhere else.</p>
       </form>`,
-    nav,
   );
 }

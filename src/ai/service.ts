@@ -48,6 +48,44 @@ export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: 
   return data;
 }
 
+/**
+ * Requests like this one (the dashboard's request page and inbox), by its stored vector, itself and merged
+ * posts left out. Same plan rule as the similar-post search.
+ */
+export async function similarRequests(
+  ai: AiRuntime,
+  projectId: string,
+  postId: string,
+  options: { threshold: number; limit: number },
+): Promise<SimilarPost[]> {
+  requireAiPlan(ai.db, projectId, "Similar-post search");
+  const post = requirePostRow(ai.db, projectId, postId);
+  await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
+  const hits = (await neighboursOf(ai, projectId, post, options.limit, options.threshold)).slice(
+    0,
+    options.limit,
+  );
+  const rows = store.unmergedPostsById(
+    ai.db,
+    projectId,
+    hits.map((hit) => hit.postId),
+  );
+  return hits.flatMap((hit) => {
+    const row = rows.get(hit.postId);
+    return row
+      ? [
+          {
+            id: row.id,
+            title: row.title,
+            similarity: hit.similarity,
+            voteCount: row.vote_count,
+            status: row.status,
+          },
+        ]
+      : [];
+  });
+}
+
 // ---- from text ----
 
 /** from-text lists related posts from this similarity on, so the team sees them even when nothing matched. */
@@ -119,7 +157,13 @@ export function priorityOf(votes: number, spendCents: number, ageDays: number): 
 }
 
 /** Nearest other posts by the post's stored vector (embedded again only if it has none yet). */
-async function similarToPost(ai: AiRuntime, projectId: string, post: CandidateRow, limit: number) {
+async function neighboursOf(
+  ai: AiRuntime,
+  projectId: string,
+  post: { id: string; title: string; description: string | null },
+  limit: number,
+  threshold = DEFAULT_THRESHOLD,
+) {
   const { db, provider } = ai;
   const stored = store.storedVector(db, post.id);
   const vector = stored
@@ -128,7 +172,7 @@ async function similarToPost(ai: AiRuntime, projectId: string, post: CandidateRo
   return nearest(db, projectId, vector, limit + 1)
     .filter((hit) => hit.postId !== post.id)
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
-    .filter((hit) => hit.similarity >= DEFAULT_THRESHOLD);
+    .filter((hit) => hit.similarity >= threshold);
 }
 
 export async function triageInbox(ai: AiRuntime, projectId: string, input: TriageInput = {}) {
@@ -152,7 +196,7 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
     // A duplicate points at a post that came first or is already triaged, so two pending copies of one
     // idea never point at each other.
     let duplicate: { id: string; title: string; similarity: number } | null = null;
-    const hits = await similarToPost(ai, projectId, post, 5);
+    const hits = await neighboursOf(ai, projectId, post, 5);
     const others = store.unmergedPostsById(
       db,
       projectId,

@@ -46,3 +46,8 @@ export const CommentParams = t.Object({ postId: Id, commentId: Id });
 export interface ThreadComment extends Comment {
   isTeamReply: boolean;
 }
+
+/** A comment from the board, with its post's title (the dashboard's inbox). */
+export interface InboxComment extends Comment {
+  postTitle: string;
+}

@@ -23,6 +23,14 @@ export function listThread(
   return store.commentsOfPost(db, postId, filter).map(store.toThreadComment);
 }
 
+/** How far back the dashboard's inbox lists comments from the board. */
+export const INBOX_COMMENT_DAYS = 7;
+
+/** The inbox's new comments: the board's public comments of the last INBOX_COMMENT_DAYS, newest first. */
+export function newBoardComments(db: Db, projectId: string, limit: number, now = Date.now()) {
+  return store.recentBoardComments(db, projectId, now - INBOX_COMMENT_DAYS * 86_400_000, limit);
+}
+
 function requireCommentRow(db: Db, postId: string, commentId: string): CommentRow {
   const row = store.findCommentRow(db, postId, commentId);
   if (!row) throw notFound("COMMENT_NOT_FOUND");

@@ -1,6 +1,6 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
-import type { Comment, InternalFilter, ThreadComment } from "./schema";
+import type { Comment, InboxComment, InternalFilter, ThreadComment } from "./schema";
 
 export interface CommentRow {
   id: string;
@@ -104,4 +104,18 @@ export function updateCommentRow(db: Db, row: CommentRow, now: number): void {
 
 export function deleteCommentRow(db: Db, commentId: string): void {
   db.query("DELETE FROM comments WHERE id = ?").run(commentId);
+}
+
+/** Public comments from the board (not the team's own) since a time, newest first. */
+export function recentBoardComments(db: Db, projectId: string, since: number, limit: number): InboxComment[] {
+  return db
+    .query<CommentRow & { post_title: string }, [string, number, number]>(
+      `SELECT c.id, c.post_id, c.body, c.author_name, c.is_internal, c.team_member_id, c.created_at,
+              p.title AS post_title
+         FROM comments c JOIN posts p ON p.id = c.post_id
+        WHERE c.project_id = ? AND c.created_at >= ? AND c.is_internal = 0 AND c.team_member_id IS NULL
+        ORDER BY c.created_at DESC LIMIT ?`,
+    )
+    .all(projectId, since, limit)
+    .map((row) => ({ ...toComment(row), postTitle: row.post_title }));
 }

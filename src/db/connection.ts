@@ -17,6 +17,17 @@ interface OpenBatch {
 export class Db extends Database {
   openBatch: OpenBatch | null = null;
   readonly commitListeners = new Set<() => void>();
+  /**
+   * The team member a dashboard change is made by, while that change runs (activity/service `actAs`).
+   * Service calls are synchronous, so no other request's change can run while it is set.
+   */
+  actingMember: ActingMember | null = null;
+}
+
+/** Who made a change from the dashboard; the activity entries of that change name them. */
+export interface ActingMember {
+  id: string;
+  name: string;
 }
 
 /**

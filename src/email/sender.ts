@@ -19,6 +19,13 @@ const EVERY_TEN_SECONDS = "*/10 * * * * *";
 export interface MailSender {
   /** Sends everything due, then resolves; concurrent calls share one pass. */
   flush(): Promise<void>;
+  /** True when an SMTP server is configured (a mail can reach someone now). */
+  readonly canSend: boolean;
+  /**
+   * Sends one message now, without keeping it in the outbox: sign-in links, whose token must not be stored
+   * in clear. Throws when no SMTP server is configured or it refuses the message.
+   */
+  sendNow(message: { to: string; subject: string; text: string }): Promise<void>;
   /** Starts the timer and sends what a previous run left unsent. */
   start(): void;
   stop(): void;
@@ -116,6 +123,11 @@ export function createMailSender(ctx: MailContext): MailSender {
   let stopListening: (() => void) | null = null;
   return {
     flush,
+    canSend: transport !== null,
+    async sendNow(message) {
+      if (!transport) throw new Error("no SMTP server is configured (FEATUREBOARD_SMTP_URL)");
+      await transport.sendMail({ from: config.mail.from, ...message });
+    },
     start() {
       job ??= new Cron(EVERY_TEN_SECONDS, { protect: true, unref: true }, () => flush());
       // Mail queued by a change leaves right after that change commits, not on the next round.

@@ -6,6 +6,7 @@ import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { requireValid } from "../http/validation-message";
 import { issueLinksOfPosts } from "../integrations/service";
+import { formatCents } from "../users/money";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import {
   BulkItemSchema,
@@ -53,7 +54,7 @@ export function subscribeToPost(db: Db, postId: string, boardUserId: string, now
   store.subscribe(db, postId, boardUserId, now);
 }
 
-export type { VisibleFilter, VisibleSort } from "./store";
+export type { TeamFilter, TeamSort, VisibleFilter, VisibleSort } from "./store";
 export { listPostRows, recountVotes, tagsOfPosts, toPost, type PostRow } from "./store";
 
 /** One page of a board's visible posts with their tags (public API, board pages, MCP public tools). */
@@ -67,8 +68,42 @@ export function listVisiblePostsWithTags(
   return withTags(db, store.listVisiblePostRows(db, filter, sort, limit, offset));
 }
 
+/** A search box's text as the words a listing matches, each on its own (board pages, public API, dashboard). */
+export function searchWords(text: string | undefined): string[] {
+  return (text ?? "").split(/\s+/).filter((word) => word !== "");
+}
+
+/** A request as the dashboard's table lists it: with its tags and its voters' monthly spend. */
+export interface TeamPost extends PostWithTags {
+  voterSpend: string;
+}
+
+export const TEAM_PAGE_SIZE = 50;
+
+/**
+ * The team's listing of every request (the dashboard's requests table): any status, searchable, by tag,
+ * only those with paying voters, sorted by votes, voters' revenue or newest.
+ */
+export function listTeamPosts(
+  db: Db,
+  filter: store.TeamFilter,
+  sort: store.TeamSort,
+  page: number,
+): { data: TeamPost[]; total: number } {
+  const rows = store.listTeamPostRows(db, filter, sort, TEAM_PAGE_SIZE, (page - 1) * TEAM_PAGE_SIZE);
+  const posts = withTags(db, rows);
+  return {
+    data: posts.map((post, index) => ({ ...post, voterSpend: formatCents(rows[index]!.revenue_cents) })),
+    total: store.countTeamPosts(db, filter),
+  };
+}
+
 export function countVisiblePosts(db: Db, filter: store.VisibleFilter): number {
   return store.countVisiblePosts(db, filter);
+}
+
+export function countByStatus(db: Db, projectId: string): Record<PostStatus, number> {
+  return store.countByStatus(db, projectId);
 }
 
 export function countVisibleByStatus(db: Db, projectId: string): Record<VisibleStatus, number> {

@@ -1,7 +1,7 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
 import type { Tag } from "../tags/schema";
-import { isVisibleStatus, type Metadata, type Post, type PostStatus, type VisibleStatus } from "./schema";
+import { isPostStatus, type Metadata, type Post, type PostStatus, type VisibleStatus } from "./schema";
 
 export interface PostRow {
   id: string;
@@ -353,14 +353,104 @@ export function countVisiblePosts(db: Db, filter: VisibleFilter): number {
 }
 
 export function countVisibleByStatus(db: Db, projectId: string): Record<VisibleStatus, number> {
-  const counts: Record<VisibleStatus, number> = { APPROVED: 0, IN_PROGRESS: 0, COMPLETE: 0 };
+  const all = countByStatus(db, projectId);
+  return { APPROVED: all.APPROVED, IN_PROGRESS: all.IN_PROGRESS, COMPLETE: all.COMPLETE };
+}
+
+/** Posts per status, from the counters the posts triggers keep (no scan). */
+export function countByStatus(db: Db, projectId: string): Record<PostStatus, number> {
+  const counts: Record<PostStatus, number> = {
+    PENDING: 0,
+    APPROVED: 0,
+    IN_PROGRESS: 0,
+    COMPLETE: 0,
+    CLOSED: 0,
+    ARCHIVED: 0,
+  };
   const rows = db
     .query<{ status: string; n: number }, [string]>("SELECT status, n FROM post_counts WHERE project_id = ?")
     .all(projectId);
   for (const row of rows) {
-    if (isVisibleStatus(row.status)) counts[row.status] = row.n;
+    if (isPostStatus(row.status)) counts[row.status] = row.n;
   }
   return counts;
+}
+
+// ---- the team's listing (the dashboard's requests table) ----
+
+export type TeamSort = "votes" | "revenue" | "newest";
+
+export interface TeamFilter {
+  projectId: string;
+  /** Every status when empty. */
+  statuses: readonly PostStatus[];
+  words: readonly string[];
+  tagId?: string | undefined;
+  /** Only posts with at least one paying voter. */
+  withRevenue: boolean;
+}
+
+const TEAM_ORDER: Record<TeamSort, string> = {
+  votes: "p.vote_count DESC, p.created_at DESC, p.id DESC",
+  revenue: "revenue_cents DESC, p.vote_count DESC, p.created_at DESC, p.id DESC",
+  newest: "p.created_at DESC, p.id DESC",
+};
+
+/**
+ * The monthly spend of each post's voters, from the paying board users outward (votes_board_user): paying
+ * customers are few, so this reads their votes only, not every vote of the project.
+ */
+const REVENUE_CTE = `WITH revenue AS (
+  SELECT v.post_id, sum(u.spend_cents) AS cents FROM board_users u JOIN votes v ON v.board_user_id = u.id
+   WHERE u.project_id = ? AND u.spend_cents > 0 GROUP BY v.post_id)`;
+
+function teamSource(filter: TeamFilter): { sql: string; params: string[] } {
+  const clauses = ["p.project_id = ?"];
+  const params = [filter.projectId];
+  if (filter.statuses.length > 0) {
+    clauses.push("p.status IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filter.statuses));
+  }
+  for (const word of filter.words) {
+    clauses.push("(p.title LIKE ? ESCAPE '\\' OR coalesce(p.description, '') LIKE ? ESCAPE '\\')");
+    params.push(likePattern(word), likePattern(word));
+  }
+  if (filter.withRevenue) clauses.push("r.cents > 0");
+  const posts =
+    filter.tagId === undefined ? "posts p" : "post_tags pt CROSS JOIN posts p ON p.id = pt.post_id";
+  if (filter.tagId !== undefined) clauses.unshift("pt.tag_id = ?");
+  return {
+    sql: `${posts} LEFT JOIN revenue r ON r.post_id = p.id WHERE ${clauses.join(" AND ")}`,
+    params: [filter.projectId, ...(filter.tagId === undefined ? [] : [filter.tagId]), ...params],
+  };
+}
+
+export interface TeamPostRow extends PostRow {
+  revenue_cents: number;
+}
+
+export function listTeamPostRows(
+  db: Db,
+  filter: TeamFilter,
+  sort: TeamSort,
+  limit: number,
+  offset: number,
+): TeamPostRow[] {
+  const { sql, params } = teamSource(filter);
+  return db
+    .query<TeamPostRow, (string | number)[]>(
+      `${REVENUE_CTE} SELECT ${VISIBLE_POST_COLUMNS}, coalesce(r.cents, 0) AS revenue_cents FROM ${sql}
+        ORDER BY ${TEAM_ORDER[sort]} LIMIT ? OFFSET ?`,
+    )
+    .all(...params, limit, offset);
+}
+
+export function countTeamPosts(db: Db, filter: TeamFilter): number {
+  const { sql, params } = teamSource(filter);
+  return (
+    db.query<{ n: number }, string[]>(`${REVENUE_CTE} SELECT count(*) AS n FROM ${sql}`).get(...params)?.n ??
+    0
+  );
 }
 
 /** Sets the posts' vote_count from their vote rows (after votes were moved or inserted in bulk). */

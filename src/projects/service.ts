@@ -107,6 +107,12 @@ export function revokeKey(db: Db, keyOrPrefix: string): string | null {
   return store.revokeKeyByPrefix(db, prefix, Date.now()) ? prefix : null;
 }
 
+/** Revokes one of this project's keys by its prefix (the dashboard); false when it has no such active key. */
+export function revokeProjectKey(db: Db, slug: string, prefix: string): boolean {
+  const project = requireProjectBySlug(db, slug);
+  return inTransaction(db, () => store.revokeKeyByPrefix(db, prefix.trim(), Date.now(), project.id));
+}
+
 export interface KeySummary {
   prefix: string;
   kind: KeyKind;

@@ -100,10 +100,17 @@ export function findActiveKeyWithProject(db: Db, prefix: string): { key: KeyRow;
   };
 }
 
-/** Returns whether an active key with that prefix existed. */
-export function revokeKeyByPrefix(db: Db, prefix: string, now: number): boolean {
+/** Returns whether an active key with that prefix existed (in that project, when one is given). */
+export function revokeKeyByPrefix(db: Db, prefix: string, now: number, projectId?: string): boolean {
+  if (projectId === undefined) {
+    return (
+      db.query("UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL").run(now, prefix)
+        .changes > 0
+    );
+  }
   return (
-    db.query("UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL").run(now, prefix)
-      .changes > 0
+    db
+      .query("UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND project_id = ? AND revoked_at IS NULL")
+      .run(now, prefix, projectId).changes > 0
   );
 }

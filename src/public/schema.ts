@@ -67,7 +67,19 @@ export const PublicCommentSchema = t.Object(
 export type PublicComment = Static<typeof PublicCommentSchema>;
 
 export const PublicPostDetailSchema = t.Object(
-  { ...PublicPostSchema.properties, comments: t.Array(PublicCommentSchema) },
+  {
+    ...PublicPostSchema.properties,
+    comments: t.Array(PublicCommentSchema),
+    mergedInto: t.Nullable(
+      t.Object(
+        { id: Id, title: t.String() },
+        {
+          description: "The request this one was merged into (its votes and comments moved there)",
+          ...STRICT,
+        },
+      ),
+    ),
+  },
   { title: "PublicPostDetail", ...STRICT },
 );
 export type PublicPostDetail = Static<typeof PublicPostDetailSchema>;

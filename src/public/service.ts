@@ -9,6 +9,7 @@ import {
   countVisiblePosts,
   findPostRow,
   listVisiblePostsWithTags,
+  searchWords,
   submitPost,
   type VisibleFilter,
   withTags,
@@ -163,7 +164,7 @@ export function listVisiblePosts(
   const filter: VisibleFilter = {
     projectId,
     statuses: query.status ? [query.status] : VISIBLE_STATUSES,
-    words: (query.q ?? "").split(/\s+/).filter((word) => word !== ""),
+    words: searchWords(query.q),
     tagId,
   };
   const page = pageRequest(query, 20);
@@ -187,7 +188,13 @@ function requirePublicPostRow(db: Db, projectId: string, postId: string): PostRo
 export function getPublicPost(db: Db, projectId: string, postId: string): PublicPostDetail {
   const row = requirePublicPostRow(db, projectId, postId);
   const post = toPublicPost(withTags(db, [row])[0]!);
-  return { ...post, comments: listThread(db, projectId, postId, "public").map(toPublicComment) };
+  // A merged post points to the one it went into, when that one is public (not still PENDING).
+  const target = row.merged_into_id === null ? null : findPostRow(db, projectId, row.merged_into_id);
+  return {
+    ...post,
+    comments: listThread(db, projectId, postId, "public").map(toPublicComment),
+    mergedInto: target && target.status !== "PENDING" ? { id: target.id, title: target.title } : null,
+  };
 }
 
 /** APPROVED, IN_PROGRESS and COMPLETE posts, each column by votes. */

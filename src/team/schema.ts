@@ -35,6 +35,8 @@ export interface TeamSession {
 /** How long an invite link works, and a session lasts without signing in again. */
 export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+/** A sign-in link by email works once, within 15 minutes. */
+export const SIGN_IN_LINK_TTL_MS = 15 * 60 * 1000;
 /** Passwords: long enough to resist guessing, short enough to hash in bounded time. */
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 256;

@@ -4,6 +4,8 @@ import { ApiError, validationError } from "../http/errors";
 import { findProjectById, requireProjectBySlug } from "../projects/service";
 import {
   INVITE_TTL_MS,
+  type Membership,
+  SIGN_IN_LINK_TTL_MS,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   SESSION_TTL_MS,
@@ -147,6 +149,87 @@ let dummy: Promise<string> | null = null;
 function dummyHash(): Promise<string> {
   dummy ??= Bun.password.hash("not a password of anyone", { algorithm: "argon2id" });
   return dummy;
+}
+
+function invalidSignInLink(): ApiError {
+  return new ApiError(
+    "SIGN_IN_LINK_INVALID",
+    "This sign-in link is unknown, used or expired",
+    "Ask for a new link on the sign-in page, or sign in with your password.",
+  );
+}
+
+/**
+ * A one-time sign-in link for the member with this email, valid SIGN_IN_LINK_TTL_MS; null for an email
+ * that is no member's (the page says the same either way, so it does not reveal who is a member). The
+ * caller meters requests and sends the link; only its hash is stored.
+ */
+export function createSignInLink(
+  db: Db,
+  email: string,
+  now = Date.now(),
+): { token: string; email: string } | null {
+  const member = store.findMemberByEmail(db, email.trim());
+  if (!member) return null;
+  const token = newToken();
+  inTransaction(db, () =>
+    store.insertSignInLink(
+      db,
+      { tokenHash: tokenHash(token), memberId: member.id, expiresAt: now + SIGN_IN_LINK_TTL_MS },
+      now,
+    ),
+  );
+  return { token, email: member.email };
+}
+
+/** Signs in with a sign-in link; a link works once. */
+export function useSignInLink(
+  db: Db,
+  token: string,
+  now = Date.now(),
+): { sessionToken: string; csrfToken: string } {
+  return inTransaction(db, () => {
+    const memberId = store.useSignInLink(db, tokenHash(token), now);
+    if (memberId === null) throw invalidSignInLink();
+    return startSession(db, memberId, now);
+  });
+}
+
+/**
+ * Changes a member's password after checking the current one, and ends every other session of theirs (a
+ * password is changed when it may be known to someone else). Answers the new session's tokens.
+ */
+export async function changePassword(
+  db: Db,
+  memberId: string,
+  input: { currentPassword: string; newPassword: string },
+  now = Date.now(),
+): Promise<{ sessionToken: string; csrfToken: string }> {
+  const current = store.findPasswordHash(db, memberId);
+  const ok =
+    current !== null &&
+    (await Bun.password.verify(input.currentPassword.slice(0, PASSWORD_MAX_LENGTH), current));
+  if (!ok) throw validationError("currentPassword", "is not your current password");
+  checkPassword(input.newPassword);
+  const hash = await Bun.password.hash(input.newPassword, { algorithm: "argon2id" });
+  return inTransaction(db, () => {
+    store.setPasswordHash(db, memberId, hash, now);
+    store.revokeSessionsOf(db, memberId, now);
+    return startSession(db, memberId, now);
+  });
+}
+
+/** What each role may do on the dashboard (docs/dashboard.md). */
+const ROLE_RANK: Record<TeamRole, number> = { member: 0, admin: 1, owner: 2 };
+
+/** Refuses a member whose role in the project is below `least` (a `member` managing keys, say). */
+export function requireRole(membership: Membership, least: TeamRole, what: string): void {
+  if (ROLE_RANK[membership.role] >= ROLE_RANK[least]) return;
+  throw new ApiError(
+    "ROLE_NOT_ALLOWED",
+    `${what} needs the ${least} role; you are ${membership.role} in ${membership.projectName}`,
+    "Ask an owner of the project to do it, or to change your role.",
+  );
 }
 
 /** The session behind a cookie's token, or null when it is unknown, expired or signed out. */

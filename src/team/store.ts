@@ -163,3 +163,35 @@ export function revokeSessionsOf(db: Db, memberId: string, now: number): number 
     .query("UPDATE team_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL")
     .run(now, memberId).changes;
 }
+
+export function insertSignInLink(
+  db: Db,
+  link: { tokenHash: Uint8Array; memberId: string; expiresAt: number },
+  now: number,
+): void {
+  db.query(
+    "INSERT INTO team_sign_in_links (token_hash, member_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+  ).run(link.tokenHash, link.memberId, now, link.expiresAt);
+}
+
+/** Marks a live link used and answers its member; null when it is unknown, used or expired. */
+export function useSignInLink(db: Db, tokenHash: Uint8Array, now: number): string | null {
+  return (
+    db
+      .query<{ member_id: string }, [number, Uint8Array, number]>(
+        `UPDATE team_sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
+         RETURNING member_id`,
+      )
+      .get(now, tokenHash, now)?.member_id ?? null
+  );
+}
+
+export function findPasswordHash(db: Db, memberId: string): string | null {
+  return (
+    db
+      .query<{ password_hash: string | null }, [string]>(
+        "SELECT password_hash FROM team_members WHERE id = ?",
+      )
+      .get(memberId)?.password_hash ?? null
+  );
+}

@@ -20,6 +20,11 @@ export const VoteSchema = t.Object(
 );
 export type Vote = Static<typeof VoteSchema>;
 
+/** A vote as the dashboard's request page lists it: with the voter's monthly spend. */
+export interface Voter extends Vote {
+  userSpend: string | null;
+}
+
 export const VoteCreateSchema = t.Object(
   {
     boardUserId: t.Optional(Id),

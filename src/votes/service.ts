@@ -5,12 +5,32 @@ import { appendEvent } from "../events/outbox";
 import { ApiError, notFound, validationError } from "../http/errors";
 import { recountVotes, requireListedPostRow, requirePostRow, subscribeToPost } from "../posts/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
-import type { Vote, VoteCreate } from "./schema";
+import { requireValid } from "../http/validation-message";
+import { UserUpsertSchema } from "../users/schema";
+import type { Vote, VoteCreate, Voter } from "./schema";
 import * as store from "./store";
 
 export function listVotes(db: Db, projectId: string, postId: string): Vote[] {
   requirePostRow(db, projectId, postId);
   return store.votesOfPost(db, postId);
+}
+
+/** A post's voters with their monthly spend (the dashboard's request page). */
+export function listVoters(db: Db, projectId: string, postId: string): Voter[] {
+  requirePostRow(db, projectId, postId);
+  return store.votersOfPost(db, postId);
+}
+
+/**
+ * A vote on behalf of a customer the team talked to: the board user with that email (created when new)
+ * votes, in one transaction, through castVote, so the event, activity and subscription are the same.
+ */
+export function castVoteForEmail(db: Db, projectId: string, postId: string, email: string): Vote {
+  const input = requireValid(UserUpsertSchema, { email: email.trim() }, "email");
+  return inTransaction(db, () => {
+    const { user } = upsertUserByEmail(db, projectId, input);
+    return castVote(db, projectId, postId, { boardUserId: user.id });
+  });
 }
 
 function requireVote(db: Db, postId: string, voteId: string): Vote {

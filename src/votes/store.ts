@@ -1,6 +1,7 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
-import type { Vote } from "./schema";
+import { formatCents } from "../users/money";
+import type { Vote, Voter } from "./schema";
 
 interface VoteRow {
   id: string;
@@ -9,10 +10,12 @@ interface VoteRow {
   created_at: number;
   board_user_name: string | null;
   board_user_email: string | null;
+  board_user_spend_cents: number | null;
 }
 
 const SELECT = `SELECT v.id, v.board_user_id, v.anonymous_id, v.created_at, u.name AS board_user_name,
-  u.email AS board_user_email FROM votes v LEFT JOIN board_users u ON u.id = v.board_user_id`;
+  u.email AS board_user_email, u.spend_cents AS board_user_spend_cents
+  FROM votes v LEFT JOIN board_users u ON u.id = v.board_user_id`;
 
 function toVote(row: VoteRow): Vote {
   return {
@@ -25,12 +28,21 @@ function toVote(row: VoteRow): Vote {
   };
 }
 
+function voteRowsOfPost(db: Db, postId: string): VoteRow[] {
+  return db.query<VoteRow, [string]>(`${SELECT} WHERE v.post_id = ? ORDER BY v.created_at, v.id`).all(postId);
+}
+
 /** A post's votes, oldest first (sorted after the lookup by post: few enough per post). */
 export function votesOfPost(db: Db, postId: string): Vote[] {
-  return db
-    .query<VoteRow, [string]>(`${SELECT} WHERE v.post_id = ? ORDER BY v.created_at, v.id`)
-    .all(postId)
-    .map(toVote);
+  return voteRowsOfPost(db, postId).map(toVote);
+}
+
+/** A post's votes with each registered voter's monthly spend (null for anonymous votes). */
+export function votersOfPost(db: Db, postId: string): Voter[] {
+  return voteRowsOfPost(db, postId).map((row) => ({
+    ...toVote(row),
+    userSpend: row.board_user_spend_cents === null ? null : formatCents(row.board_user_spend_cents),
+  }));
 }
 
 export function findVote(db: Db, postId: string, voteId: string): Vote | null {

@@ -80,6 +80,8 @@ export interface BoardPageView {
 export interface PostPageView {
   board: BoardRef;
   post: PostView;
+  /** The request this one was merged into, when it is public. */
+  mergedInto: { id: string; title: string } | null;
   comments: CommentView[];
   commentPages: PageInfo;
 }
@@ -298,6 +300,14 @@ export function postPage(view: PostPageView): Html {
             <p class="meta">${statusBadge(post.status)} ${tagList(post.tags)} ${date(post.createdAt)}</p>
           </div>
         </div>
+        ${
+          view.mergedInto
+            ? html`<p class="merged-into">
+                Merged into <a href="${postUrl(board, view.mergedInto.id)}">${view.mergedInto.title}</a>: vote
+                and comment there.
+              </p>`
+            : ""
+        }
         ${post.description ? html`<div class="description">${post.description}</div>` : ""}
       </article>
       <section class="comments" aria-labelledby="comments-heading">

@@ -11,6 +11,8 @@ import paymentsEmail from "./0008_payments_email.sql" with { type: "text" };
 import webhookLastFailure from "./0009_webhook_last_failure.sql" with { type: "text" };
 import team from "./0010_team.sql" with { type: "text" };
 import teamReplies from "./0011_team_replies.sql" with { type: "text" };
+import activityOfPost from "./0012_activity_of_post.sql" with { type: "text" };
+import signInLinks from "./0013_sign_in_links.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -30,4 +32,6 @@ export const migrations: Migration[] = [
   { version: 9, name: "0009_webhook_last_failure", sql: webhookLastFailure },
   { version: 10, name: "0010_team", sql: team },
   { version: 11, name: "0011_team_replies", sql: teamReplies },
+  { version: 12, name: "0012_activity_of_post", sql: activityOfPost },
+  { version: 13, name: "0013_sign_in_links", sql: signInLinks },
 ];

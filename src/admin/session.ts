@@ -1,0 +1,77 @@
+import type { ActingMember } from "../db/connection";
+import { ApiError } from "../http/errors";
+import type { Membership, TeamSession } from "../team/schema";
+
+/** The session cookie's name; its path is /admin, so no board page or API call ever carries it. */
+export const SESSION_COOKIE = "fb_session";
+
+export function sessionTokenOf(request: Request): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return value.join("=") || null;
+  }
+  return null;
+}
+
+/**
+ * The session cookie: HttpOnly (no script reads it), SameSite=Lax (no cross-site form carries it),
+ * Secure when the public URL is https, scoped to /admin.
+ */
+export function sessionCookie(publicUrl: string, token: string, maxAgeSeconds: number): string {
+  const secure = publicUrl.startsWith("https://") ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${token}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/**
+ * A dashboard form's fields (application/x-www-form-urlencoded; repeated names such as `ids` kept). The
+ * routes read the body as text (`parse: "text"`) and it is decoded here.
+ */
+export function formOf(request: Request, body: unknown): URLSearchParams {
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded")) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      "The dashboard accepts forms only (application/x-www-form-urlencoded)",
+      "Submit the form from the dashboard page.",
+    );
+  }
+  return new URLSearchParams(typeof body === "string" ? body : "");
+}
+
+/** Who is asking, in which project: every dashboard route after sign-in works on this. */
+export interface Caller {
+  session: TeamSession;
+  membership: Membership;
+  /** The member as activity entries name them. */
+  actor: ActingMember;
+}
+
+export function notAMember(): ApiError {
+  return new ApiError(
+    "ROLE_NOT_ALLOWED",
+    "You are not a member of that project",
+    "Pick one of your projects, or ask its owner for an invite.",
+  );
+}
+
+/** The project a request works on: `?project=` / the form's `project`, else the first membership. */
+export function callerIn(session: TeamSession, slug: string): Caller {
+  const membership =
+    slug === ""
+      ? session.memberships[0]
+      : session.memberships.find((candidate) => candidate.projectSlug === slug);
+  if (!membership) throw notAMember();
+  return {
+    session,
+    membership,
+    actor: { id: session.member.id, name: session.member.name ?? session.member.email },
+  };
+}
+
+export function csrfRefused(): ApiError {
+  return new ApiError(
+    "VALIDATION_ERROR",
+    "The form's CSRF token is missing or wrong",
+    "Reload the page and submit the form again.",
+  );
+}

@@ -1,0 +1,436 @@
+import type { ActivityEntry } from "../activity/schema";
+import type { InboxComment, ThreadComment } from "../comments/schema";
+import type { PostStatus, PostWithTags } from "../posts/schema";
+import type { TeamPost } from "../posts/service";
+import type { SimilarPost } from "../ai/similarity";
+import type { Tag } from "../tags/schema";
+import type { Voter } from "../votes/schema";
+import { html, type Html } from "../web/html";
+import { type Chrome, formFields, href, layout } from "./pages";
+
+const STATUS_LABELS: Record<PostStatus, string> = {
+  PENDING: "Pending",
+  APPROVED: "Planned",
+  IN_PROGRESS: "In progress",
+  COMPLETE: "Complete",
+  CLOSED: "Closed",
+  ARCHIVED: "Archived",
+};
+
+function statusBadge(status: PostStatus): Html {
+  return html`<span class="badge muted" data-status="${status}">${STATUS_LABELS[status]}</span>`;
+}
+
+function day(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+function percent(similarity: number): string {
+  return `${Math.round(similarity * 100)}%`;
+}
+
+function requestLink(chrome: Chrome, post: { id: string; title: string }): Html {
+  return html`<a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a>`;
+}
+
+export interface PendingRequest {
+  post: PostWithTags;
+  /** The most similar existing request, when one is likely a duplicate. */
+  duplicateOf: SimilarPost | null;
+}
+
+export function inboxPage(
+  chrome: Chrome,
+  view: { pending: PendingRequest[]; comments: InboxComment[]; similarNote: string | null },
+): Html {
+  const pending = view.pending.map(
+    ({ post, duplicateOf }) =>
+      html`<li class="card" data-post-id="${post.id}">
+        <h2>${requestLink(chrome, post)}</h2>
+        ${post.description ? html`<p>${post.description}</p>` : ""}
+        <p class="muted">Submitted ${day(post.createdAt)} · ${post.voteCount} votes</p>
+        <form class="inline" method="post" action="/admin/posts/${post.id}/status">
+          ${formFields(chrome)}
+          <input type="hidden" name="back" value="inbox" />
+          <button class="primary" name="status" value="APPROVED" type="submit">Approve</button>
+          <button name="status" value="CLOSED" type="submit">Reject</button>
+        </form>
+        ${
+          duplicateOf
+            ? html`<form class="inline" method="post" action="/admin/posts/${post.id}/merge">
+                ${formFields(chrome)}
+                <input type="hidden" name="into" value="${duplicateOf.id}" />
+                <input type="hidden" name="back" value="inbox" />
+                <button type="submit">
+                  Merge into “${duplicateOf.title}” (${percent(duplicateOf.similarity)} alike)
+                </button>
+              </form>`
+            : ""
+        }
+      </li>`,
+  );
+  const comments = view.comments.map(
+    (comment) =>
+      html`<li class="card">
+        <p>
+          <strong>${comment.authorName || "Anonymous"}</strong> on
+          ${requestLink(chrome, { id: comment.postId, title: comment.postTitle })}
+          <span class="muted">${day(comment.createdAt)}</span>
+        </p>
+        <p>${comment.body}</p>
+      </li>`,
+  );
+  return layout(
+    chrome,
+    "Inbox",
+    html`<h1>Inbox</h1>
+      <h2>Waiting for review <span class="badge">${view.pending.length}</span></h2>
+      ${view.similarNote ? html`<p class="muted">${view.similarNote}</p>` : ""}
+      ${
+        view.pending.length === 0
+          ? html`<p>Nothing waiting: every request has been triaged.</p>`
+          : html`<ul class="cards">
+              ${pending}
+            </ul>`
+      }
+      <h2>New comments <span class="badge">${view.comments.length}</span></h2>
+      ${
+        view.comments.length === 0
+          ? html`<p>No comments from the board this week.</p>`
+          : html`<ul class="cards">
+              ${comments}
+            </ul>`
+      }`,
+  );
+}
+
+export interface RequestsQuery {
+  q: string;
+  status: PostStatus | "";
+  tagId: string;
+  withRevenue: boolean;
+  sort: "votes" | "revenue" | "newest";
+  page: number;
+}
+
+export function requestsPage(
+  chrome: Chrome,
+  view: {
+    query: RequestsQuery;
+    statuses: readonly PostStatus[];
+    tags: Tag[];
+    posts: TeamPost[];
+    total: number;
+    pageSize: number;
+  },
+): Html {
+  const { query } = view;
+  const pages = Math.max(1, Math.ceil(view.total / view.pageSize));
+  const pageLink = (page: number) =>
+    href(chrome, "/admin/requests", {
+      q: query.q,
+      status: query.status,
+      tag: query.tagId,
+      revenue: query.withRevenue ? "1" : "",
+      sort: query.sort,
+      page: String(page),
+    });
+  const rows = view.posts.map(
+    (post) =>
+      html`<tr>
+        <td><input type="checkbox" name="ids" value="${post.id}" aria-label="Select ${post.title}" /></td>
+        <td>
+          ${requestLink(chrome, post)}${post.mergedIntoId ? html` <span class="muted">(merged)</span>` : ""}
+        </td>
+        <td>${statusBadge(post.status)}</td>
+        <td class="number">${post.voteCount}</td>
+        <td class="number">${post.voterSpend}</td>
+        <td>${post.tags.map((tag) => tag.label).join(", ")}</td>
+        <td>${day(post.createdAt)}</td>
+      </tr>`,
+  );
+  return layout(
+    chrome,
+    "Requests",
+    html`<h1>Requests</h1>
+      <form method="get" action="/admin/requests" class="filters" role="search">
+        <input type="hidden" name="project" value="${chrome.projectSlug}" />
+        <div><label for="q">Search</label><input id="q" name="q" type="search" value="${query.q}" /></div>
+        <div>
+          <label for="filter-status">Status</label>
+          <select id="filter-status" name="status">
+            <option value="">Any</option>
+            ${view.statuses.map(
+              (status) =>
+                html`<option value="${status}" ${status === query.status ? "selected" : ""}>
+                  ${STATUS_LABELS[status]}
+                </option>`,
+            )}
+          </select>
+        </div>
+        <div>
+          <label for="filter-tag">Tag</label>
+          <select id="filter-tag" name="tag">
+            <option value="">Any</option>
+            ${view.tags.map(
+              (tag) =>
+                html`<option value="${tag.id}" ${tag.id === query.tagId ? "selected" : ""}>
+                  ${tag.label}
+                </option>`,
+            )}
+          </select>
+        </div>
+        <div>
+          <label class="check"
+            ><input type="checkbox" name="revenue" value="1" ${query.withRevenue ? "checked" : ""} /> Has
+            revenue</label
+          >
+        </div>
+        <div>
+          <label for="sort">Sort by</label>
+          <select id="sort" name="sort">
+            <option value="votes" ${query.sort === "votes" ? "selected" : ""}>Votes</option>
+            <option value="revenue" ${query.sort === "revenue" ? "selected" : ""}>
+              Revenue of the voters
+            </option>
+            <option value="newest" ${query.sort === "newest" ? "selected" : ""}>Newest</option>
+          </select>
+        </div>
+        <div><button type="submit">Apply</button></div>
+      </form>
+      <form method="post" action="/admin/requests/status">
+        ${formFields(chrome)}
+        <div class="toolbar">
+          <span>${view.total} requests</span>
+          <label for="bulk-status" class="check">Set the selected to</label>
+          <select id="bulk-status" name="status">
+            ${view.statuses.map((status) => html`<option value="${status}">${STATUS_LABELS[status]}</option>`)}
+          </select>
+          <button type="submit">Change status</button>
+        </div>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col"><span class="skip">Select</span></th>
+                <th scope="col">Request</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="number">Votes</th>
+                <th scope="col" class="number">Revenue</th>
+                <th scope="col">Tags</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>
+        </div>
+      </form>
+      <nav aria-label="Pages" class="toolbar">
+        ${query.page > 1 ? html`<a href="${pageLink(query.page - 1)}" rel="prev">Previous</a>` : ""}
+        <span>Page ${query.page} of ${pages}</span>
+        ${query.page < pages ? html`<a href="${pageLink(query.page + 1)}" rel="next">Next</a>` : ""}
+      </nav>`,
+  );
+}
+
+function activityLine(entry: ActivityEntry): string {
+  const member = entry.metadata?.teamMember;
+  const by =
+    typeof member === "object" && member !== null && "name" in member && typeof member.name === "string"
+      ? ` by ${member.name}`
+      : "";
+  return `${entry.entityType} ${entry.action}${by}`;
+}
+
+export function requestPage(
+  chrome: Chrome,
+  view: {
+    statuses: readonly PostStatus[];
+    post: PostWithTags;
+    mergedInto: { id: string; title: string } | null;
+    tags: Tag[];
+    similar: SimilarPost[];
+    similarNote: string | null;
+    voters: Voter[];
+    comments: ThreadComment[];
+    activity: ActivityEntry[];
+  },
+): Html {
+  const { post } = view;
+  const postTags = new Set(post.tags.map((tag) => tag.id));
+  const visible = post.status === "APPROVED" || post.status === "IN_PROGRESS" || post.status === "COMPLETE";
+  const similar = view.similar.map(
+    (other) =>
+      html`<li class="card">
+        <h3>${requestLink(chrome, other)}</h3>
+        <p class="muted">
+          ${percent(other.similarity)} alike · ${other.voteCount} votes · ${STATUS_LABELS[other.status]}
+        </p>
+        <form class="inline" method="post" action="/admin/posts/${other.id}/merge">
+          ${formFields(chrome)}
+          <input type="hidden" name="into" value="${post.id}" />
+          <button type="submit" aria-label="Merge “${other.title}” into this request">Merge here</button>
+        </form>
+        <form class="inline" method="post" action="/admin/posts/${post.id}/merge">
+          ${formFields(chrome)}
+          <input type="hidden" name="into" value="${other.id}" />
+          <button type="submit" aria-label="Merge this request into “${other.title}”">
+            Merge into that one
+          </button>
+        </form>
+      </li>`,
+  );
+  const voters = view.voters.map(
+    (vote) =>
+      html`<tr>
+        <td>${vote.boardUserName ?? vote.boardUserEmail ?? "Anonymous"}</td>
+        <td>${vote.boardUserEmail ?? ""}</td>
+        <td class="number">${vote.userSpend ?? "—"}</td>
+        <td>${day(vote.createdAt)}</td>
+      </tr>`,
+  );
+  const comments = view.comments.map(
+    (comment) =>
+      html`<li class="card${comment.isInternalNote ? " note" : ""}">
+        <p>
+          <strong>${comment.authorName || "Anonymous"}</strong>
+          ${
+            comment.isInternalNote
+              ? html`<span class="badge muted">Internal note</span>`
+              : comment.isTeamReply
+                ? html`<span class="badge">Team</span>`
+                : ""
+          }
+          <span class="muted">${day(comment.createdAt)}</span>
+        </p>
+        <p>${comment.body}</p>
+      </li>`,
+  );
+  const main = html`<h1>${post.title}</h1>
+    <p>
+      ${statusBadge(post.status)} ${post.voteCount} votes
+      ${visible ? html`· <a href="/b/${chrome.projectSlug}/posts/${post.id}">View on the board</a>` : ""}
+    </p>
+    ${view.mergedInto ? html`<p class="notice">Merged into ${requestLink(chrome, view.mergedInto)}.</p>` : ""}
+    ${post.description ? html`<p>${post.description}</p>` : ""}
+    <h2>Comments</h2>
+    <ul class="cards">
+      ${comments}
+    </ul>
+    <form method="post" action="/admin/posts/${post.id}/comments">
+      ${formFields(chrome)}
+      <label for="body">Write</label><textarea id="body" name="body" required rows="4"></textarea>
+      <p>
+        <button class="primary" name="kind" value="reply" type="submit">Post official reply</button>
+        <button name="kind" value="note" type="submit">Add internal note</button>
+      </p>
+    </form>
+    <h2>Voters</h2>
+    ${
+      view.voters.length === 0
+        ? html`<p>No votes yet.</p>`
+        : html`<div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Voter</th>
+                  <th scope="col">Email</th>
+                  <th scope="col" class="number">Monthly spend</th>
+                  <th scope="col">Voted</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${voters}
+              </tbody>
+            </table>
+          </div>`
+    }
+    <form method="post" action="/admin/posts/${post.id}/votes">
+      ${formFields(chrome)}
+      <label for="vote-email">Add a vote for a customer (their email)</label
+      ><input id="vote-email" name="email" type="email" required />
+      <p><button type="submit">Add vote</button></p>
+    </form>
+    <h2>Activity</h2>
+    <ul class="cards">
+      ${view.activity.map(
+        (entry) =>
+          html`<li>
+            <span class="muted">${entry.createdAt.slice(0, 16).replace("T", " ")}</span>
+            ${activityLine(entry)}
+          </li>`,
+      )}
+    </ul>`;
+  const side = html`<h2>Status</h2>
+    <form method="post" action="/admin/posts/${post.id}/status">
+      ${formFields(chrome)}
+      <label for="status">Status</label>
+      <select id="status" name="status">
+        ${view.statuses.map(
+          (status) =>
+            html`<option value="${status}" ${status === post.status ? "selected" : ""}>
+              ${STATUS_LABELS[status]}
+            </option>`,
+        )}
+      </select>
+      <label class="check"
+        ><input type="checkbox" name="notify" value="true" /> Notify subscribers by email</label
+      >
+      <p><button class="primary" type="submit">Change status</button></p>
+    </form>
+    <h2>Edit</h2>
+    <form method="post" action="/admin/posts/${post.id}/edit">
+      ${formFields(chrome)}
+      <label for="title">Title</label
+      ><input id="title" name="title" type="text" required maxlength="200" value="${post.title}" />
+      <label for="description">Description</label
+      ><textarea id="description" name="description" rows="5">${post.description ?? ""}</textarea>
+      <fieldset>
+        <legend>Tags</legend>
+        ${view.tags.length === 0 ? html`<p class="muted">No tags in this project yet.</p>` : ""}
+        ${view.tags.map(
+          (tag) =>
+            html`<label class="check"
+              ><input
+                type="checkbox"
+                name="tagIds"
+                value="${tag.id}"
+                ${postTags.has(tag.id) ? "checked" : ""}
+              />
+              ${tag.label}</label
+            >`,
+        )}
+      </fieldset>
+      <p><button class="primary" type="submit">Save</button></p>
+    </form>
+    <h2>Similar requests</h2>
+    ${view.similarNote ? html`<p class="muted">${view.similarNote}</p>` : ""}
+    ${view.similar.length === 0 && !view.similarNote ? html`<p>None found.</p>` : ""}
+    <ul class="cards">
+      ${similar}
+    </ul>
+    <h2>Issue links</h2>
+    ${
+      post.issueLinks.length === 0
+        ? html`<p class="muted">No linked issues.</p>`
+        : html`<ul>
+            ${post.issueLinks.map((link) =>
+              /^https?:\/\//.test(link.url)
+                ? html`<li>
+                    <a href="${link.url}" rel="noreferrer">${link.provider} #${link.externalId}</a>
+                  </li>`
+                : html`<li>${link.provider} #${link.externalId}</li>`,
+            )}
+          </ul>`
+    }`;
+  return layout(
+    chrome,
+    post.title,
+    html`<div class="columns">
+      <div>${main}</div>
+      <aside>${side}</aside>
+    </div>`,
+  );
+}
