@@ -63,6 +63,16 @@ function clientIp(request: Request, server: AddressSource | null, trustProxy: bo
 }
 
 /**
+ * Paths that carry a one-time secret (an invite, a sign-in link, an unsubscribe token): the log keeps the
+ * route and drops the secret, so a log reader cannot use a link its owner has not opened yet.
+ */
+const SECRET_IN_PATH = /^(\/admin\/invite\/|\/admin\/login\/link\/|\/email\/unsubscribe\/)[^/?]+/;
+
+export function loggedPath(path: string): string {
+  return path.replace(SECRET_IN_PATH, "$1…");
+}
+
+/**
  * Gives every response an `X-Request-Id` (the caller's, when it sent a sane one) and writes one JSON
  * access-log line per request once the response is sent.
  */
@@ -84,15 +94,22 @@ export function requestLog(ctx: { config: Pick<Config, "trustProxy">; log: Logge
       info.clientIp = clientIp(request, server, ctx.config.trustProxy);
       set.headers["x-request-id"] = info.id;
     })
-    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
       // Runs after the answer left, outside every error handler: it must never throw.
       try {
         const info = requestInfo(request);
+        // A route that answers a Response (a redirect, a page) carries its status there, not in `set`.
+        const status =
+          responseValue instanceof Response
+            ? responseValue.status
+            : typeof set.status === "number"
+              ? set.status
+              : 200;
         ctx.log.info("request", {
           requestId: info.id,
           method: request.method,
-          path: requestPath(request),
-          status: typeof set.status === "number" ? set.status : 200,
+          path: loggedPath(requestPath(request)),
+          status,
           durationMs: Math.round((performance.now() - info.startedAt) * 100) / 100,
           clientIp: info.clientIp,
           projectId: info.projectId,

@@ -329,6 +329,43 @@ describe("team accounts and the dashboard's security", () => {
   });
 });
 
+test("passwords and session tokens never reach the log, even at debug level", async () => {
+  const lines: string[] = [];
+  const t = createTestApp({ FEATUREBOARD_LOG_LEVEL: "debug" }, (line) => lines.push(line));
+  const server = listen(t);
+  try {
+    const password = "a very distinctive passphrase";
+    const { token } = inviteMember(t.ctx.db, {
+      email: "logged@example.com",
+      role: "owner",
+      projectSlug: "acme",
+    });
+    const accepted = await postForm(`${server.url}/admin/invite/${token}`, { password, name: "Lo" });
+    const cookie = sessionCookieOf(accepted);
+    await postForm(`${server.url}/admin/login`, { email: "logged@example.com", password });
+    await postForm(`${server.url}/admin/login`, {
+      email: "logged@example.com",
+      password: `${password} typo`,
+    });
+    const csrf = await csrfOf(server.url, cookie);
+    await postForm(
+      `${server.url}/admin/account/password`,
+      { csrf, project: "acme", currentPassword: password, newPassword: `${password} two` },
+      cookie,
+    );
+    expect(lines.length).toBeGreaterThan(3);
+    const log = lines.join("\n");
+    // The access log still shows the routes, with their real statuses (a redirect is a 303).
+    expect(log).toContain('"path":"/admin/invite/…","status":303');
+    for (const secret of [password, "distinctive", token, cookie.split("=")[1]!, csrf]) {
+      expect(log).not.toContain(secret);
+    }
+  } finally {
+    await server.stop();
+    t.close();
+  }
+});
+
 /** Pictures for the README when FEATUREBOARD_SCREENSHOTS=1 (as the board's browser test makes them). */
 const SCREENSHOTS = process.env.FEATUREBOARD_SCREENSHOTS === "1";
 
@@ -510,8 +547,24 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     const other = (await t.call("POST", "/api/v1/users", { body: { email: "free2@example.com" } })).body.data;
     await t.call("POST", `/api/v1/posts/${cheap.id}/votes`, { body: { boardUserId: other.id } });
 
+    // What a Monday inbox holds: new requests (one a likely duplicate) and comments from the board.
+    await makePost(t, { title: "Weekly reports by email", description: "Send the reports every Monday" });
+    await makePost(t, { title: "Reports by the week", description: "Group reports by week" });
+    await t.call("POST", `/api/public/boards/acme/posts/${rich.id}/comments`, {
+      key: null,
+      body: { body: "We need this for our board meetings.", authorName: "Priya" },
+    });
     const page = await signedIn("table@example.com", "Tara Table");
+    await page.locator("li.card", { hasText: "Weekly reports by email" }).waitFor();
     await screenshot(page, "dashboard-inbox");
+    // The inbox's suggestion merges a new duplicate in one click.
+    await page
+      .locator("li.card", { hasText: "Reports by the week" })
+      .getByRole("button", { name: /^Merge into “Reports by week”/ })
+      .click();
+    await page.getByText("Merged: the votes, comments and subscribers moved.").waitFor();
+    const pending = (await t.call("GET", "/api/v1/posts?status=PENDING")).body.data as { title: string }[];
+    expect(pending.map((post) => post.title)).not.toContain("Reports by the week");
     await page.getByRole("link", { name: "Requests" }).click();
     await page.getByLabel("Search").fill("reports");
     await page.getByLabel("Tag").selectOption({ label: "Reports" });

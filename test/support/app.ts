@@ -64,7 +64,11 @@ export interface TestResponse {
  * A real app over a real SQLite file in a temporary directory, called in-process with `app.handle`.
  * `env` overrides configuration variables exactly as the environment would.
  */
-export function createTestApp(env: Record<string, string> = {}): TestApp {
+export function createTestApp(
+  env: Record<string, string> = {},
+  /** Receives every log line (at the configured level), for tests of what is logged. */
+  logLine?: (line: string) => void,
+): TestApp {
   const dir = tempDir();
   const config = loadConfig({
     FEATUREBOARD_DB: join(dir, "test.db"),
@@ -78,7 +82,7 @@ export function createTestApp(env: Record<string, string> = {}): TestApp {
     FEATUREBOARD_RATE_LIMIT_PAGE_BURST: "100000",
     ...env,
   });
-  const ctx = createContext(config, createLogger(config.logLevel));
+  const ctx = createContext(config, createLogger(config.logLevel, logLine));
   const app = createApp(ctx);
   const project = createProject(ctx.db, { slug: "acme", name: "Acme", plan: "growth" });
   const other = createProject(ctx.db, { slug: "other-co", name: "Other", plan: "growth" });
