@@ -1,0 +1,179 @@
+import { actAs } from "../activity/service";
+import { newBoardComments } from "../comments/service";
+import type { AppContext } from "../context";
+import { ApiError } from "../http/errors";
+import { enforceRateLimit } from "../http/rate-limit";
+import { requestInfo, requestUrl } from "../http/request-info";
+import { countByStatus } from "../posts/service";
+import { SESSION_TTL_MS, type TeamSession } from "../team/schema";
+import { sessionFor } from "../team/service";
+import type { Html } from "../web/html";
+import { ADMIN_HEADERS, type Chrome, errorPage, href, type Section, signInPage } from "./pages";
+import { type Caller, callerIn, csrfRefused, formOf, sessionCookie, sessionTokenOf } from "./session";
+
+/** How many pending requests and board comments the inbox lists (and counts in the navigation). */
+export const INBOX_LIMIT = 50;
+
+/** Confirmations shown after a change and its redirect: fixed texts, so a link cannot put words on the page. */
+export const NOTICES: Record<string, string> = {
+  status: "Status changed.",
+  saved: "Changes saved.",
+  merged: "Merged: the votes, comments and subscribers moved.",
+  reply: "Official reply posted.",
+  note: "Internal note added.",
+  vote: "Vote added.",
+  bulk: "Statuses changed.",
+  password: "Password changed; your other sessions were signed out.",
+  removed: "Member removed.",
+  revoked: "Key revoked.",
+};
+
+export function page(body: Html, status = 200, headers: Record<string, string | number> = {}): Response {
+  const all = new Headers(ADMIN_HEADERS);
+  for (const [name, value] of Object.entries(headers)) all.set(name, String(value));
+  return new Response(body.value, { status, headers: all });
+}
+
+export function redirect(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store", ...headers } });
+}
+
+export function withNotice(location: string, notice: keyof typeof NOTICES): string {
+  return `${location}${location.includes("?") ? "&" : "?"}done=${notice}`;
+}
+
+/**
+ * The team dashboard at /admin (docs/dashboard.md): a surface over the same services as the API, with
+ * sessions in an HttpOnly cookie and a CSRF token in every form that changes something. Every change runs
+ * as the signed-in member (activity `actAs`), so its activity entries name them.
+
+/**
+ * What every dashboard route is built from (docs/dashboard.md): the session behind the cookie, the caller's
+ * project and role, the page chrome, and the two shapes of route, a page (`view`) and a form that changes
+ * something (`change`: signed in, the session's CSRF token, a project the member belongs to). Each change
+ * runs as the member (`act`), so its activity entries name them.
+ */
+export function dashboardKit(ctx: AppContext) {
+  const { db } = ctx;
+  const cookie = (token: string, maxAgeSeconds: number) =>
+    sessionCookie(ctx.config.publicUrl, token, maxAgeSeconds);
+  const signedInCookie = (token: string) => cookie(token, SESSION_TTL_MS / 1000);
+  const sessionOf = (request: Request): TeamSession | null => {
+    const token = sessionTokenOf(request);
+    return token === null ? null : sessionFor(db, token);
+  };
+  const meterSignIn = (request: Request, email: string, headers: Record<string, string | number>) => {
+    enforceRateLimit(ctx.rateLimits.signIn, `ip:${requestInfo(request).clientIp}`, headers);
+    enforceRateLimit(ctx.rateLimits.signIn, `account:${email.trim().toLowerCase()}`, headers);
+  };
+  const signInView = (error: string | null, email = "", notice: string | null = null) =>
+    signInPage({ error, email, notice, emailLinks: ctx.mail.canSend });
+
+  const chromeOf = (caller: Caller, section: Section, notice: string | null): Chrome => ({
+    memberName: caller.actor.name,
+    projectName: caller.membership.projectName,
+    projectSlug: caller.membership.projectSlug,
+    role: caller.membership.role,
+    csrfToken: caller.session.csrfToken,
+    pendingCount: countByStatus(db, caller.membership.projectId).PENDING,
+    newCommentCount: newBoardComments(db, caller.membership.projectId, INBOX_LIMIT).length,
+    projects: caller.session.memberships.map((membership) => ({
+      slug: membership.projectSlug,
+      name: membership.projectName,
+    })),
+    section,
+    notice,
+  });
+  const act = <T>(caller: Caller, change: () => T): T => actAs(db, caller.actor, change);
+  const requestPath = (caller: Caller, postId: string) =>
+    href({ projectSlug: caller.membership.projectSlug }, `/admin/posts/${postId}`);
+  const inboxPath = (caller: Caller) => href({ projectSlug: caller.membership.projectSlug }, "/admin");
+
+  /** An ApiError becomes a page saying what went wrong, with the status the API would answer. */
+  const failure = (error: unknown, chrome: Chrome | null): Response => {
+    if (!(error instanceof ApiError)) throw error;
+    return page(errorPage(chrome, error.message, error.hint), error.status, error.headers);
+  };
+
+  /** A page for a signed-in member of the project in `?project=` (else their first one). */
+  const view =
+    (
+      section: Section,
+      render: (
+        caller: Caller,
+        chrome: Chrome,
+        url: URL,
+        params: Record<string, string>,
+      ) => Promise<Html> | Html,
+    ) =>
+    async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+      const session = sessionOf(request);
+      if (!session) return redirect("/admin/login");
+      const url = requestUrl(request);
+      let chrome: Chrome | null = null;
+      try {
+        const caller = callerIn(session, url.searchParams.get("project") ?? "");
+        const done = url.searchParams.get("done") ?? "";
+        chrome = chromeOf(caller, section, NOTICES[done] ?? null);
+        return page(await render(caller, chrome, url, params));
+      } catch (error) {
+        return failure(error, chrome);
+      }
+    };
+
+  /**
+   * A form that changes something: signed in, the session's CSRF token, a project the member belongs to.
+   * Answers a redirect (a location) or a page.
+   */
+  const change =
+    (
+      section: Section,
+      handle: (
+        caller: Caller,
+        form: URLSearchParams,
+        params: Record<string, string>,
+      ) => Promise<string | Html> | string | Html,
+    ) =>
+    async ({
+      request,
+      params,
+      body,
+    }: {
+      request: Request;
+      params: Record<string, string>;
+      body: unknown;
+    }) => {
+      const session = sessionOf(request);
+      if (!session) return redirect("/admin/login");
+      let chrome: Chrome | null = null;
+      try {
+        const form = formOf(request, body);
+        if (form.get("csrf") !== session.csrfToken) throw csrfRefused();
+        const caller = callerIn(session, form.get("project") ?? "");
+        chrome = chromeOf(caller, section, null);
+        const outcome = await handle(caller, form, params);
+        return typeof outcome === "string" ? redirect(outcome) : page(outcome);
+      } catch (error) {
+        return failure(error, chrome);
+      }
+    };
+
+  return {
+    ctx,
+    db,
+    cookie,
+    signedInCookie,
+    sessionOf,
+    meterSignIn,
+    signInView,
+    chromeOf,
+    act,
+    requestPath,
+    inboxPath,
+    failure,
+    view,
+    change,
+  };
+}
+
+export type DashboardKit = ReturnType<typeof dashboardKit>;

@@ -1,0 +1,158 @@
+import { Elysia } from "elysia";
+import { ApiError } from "../http/errors";
+import { describeError } from "../log";
+import {
+  acceptInvite,
+  changePassword,
+  createSignInLink,
+  describeInvite,
+  signIn,
+  signOut,
+  useSignInLink,
+} from "../team/service";
+import { type DashboardKit, page, redirect, withNotice } from "./dashboard";
+import { accountPage, type Chrome, href, setPasswordPage, useLinkPage } from "./pages";
+import { callerIn, csrfRefused, formOf, sessionTokenOf } from "./session";
+
+/** Signing in (password, invite, email link) and out, and the member's own account. */
+export function signInRoutes(kit: DashboardKit) {
+  const { ctx, db, cookie, signedInCookie, sessionOf, meterSignIn, signInView, chromeOf, failure, view } =
+    kit;
+  return new Elysia({ name: "admin.sign-in", detail: { hide: true } })
+    .get("/admin/login", () => page(signInView(null)))
+    .post(
+      "/admin/login",
+      async ({ request, set, body }) => {
+        let email = "";
+        try {
+          const form = formOf(request, body);
+          email = form.get("email") ?? "";
+          meterSignIn(request, email, set.headers);
+          const { sessionToken } = await signIn(db, { email, password: form.get("password") ?? "" });
+          return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return page(signInView(error.message, email), error.status, { ...set.headers, ...error.headers });
+        }
+      },
+      { parse: "text" },
+    )
+    .post(
+      "/admin/login/link",
+      async ({ request, set, body }) => {
+        try {
+          const email = formOf(request, body).get("email") ?? "";
+          meterSignIn(request, email, set.headers);
+          const link = ctx.mail.canSend ? createSignInLink(db, email) : null;
+          if (link) {
+            await ctx.mail
+              .sendNow({
+                to: link.email,
+                subject: "Your featureboard sign-in link",
+                text: `Sign in to the featureboard team dashboard (the link works once, within 15 minutes):\n${ctx.config.publicUrl}/admin/login/link/${link.token}\n\nIf you did not ask for it, ignore this mail.\n`,
+              })
+              .catch((error: unknown) => ctx.log.warn("sign-in link email failed", describeError(error)));
+          }
+          // The same answer whether or not the email is a member's, so the form reveals no one.
+          return page(
+            signInView(null, "", "If that email belongs to a team member, a sign-in link is on its way."),
+          );
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return page(signInView(error.message), error.status, { ...set.headers, ...error.headers });
+        }
+      },
+      { parse: "text" },
+    )
+    .get("/admin/login/link/:token", ({ params }) => page(useLinkPage(params.token)))
+    .post("/admin/login/link/:token", ({ params }) => {
+      try {
+        const { sessionToken } = useSignInLink(db, params.token);
+        return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return page(signInView(error.message), error.status);
+      }
+    })
+    .get("/admin/invite/:token", ({ params }) => {
+      try {
+        return page(setPasswordPage(params.token, describeInvite(db, params.token), null));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return page(signInView(error.message), error.status);
+      }
+    })
+    .post(
+      "/admin/invite/:token",
+      async ({ params, request, body }) => {
+        try {
+          const form = formOf(request, body);
+          const { sessionToken } = await acceptInvite(db, params.token, {
+            password: form.get("password") ?? "",
+            name: form.get("name") ?? "",
+          });
+          return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          if (error.code === "INVITE_INVALID") return page(signInView(error.message), error.status);
+          return page(
+            setPasswordPage(params.token, describeInvite(db, params.token), error.message),
+            error.status,
+          );
+        }
+      },
+      { parse: "text" },
+    )
+    .post(
+      "/admin/logout",
+      ({ request, body }) => {
+        const session = sessionOf(request);
+        const token = sessionTokenOf(request);
+        let form = new URLSearchParams();
+        try {
+          form = formOf(request, body);
+        } catch {
+          // Not a form: signing out still clears the cookie, it just revokes nothing.
+        }
+        if (session && token && form.get("csrf") === session.csrfToken) signOut(db, token);
+        return redirect("/admin/login", { "set-cookie": cookie("", 0) });
+      },
+      { parse: "text" },
+    )
+    .get(
+      "/admin/account",
+      view("account", (caller, chrome) =>
+        accountPage(chrome, { email: caller.session.member.email, error: null }),
+      ),
+    )
+    .post(
+      "/admin/account/password",
+      async (context) => {
+        const session = sessionOf(context.request);
+        const token = sessionTokenOf(context.request);
+        if (!session || !token) return redirect("/admin/login");
+        let chrome: Chrome | null = null;
+        try {
+          const form = formOf(context.request, context.body);
+          if (form.get("csrf") !== session.csrfToken) throw csrfRefused();
+          const caller = callerIn(session, form.get("project") ?? "");
+          chrome = chromeOf(caller, "account", null);
+          try {
+            const { sessionToken } = await changePassword(db, session.member.id, {
+              currentPassword: form.get("currentPassword") ?? "",
+              newPassword: form.get("newPassword") ?? "",
+            });
+            return redirect(withNotice(href(chrome, "/admin/account"), "password"), {
+              "set-cookie": signedInCookie(sessionToken),
+            });
+          } catch (error) {
+            if (!(error instanceof ApiError) || error.status !== 400) throw error;
+            return page(accountPage(chrome, { email: session.member.email, error: error.message }), 400);
+          }
+        } catch (error) {
+          return failure(error, chrome);
+        }
+      },
+      { parse: "text" },
+    );
+}

@@ -1,0 +1,251 @@
+import { Elysia } from "elysia";
+import { activityOfPost } from "../activity/service";
+import { DEFAULT_THRESHOLD, RELATED_THRESHOLD, similarRequests } from "../ai/service";
+import type { SimilarPost } from "../ai/similarity";
+import { CommentCreateSchema } from "../comments/schema";
+import { createComment, listThread, newBoardComments } from "../comments/service";
+import { ApiError, validationError } from "../http/errors";
+import { LIMITS } from "../http/limits";
+import { requireValid } from "../http/validation-message";
+import { listPosts } from "../posts/listing";
+import { isPostStatus, POST_STATUSES, PostUpdateSchema, type PostStatus } from "../posts/schema";
+import {
+  bulkUpdatePosts,
+  getPost,
+  listTeamPosts,
+  mergePosts,
+  searchWords,
+  TEAM_PAGE_SIZE,
+  type TeamSort,
+  updatePost,
+} from "../posts/service";
+import { MAX_PAGE } from "../http/paging";
+import { listTags } from "../tags/service";
+import { castVoteForEmail, listVoters } from "../votes/service";
+import { type DashboardKit, INBOX_LIMIT, withNotice } from "./dashboard";
+import { href } from "./pages";
+import {
+  inboxPage,
+  type PendingRequest,
+  type RequestsQuery,
+  requestPage,
+  requestsPage,
+} from "./triage-pages";
+
+/** Suggestions from the similarity index; a plan or provider refusal becomes a note, not a broken page. */
+async function similarOrNote(
+  find: () => Promise<SimilarPost[]>,
+): Promise<{ similar: SimilarPost[]; note: string | null }> {
+  try {
+    return { similar: await find(), note: null };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { similar: [], note: `Similar requests are not available: ${error.message}` };
+  }
+}
+
+function toSort(value: string | null): TeamSort {
+  return value === "revenue" || value === "newest" ? value : "votes";
+}
+
+function toPage(value: string | null): number {
+  const page = Number(value);
+  return Number.isSafeInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
+}
+
+/** The inbox, the requests table and the request page, and every triage change they make. */
+export function triageRoutes(kit: DashboardKit) {
+  const { ctx, db, act, view, change, requestPath, inboxPath } = kit;
+  return new Elysia({ name: "admin.triage", detail: { hide: true } })
+    .get(
+      "/admin",
+      view("inbox", async (caller, chrome) => {
+        const { projectId } = caller.membership;
+        const posts = listPosts(db, projectId, {
+          status: "PENDING",
+          sort: "date",
+          limit: INBOX_LIMIT,
+        }).data;
+        let similarNote: string | null = null;
+        const pending: PendingRequest[] = [];
+        for (const post of posts) {
+          const found = await similarOrNote(() =>
+            similarRequests(ctx.ai, projectId, post.id, { threshold: DEFAULT_THRESHOLD, limit: 1 }),
+          );
+          similarNote ??= found.note;
+          pending.push({ post, duplicateOf: found.similar[0] ?? null });
+        }
+        return inboxPage(chrome, {
+          pending,
+          comments: newBoardComments(db, projectId, INBOX_LIMIT),
+          similarNote,
+        });
+      }),
+    )
+    .get(
+      "/admin/requests",
+      view("requests", (caller, chrome, url) => {
+        const { projectId } = caller.membership;
+        const search = url.searchParams;
+        const status = search.get("status") ?? "";
+        const tags = listTags(db, projectId);
+        const tagId = search.get("tag") ?? "";
+        const query: RequestsQuery = {
+          q: search.get("q") ?? "",
+          status: isPostStatus(status) ? status : "",
+          tagId: tags.some((tag) => tag.id === tagId) ? tagId : "",
+          withRevenue: search.get("revenue") === "1",
+          sort: toSort(search.get("sort")),
+          page: toPage(search.get("page")),
+        };
+        const list = listTeamPosts(
+          db,
+          {
+            projectId,
+            statuses: query.status === "" ? [] : [query.status],
+            words: searchWords(query.q),
+            tagId: query.tagId === "" ? undefined : query.tagId,
+            withRevenue: query.withRevenue,
+          },
+          query.sort,
+          query.page,
+        );
+        return requestsPage(chrome, {
+          query,
+          statuses: POST_STATUSES,
+          tags,
+          posts: list.data,
+          total: list.total,
+          pageSize: TEAM_PAGE_SIZE,
+        });
+      }),
+    )
+    .post(
+      "/admin/requests/status",
+      change("requests", (caller, form) => {
+        const status = statusOf(form);
+        const ids = form.getAll("ids");
+        if (ids.length === 0) throw validationError("ids", "select at least one request");
+        if (ids.length > LIMITS.bulkItems) throw validationError("ids", `select at most ${LIMITS.bulkItems}`);
+        const results = act(caller, () =>
+          bulkUpdatePosts(
+            db,
+            caller.membership.projectId,
+            ids.map((id) => ({ id, status })),
+          ),
+        );
+        const failed = results.find((result) => result.status === "error");
+        if (failed?.error)
+          throw new ApiError("VALIDATION_ERROR", failed.error.message, "The other requests were changed.");
+        return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/requests"), "bulk");
+      }),
+      { parse: "text" },
+    )
+    .get(
+      "/admin/posts/:postId",
+      view("requests", async (caller, chrome, _url, params) => {
+        const { projectId } = caller.membership;
+        const post = getPost(db, projectId, params.postId ?? "");
+        const mergedInto = post.mergedIntoId ? getPost(db, projectId, post.mergedIntoId) : null;
+        const found = post.mergedIntoId
+          ? { similar: [], note: null }
+          : await similarOrNote(() =>
+              similarRequests(ctx.ai, projectId, post.id, { threshold: RELATED_THRESHOLD, limit: 5 }),
+            );
+        return requestPage(chrome, {
+          statuses: POST_STATUSES,
+          post,
+          mergedInto,
+          tags: listTags(db, projectId),
+          similar: found.similar,
+          similarNote: found.note,
+          voters: listVoters(db, projectId, post.id),
+          comments: listThread(db, projectId, post.id, "all"),
+          activity: activityOfPost(db, projectId, post.id, 50),
+        });
+      }),
+    )
+    .post(
+      "/admin/posts/:postId/status",
+      change("requests", (caller, form, params) => {
+        const postId = params.postId ?? "";
+        const status = statusOf(form);
+        act(caller, () =>
+          updatePost(db, caller.membership.projectId, postId, {
+            status,
+            notify: form.get("notify") === "true",
+          }),
+        );
+        return withNotice(
+          form.get("back") === "inbox" ? inboxPath(caller) : requestPath(caller, postId),
+          "status",
+        );
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/posts/:postId/edit",
+      change("requests", (caller, form, params) => {
+        const postId = params.postId ?? "";
+        const description = form.get("description") ?? "";
+        const patch = requireValid(
+          PostUpdateSchema,
+          {
+            title: form.get("title") ?? "",
+            description: description.trim() === "" ? null : description,
+            tagIds: form.getAll("tagIds"),
+          },
+          "body",
+        );
+        act(caller, () => updatePost(db, caller.membership.projectId, postId, patch));
+        return withNotice(requestPath(caller, postId), "saved");
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/posts/:postId/merge",
+      change("requests", (caller, form, params) => {
+        const into = form.get("into") ?? "";
+        act(caller, () => mergePosts(db, caller.membership.projectId, params.postId ?? "", into));
+        return withNotice(
+          form.get("back") === "inbox" ? inboxPath(caller) : requestPath(caller, into),
+          "merged",
+        );
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/posts/:postId/comments",
+      change("requests", (caller, form, params) => {
+        const postId = params.postId ?? "";
+        const isInternalNote = form.get("kind") === "note";
+        const { body } = requireValid(CommentCreateSchema, { body: form.get("body") ?? "" }, "body");
+        // An official reply shows on the public board with the member's name and a Team badge; a note never does.
+        act(caller, () =>
+          createComment(db, caller.membership.projectId, postId, {
+            body,
+            authorName: caller.actor.name,
+            isInternalNote,
+            teamMemberId: caller.actor.id,
+          }),
+        );
+        return withNotice(requestPath(caller, postId), isInternalNote ? "note" : "reply");
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/posts/:postId/votes",
+      change("requests", (caller, form, params) => {
+        const postId = params.postId ?? "";
+        act(caller, () => castVoteForEmail(db, caller.membership.projectId, postId, form.get("email") ?? ""));
+        return withNotice(requestPath(caller, postId), "vote");
+      }),
+      { parse: "text" },
+    );
+}
+
+function statusOf(form: URLSearchParams): PostStatus {
+  const status = form.get("status") ?? "";
+  if (!isPostStatus(status)) throw validationError("status", `must be one of ${POST_STATUSES.join(", ")}`);
+  return status;
+}
