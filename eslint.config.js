@@ -78,15 +78,24 @@ export default tseslint.config(
     },
   },
   {
-    // The board, widget and API-docs scripts run in browsers as classic scripts, served as they are written.
-    files: ["src/web/assets/**/*.js", "src/meta/docs/**/*.js"],
+    // The board, widget, dashboard and API-docs scripts run in browsers as classic scripts, served as written.
+    files: ["src/web/assets/**/*.js", "src/meta/docs/**/*.js", "src/admin/assets/**/*.js"],
     languageOptions: {
       sourceType: "script",
       globals: Object.fromEntries(
-        ["window", "document", "fetch", "crypto", "console", "URL", "CSSStyleSheet", "Intl"].map((name) => [
-          name,
-          "readonly",
-        ]),
+        [
+          "window",
+          "document",
+          "fetch",
+          "crypto",
+          "console",
+          "URL",
+          "URLSearchParams",
+          "CSSStyleSheet",
+          "Intl",
+          "setTimeout",
+          "clearTimeout",
+        ].map((name) => [name, "readonly"]),
       ),
     },
   },

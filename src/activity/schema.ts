@@ -35,3 +35,16 @@ export const ActivityListSchema = t.Object(
   { data: t.Array(ActivityEntrySchema), pagination: PaginationSchema },
   { description: "A page of the audit log, newest first" },
 );
+
+/** The entity types activity entries name (the dashboard's filter offers them). */
+export const ACTIVITY_ENTITY_TYPES = [
+  "post",
+  "vote",
+  "comment",
+  "tag",
+  "user",
+  "release",
+  "webhook",
+  "integration",
+  "import",
+] as const;

@@ -9,12 +9,20 @@ export { activityOfPost } from "./store";
 /** Every activity entry of a project, unpaged (the lossless export reads it). */
 export { listActivity as listActivityRows } from "./store";
 
-/** The audit log, newest first, optionally of one entity type. */
-export function listActivity(db: Db, projectId: string, query: ListActivityQueryInput) {
+/**
+ * The audit log, newest first, optionally of one entity type; the dashboard also filters by the team
+ * member who made the changes.
+ */
+export function listActivity(
+  db: Db,
+  projectId: string,
+  query: ListActivityQueryInput & { teamMemberId?: string | undefined },
+) {
   const page = pageRequest(query, ACTIVITY_DEFAULT_LIMIT);
+  const filter = { entityType: query.entityType, teamMemberId: query.teamMemberId };
   return {
-    data: store.listActivity(db, projectId, query.entityType, page.limit, page.offset),
-    pagination: pagination(page, store.countActivity(db, projectId, query.entityType)),
+    data: store.listActivity(db, projectId, filter, page.limit, page.offset),
+    pagination: pagination(page, store.countActivity(db, projectId, filter)),
   };
 }
 

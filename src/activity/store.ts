@@ -52,14 +52,28 @@ function toEntry(row: ActivityRow): ActivityEntry {
   };
 }
 
-function filterOf(projectId: string, entityType: string | undefined) {
-  return entityType === undefined
-    ? { sql: "project_id = ?", params: [projectId] }
-    : { sql: "project_id = ? AND entity_type = ?", params: [projectId, entityType] };
+/** Which entries a listing shows: of one entity type, and/or made by one team member from the dashboard. */
+export interface ActivityFilter {
+  entityType?: string | undefined;
+  teamMemberId?: string | undefined;
 }
 
-export function countActivity(db: Db, projectId: string, entityType?: string): number {
-  const { sql, params } = filterOf(projectId, entityType);
+function filterOf(projectId: string, filter: ActivityFilter) {
+  const clauses = ["project_id = ?"];
+  const params = [projectId];
+  if (filter.entityType !== undefined) {
+    clauses.push("entity_type = ?");
+    params.push(filter.entityType);
+  }
+  if (filter.teamMemberId !== undefined) {
+    clauses.push("json_extract(metadata, '$.teamMember.id') = ?");
+    params.push(filter.teamMemberId);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+export function countActivity(db: Db, projectId: string, filter: ActivityFilter = {}): number {
+  const { sql, params } = filterOf(projectId, filter);
   return (
     db.query<{ n: number }, string[]>(`SELECT count(*) AS n FROM activity WHERE ${sql}`).get(...params)?.n ??
     0
@@ -70,11 +84,11 @@ export function countActivity(db: Db, projectId: string, entityType?: string): n
 export function listActivity(
   db: Db,
   projectId: string,
-  entityType: string | undefined,
+  filter: ActivityFilter,
   limit: number,
   offset: number,
 ): ActivityEntry[] {
-  const { sql, params } = filterOf(projectId, entityType);
+  const { sql, params } = filterOf(projectId, filter);
   return db
     .query<ActivityRow, (string | number)[]>(
       `SELECT id, action, entity_type, entity_id, metadata, created_at FROM activity WHERE ${sql}

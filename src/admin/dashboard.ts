@@ -4,6 +4,7 @@ import type { AppContext } from "../context";
 import { ApiError } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo, requestUrl } from "../http/request-info";
+import { MAX_PAGE } from "../http/paging";
 import { countByStatus } from "../posts/service";
 import { SESSION_TTL_MS, type TeamSession } from "../team/schema";
 import { sessionFor } from "../team/service";
@@ -26,6 +27,8 @@ export const NOTICES: Record<string, string> = {
   password: "Password changed; your other sessions were signed out.",
   removed: "Member removed.",
   revoked: "Key revoked.",
+  draft: "Release saved as a draft.",
+  published: "Release published: its requests are archived and listed on the public changelog.",
 };
 
 export function page(body: Html, status = 200, headers: Record<string, string | number> = {}): Response {
@@ -42,10 +45,11 @@ export function withNotice(location: string, notice: keyof typeof NOTICES): stri
   return `${location}${location.includes("?") ? "&" : "?"}done=${notice}`;
 }
 
-/**
- * The team dashboard at /admin (docs/dashboard.md): a surface over the same services as the API, with
- * sessions in an HttpOnly cookie and a CSRF token in every form that changes something. Every change runs
- * as the signed-in member (activity `actAs`), so its activity entries name them.
+/** A `page` query parameter: a whole number from 1 to MAX_PAGE, else the first page. */
+export function toPage(value: string | null): number {
+  const page = Number(value);
+  return Number.isSafeInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
+}
 
 /**
  * What every dashboard route is built from (docs/dashboard.md): the session behind the cookie, the caller's
@@ -88,6 +92,13 @@ export function dashboardKit(ctx: AppContext) {
   const requestPath = (caller: Caller, postId: string) =>
     href({ projectSlug: caller.membership.projectSlug }, `/admin/posts/${postId}`);
   const inboxPath = (caller: Caller) => href({ projectSlug: caller.membership.projectSlug }, "/admin");
+  /** Where a form sends the member back to: the screen it was on (`back`), else the given page. */
+  const backTo = (caller: Caller, back: string | null, otherwise: string) => {
+    const project = { projectSlug: caller.membership.projectSlug };
+    if (back === "inbox") return href(project, "/admin");
+    if (back === "roadmap") return href(project, "/admin/roadmap");
+    return otherwise;
+  };
 
   /** An ApiError becomes a page saying what went wrong, with the status the API would answer. */
   const failure = (error: unknown, chrome: Chrome | null): Response => {
@@ -170,6 +181,7 @@ export function dashboardKit(ctx: AppContext) {
     act,
     requestPath,
     inboxPath,
+    backTo,
     failure,
     view,
     change,

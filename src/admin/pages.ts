@@ -1,3 +1,4 @@
+import type { ActivityEntry } from "../activity/schema";
 import type { TeamRole } from "../team/schema";
 import { html, type Html } from "../web/html";
 import adminCss from "./admin.css" with { type: "text" };
@@ -8,13 +9,14 @@ export const ADMIN_CSS = adminCss;
 export const ADMIN_HEADERS: Record<string, string> = {
   "content-type": "text/html; charset=utf-8",
   "content-security-policy":
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "cache-control": "no-store",
 };
 
-export type Section = "inbox" | "requests" | "members" | "keys" | "account" | "none";
+export type Section =
+  "inbox" | "requests" | "roadmap" | "releases" | "activity" | "members" | "keys" | "account" | "none";
 
 /** What every signed-in page shows around its content: who, which project, the counts, the CSRF token. */
 export interface Chrome {
@@ -53,6 +55,7 @@ function document(title: string, header: Html, body: Html): Html {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · featureboard</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/admin/assets/admin.css" />
       </head>
       <body>
@@ -86,6 +89,9 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
           >`,
       )}
       ${navLink(chrome, "requests", "/admin/requests", "Requests")}
+      ${navLink(chrome, "roadmap", "/admin/roadmap", "Roadmap")}
+      ${chrome.role !== "member" ? navLink(chrome, "releases", "/admin/releases", "Changelog") : ""}
+      ${navLink(chrome, "activity", "/admin/activity", "Activity")}
       ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}
       ${owner ? navLink(chrome, "keys", "/admin/keys", "API keys") : ""}
       <a href="/b/${chrome.projectSlug}">Public board</a>
@@ -247,4 +253,13 @@ export function accountPage(chrome: Chrome, view: { email: string; error: string
         <p class="muted">Changing it signs you out everywhere else.</p>
       </form>`,
   );
+}
+
+/** The team member an activity entry names (a change made from the dashboard), or null. */
+export function teamMemberOf(entry: ActivityEntry): string | null {
+  const member = entry.metadata?.teamMember;
+  if (typeof member === "object" && member !== null && "name" in member && typeof member.name === "string") {
+    return member.name;
+  }
+  return null;
 }

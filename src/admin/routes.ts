@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
+import { boardRoutes } from "./board-routes";
 import { dashboardKit } from "./dashboard";
 import { ownerRoutes } from "./owner-routes";
 import { ADMIN_CSS } from "./pages";
@@ -19,5 +20,6 @@ export function adminRoutes(ctx: AppContext) {
     )
     .use(signInRoutes(kit))
     .use(triageRoutes(kit))
+    .use(boardRoutes(kit))
     .use(ownerRoutes(kit));
 }

@@ -6,7 +6,7 @@ import type { SimilarPost } from "../ai/similarity";
 import type { Tag } from "../tags/schema";
 import type { Voter } from "../votes/schema";
 import { html, type Html } from "../web/html";
-import { type Chrome, formFields, href, layout } from "./pages";
+import { type Chrome, formFields, href, layout, teamMemberOf } from "./pages";
 
 const STATUS_LABELS: Record<PostStatus, string> = {
   PENDING: "Pending",
@@ -236,12 +236,8 @@ export function requestsPage(
 }
 
 function activityLine(entry: ActivityEntry): string {
-  const member = entry.metadata?.teamMember;
-  const by =
-    typeof member === "object" && member !== null && "name" in member && typeof member.name === "string"
-      ? ` by ${member.name}`
-      : "";
-  return `${entry.entityType} ${entry.action}${by}`;
+  const member = teamMemberOf(entry);
+  return `${entry.entityType} ${entry.action}${member ? ` by ${member}` : ""}`;
 }
 
 export function requestPage(

@@ -19,10 +19,9 @@ import {
   type TeamSort,
   updatePost,
 } from "../posts/service";
-import { MAX_PAGE } from "../http/paging";
 import { listTags } from "../tags/service";
 import { castVoteForEmail, listVoters } from "../votes/service";
-import { type DashboardKit, INBOX_LIMIT, withNotice } from "./dashboard";
+import { type DashboardKit, INBOX_LIMIT, toPage, withNotice } from "./dashboard";
 import { href } from "./pages";
 import {
   inboxPage,
@@ -48,14 +47,9 @@ function toSort(value: string | null): TeamSort {
   return value === "revenue" || value === "newest" ? value : "votes";
 }
 
-function toPage(value: string | null): number {
-  const page = Number(value);
-  return Number.isSafeInteger(page) && page >= 1 && page <= MAX_PAGE ? page : 1;
-}
-
 /** The inbox, the requests table and the request page, and every triage change they make. */
 export function triageRoutes(kit: DashboardKit) {
-  const { ctx, db, act, view, change, requestPath, inboxPath } = kit;
+  const { ctx, db, act, view, change, requestPath, backTo } = kit;
   return new Elysia({ name: "admin.triage", detail: { hide: true } })
     .get(
       "/admin",
@@ -176,10 +170,7 @@ export function triageRoutes(kit: DashboardKit) {
             notify: form.get("notify") === "true",
           }),
         );
-        return withNotice(
-          form.get("back") === "inbox" ? inboxPath(caller) : requestPath(caller, postId),
-          "status",
-        );
+        return withNotice(backTo(caller, form.get("back"), requestPath(caller, postId)), "status");
       }),
       { parse: "text" },
     )
@@ -207,10 +198,7 @@ export function triageRoutes(kit: DashboardKit) {
       change("requests", (caller, form, params) => {
         const into = form.get("into") ?? "";
         act(caller, () => mergePosts(db, caller.membership.projectId, params.postId ?? "", into));
-        return withNotice(
-          form.get("back") === "inbox" ? inboxPath(caller) : requestPath(caller, into),
-          "merged",
-        );
+        return withNotice(backTo(caller, form.get("back"), requestPath(caller, into)), "merged");
       }),
       { parse: "text" },
     )

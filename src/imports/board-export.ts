@@ -56,7 +56,7 @@ export function exportProject(db: Db, project: { id: string; slug: string; name:
     votes: store.allVotes(db, projectId),
     comments: store.allComments(db, projectId),
     releases: listAllReleases(db, projectId),
-    activity: listActivityRows(db, projectId, undefined, -1, 0).reverse(),
+    activity: listActivityRows(db, projectId, {}, -1, 0).reverse(),
   };
 }
 

@@ -55,6 +55,8 @@ export function subscribeToPost(db: Db, postId: string, boardUserId: string, now
 }
 
 export type { TeamFilter, TeamSort, VisibleFilter, VisibleSort } from "./store";
+/** Titles of posts a public page may name (not PENDING): the changelog's shipped requests. */
+export { publicTitlesOf } from "./store";
 export { listPostRows, recountVotes, tagsOfPosts, toPost, type PostRow } from "./store";
 
 /** One page of a board's visible posts with their tags (public API, board pages, MCP public tools). */

@@ -376,6 +376,20 @@ export function countByStatus(db: Db, projectId: string): Record<PostStatus, num
   return counts;
 }
 
+/** Titles of these posts of the project that are not PENDING (a changelog's shipped requests). */
+export function publicTitlesOf(db: Db, projectId: string, postIds: readonly string[]): Map<string, string> {
+  const titles = new Map<string, string>();
+  if (postIds.length === 0) return titles;
+  const rows = db
+    .query<{ id: string; title: string }, string[]>(
+      `SELECT id, title FROM posts WHERE project_id = ? AND status != 'PENDING'
+          AND id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(projectId, JSON.stringify(postIds));
+  for (const row of rows) titles.set(row.id, row.title);
+  return titles;
+}
+
 // ---- the team's listing (the dashboard's requests table) ----
 
 export type TeamSort = "votes" | "revenue" | "newest";

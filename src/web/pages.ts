@@ -50,6 +50,8 @@ export interface ReleaseView {
   content: string | null;
   publishedAt: string;
   updatedAt: string;
+  /** The requests it shipped, linked from the changelog. */
+  shipped: { id: string; title: string }[];
 }
 
 export interface PageInfo {
@@ -437,6 +439,16 @@ export function changelogPage(view: ChangelogPageView): Html {
                     ${date(release.publishedAt)}
                   </p>
                   <div class="markdown">${release.content ? renderMarkdown(release.content) : ""}</div>
+                  ${
+                    release.shipped.length > 0
+                      ? html`<h3 class="shipped-heading">Shipped requests</h3>
+                          <ul class="shipped">
+                            ${release.shipped.map(
+                              (post) => html`<li><a href="${postUrl(board, post.id)}">${post.title}</a></li>`,
+                            )}
+                          </ul>`
+                      : ""
+                  }
                 </article>`,
             )
           : html`<p class="empty">Nothing published yet.</p>`

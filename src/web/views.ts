@@ -5,6 +5,7 @@ import { MAX_PAGE } from "../http/paging";
 import type { Project } from "../projects/schema";
 import type { PublicPost } from "../public/schema";
 import { isVisibleStatus, type VisibleStatus } from "../posts/schema";
+import { publicTitlesOf } from "../posts/service";
 import {
   getBoard,
   getPublicPost,
@@ -170,6 +171,11 @@ export function loadRoadmapPage(db: Db, board: Board, publicUrl: string): Roadma
 
 function releaseViews(db: Db, board: Board, page: number, limit: number) {
   const { data, pagination } = listPublishedReleases(db, board.project.id, { page, limit });
+  const titles = publicTitlesOf(
+    db,
+    board.project.id,
+    data.flatMap((release) => release.postIds),
+  );
   const releases: ReleaseView[] = data.map((release) => ({
     id: release.id,
     title: release.title,
@@ -178,6 +184,10 @@ function releaseViews(db: Db, board: Board, page: number, limit: number) {
     // Listed releases are published, so they carry a publication time.
     publishedAt: release.publishedAt ?? release.updatedAt,
     updatedAt: release.updatedAt,
+    shipped: release.postIds.flatMap((id) => {
+      const title = titles.get(id);
+      return title === undefined ? [] : [{ id, title }];
+    }),
   }));
   return { releases, pages: { page, total: pagination.total, totalPages: pagination.totalPages } };
 }

@@ -7,30 +7,7 @@ import { listen, makePost } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
 import { runCommand, SOURCE_COMMAND } from "../support/process";
 import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
-
-/** Posts a form as a browser would: urlencoded, with the session cookie when given. */
-async function postForm(url: string, fields: Record<string, string>, cookie?: string) {
-  return fetch(url, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
-
-function sessionCookieOf(response: Response): string {
-  const header = response.headers.get("set-cookie") ?? "";
-  const match = /fb_session=([^;]+)/.exec(header);
-  if (!match) throw new Error(`no session cookie in: ${header}`);
-  return `fb_session=${match[1]}`;
-}
-
-async function csrfOf(base: string, cookie: string): Promise<string> {
-  const inbox = await (await fetch(`${base}/admin`, { headers: { cookie } })).text();
-  const match = /name="csrf" value="([^"]+)"/.exec(inbox);
-  if (!match) throw new Error("no CSRF token on the inbox page");
-  return match[1]!;
-}
+import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
 
 describe("team accounts and the dashboard's security", () => {
   let t: TestApp;

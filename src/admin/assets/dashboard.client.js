@@ -1,0 +1,77 @@
+// The dashboard's only script, and an enhancement: every action it speeds up is a plain form that works
+// without it. Roadmap cards drag between columns (the drop submits the card's own "Move to" form); the
+// release editor previews its markdown as it is typed.
+(function () {
+  "use strict";
+
+  function roadmap() {
+    var board = document.querySelector("[data-roadmap]");
+    if (!board) return;
+    var dragged = null;
+    board.addEventListener("dragstart", function (event) {
+      var card = event.target.closest && event.target.closest("[data-post-id]");
+      if (!card) return;
+      dragged = card;
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", card.getAttribute("data-post-id"));
+    });
+    board.querySelectorAll("[data-column]").forEach(function (column) {
+      column.addEventListener("dragover", function (event) {
+        if (!dragged) return;
+        event.preventDefault();
+        column.classList.add("drop-target");
+      });
+      column.addEventListener("dragleave", function () {
+        column.classList.remove("drop-target");
+      });
+      column.addEventListener("drop", function (event) {
+        event.preventDefault();
+        column.classList.remove("drop-target");
+        if (!dragged) return;
+        var status = column.getAttribute("data-column");
+        var form = dragged.querySelector("form[data-move]");
+        dragged = null;
+        if (!form || form.elements.status.value === status) return;
+        form.elements.status.value = status;
+        var notifyAll = document.querySelector("[data-notify-moves]");
+        if (notifyAll && notifyAll.checked) form.elements.notify.checked = true;
+        form.submit();
+      });
+    });
+  }
+
+  function preview() {
+    var source = document.querySelector("[data-preview-source]");
+    var target = document.querySelector("[data-preview]");
+    if (!source || !target) return;
+    var form = source.form;
+    var timer = null;
+    function render() {
+      var body = new URLSearchParams();
+      body.set("csrf", form.elements.csrf.value);
+      body.set("project", form.elements.project.value);
+      body.set("content", source.value);
+      fetch("/admin/releases/preview", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: body.toString(),
+        credentials: "same-origin",
+      })
+        .then(function (response) {
+          return response.ok ? response.text() : "";
+        })
+        .then(function (markup) {
+          target.innerHTML = markup;
+        })
+        .catch(function () {});
+    }
+    source.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(render, 250);
+    });
+    render();
+  }
+
+  roadmap();
+  preview();
+})();

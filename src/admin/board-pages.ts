@@ -1,0 +1,249 @@
+import type { ActivityEntry } from "../activity/schema";
+import type { PostStatus, PostWithTags } from "../posts/schema";
+import type { Release } from "../releases/schema";
+import type { Roadmap } from "../roadmap/schema";
+import type { TeamMember, TeamRole } from "../team/schema";
+import { html, type Html } from "../web/html";
+import { type Chrome, formFields, href, layout, teamMemberOf } from "./pages";
+
+const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [
+  { status: "APPROVED", key: "approved", label: "Planned" },
+  { status: "IN_PROGRESS", key: "in_progress", label: "In progress" },
+  { status: "COMPLETE", key: "complete", label: "Complete" },
+];
+
+/**
+ * The roadmap editor: three columns; a card moves by its "Move to" form (keyboard, no script needed) or by
+ * dragging it onto another column (the drop submits the same form).
+ */
+export function roadmapPage(chrome: Chrome, roadmap: Roadmap): Html {
+  const moveTargets: { status: PostStatus; label: string }[] = [
+    ...COLUMNS,
+    { status: "CLOSED", label: "Closed" },
+  ];
+  const card = (post: PostWithTags) =>
+    html`<li class="card" draggable="true" data-post-id="${post.id}">
+      <h3><a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a></h3>
+      <p class="muted">${post.voteCount} votes</p>
+      <form method="post" action="/admin/posts/${post.id}/status" data-move>
+        ${formFields(chrome)}
+        <input type="hidden" name="back" value="roadmap" />
+        <label class="check"
+          >Move to
+          <select name="status" aria-label="Move “${post.title}” to">
+            ${moveTargets.map(
+              (target) =>
+                html`<option value="${target.status}" ${target.status === post.status ? "selected" : ""}>
+                  ${target.label}
+                </option>`,
+            )}
+          </select></label
+        >
+        <label class="check"><input type="checkbox" name="notify" value="true" /> Notify</label>
+        <button type="submit">Move</button>
+      </form>
+    </li>`;
+  return layout(
+    chrome,
+    "Roadmap",
+    html`<h1>Roadmap</h1>
+      <p class="muted">
+        Drag a card to another column, or pick where it goes and press Move. Every move is a status change:
+        the activity log, webhooks and (when asked) subscriber emails follow.
+      </p>
+      <label class="check"
+        ><input type="checkbox" data-notify-moves /> Notify subscribers when I drag a card</label
+      >
+      <div class="roadmap" data-roadmap>
+        ${COLUMNS.map(
+          (column) =>
+            html`<section
+              class="roadmap-column"
+              data-column="${column.status}"
+              aria-labelledby="col-${column.status}"
+            >
+              <h2 id="col-${column.status}">
+                ${column.label} <span class="badge muted">${roadmap[column.key].length}</span>
+              </h2>
+              <ul class="cards">
+                ${roadmap[column.key].map(card)}
+              </ul>
+            </section>`,
+        )}
+      </div>
+      <script src="/admin/assets/dashboard.js" defer></script>`,
+  );
+}
+
+export function releasesPage(
+  chrome: Chrome,
+  view: { releases: Release[]; candidates: PostWithTags[]; titles: Map<string, string> },
+): Html {
+  const releases = view.releases.map(
+    (release) =>
+      html`<li class="card">
+        <h3>
+          ${release.title} ${release.label ? html`<span class="badge muted">${release.label}</span>` : ""}
+        </h3>
+        <p class="muted">
+          ${release.isDraft ? "Draft" : `Published ${release.publishedAt?.slice(0, 10) ?? ""}`} · ships
+          ${release.postIds.length} requests
+        </p>
+        ${
+          release.postIds.length > 0
+            ? html`<ul>
+                ${release.postIds.map(
+                  (id) =>
+                    html`<li>
+                      <a href="${href(chrome, `/admin/posts/${id}`)}">${view.titles.get(id) ?? id}</a>
+                    </li>`,
+                )}
+              </ul>`
+            : ""
+        }
+        ${
+          release.isDraft
+            ? html`<form class="inline" method="post" action="/admin/releases/${release.id}/publish">
+                ${formFields(chrome)}<button class="primary" type="submit">Publish</button>
+              </form>`
+            : html`<a href="/b/${chrome.projectSlug}/changelog#release-${release.id}"
+                >On the public changelog</a
+              >`
+        }
+      </li>`,
+  );
+  return layout(
+    chrome,
+    "Changelog",
+    html`<h1>Changelog</h1>
+      <div class="columns">
+        <div>
+          <h2>Write a release</h2>
+          <form method="post" action="/admin/releases">
+            ${formFields(chrome)}
+            <label for="release-title">Title</label
+            ><input id="release-title" name="title" type="text" required maxlength="200" />
+            <label for="release-label">Version label (optional)</label
+            ><input id="release-label" name="label" type="text" maxlength="50" />
+            <label for="release-content">Notes (markdown)</label
+            ><textarea id="release-content" name="content" rows="10" data-preview-source></textarea>
+            <h3>Preview</h3>
+            <div class="card markdown" data-preview aria-live="polite"></div>
+            <fieldset>
+              <legend>Requests it ships (published releases archive them, as the API does)</legend>
+              ${view.candidates.length === 0 ? html`<p class="muted">No planned, in-progress or complete requests.</p>` : ""}
+              ${view.candidates.map(
+                (post) =>
+                  html`<label class="check"
+                    ><input type="checkbox" name="postIds" value="${post.id}" /> ${post.title}
+                    <span class="muted">(${post.status}, ${post.voteCount} votes)</span></label
+                  >`,
+              )}
+            </fieldset>
+            <p>
+              <button name="publish" value="no" type="submit">Save draft</button>
+              <button class="primary" name="publish" value="yes" type="submit">Publish</button>
+            </p>
+          </form>
+        </div>
+        <div>
+          <h2>Releases</h2>
+          ${
+            view.releases.length === 0
+              ? html`<p>No releases yet.</p>`
+              : html`<ul class="cards">
+                  ${releases}
+                </ul>`
+          }
+        </div>
+      </div>
+      <script src="/admin/assets/dashboard.js" defer></script>`,
+  );
+}
+
+export function activityPage(
+  chrome: Chrome,
+  view: {
+    entries: ActivityEntry[];
+    entityTypes: readonly string[];
+    members: (TeamMember & { role: TeamRole })[];
+    entityType: string;
+    teamMemberId: string;
+    page: number;
+    totalPages: number;
+  },
+): Html {
+  const link = (page: number) =>
+    href(chrome, "/admin/activity", {
+      entityType: view.entityType,
+      member: view.teamMemberId,
+      page: String(page),
+    });
+  return layout(
+    chrome,
+    "Activity",
+    html`<h1>Activity</h1>
+      <form method="get" action="/admin/activity" class="filters">
+        <input type="hidden" name="project" value="${chrome.projectSlug}" />
+        <div>
+          <label for="entity-type">Entity</label>
+          <select id="entity-type" name="entityType">
+            <option value="">Any</option>
+            ${view.entityTypes.map(
+              (type) =>
+                html`<option value="${type}" ${type === view.entityType ? "selected" : ""}>${type}</option>`,
+            )}
+          </select>
+        </div>
+        <div>
+          <label for="member">Team member</label>
+          <select id="member" name="member">
+            <option value="">Anyone</option>
+            ${view.members.map(
+              (member) =>
+                html`<option value="${member.id}" ${member.id === view.teamMemberId ? "selected" : ""}>
+                  ${member.name ?? member.email}
+                </option>`,
+            )}
+          </select>
+        </div>
+        <div><button type="submit">Apply</button></div>
+      </form>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When (UTC)</th>
+              <th scope="col">Entity</th>
+              <th scope="col">Action</th>
+              <th scope="col">By</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${view.entries.map(
+              (entry) =>
+                html`<tr>
+                  <td>${entry.createdAt.slice(0, 19).replace("T", " ")}</td>
+                  <td>
+                    ${
+                      entry.entityType === "post" && entry.entityId
+                        ? html`<a href="${href(chrome, `/admin/posts/${entry.entityId}`)}">post</a>`
+                        : entry.entityType
+                    }
+                  </td>
+                  <td>${entry.action}</td>
+                  <td>${teamMemberOf(entry) ?? "API or board"}</td>
+                  <td><code>${entry.metadata ? JSON.stringify(entry.metadata) : ""}</code></td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <nav aria-label="Pages" class="toolbar">
+        ${view.page > 1 ? html`<a href="${link(view.page - 1)}" rel="prev">Newer</a>` : ""}
+        <span>Page ${view.page} of ${view.totalPages}</span>
+        ${view.page < view.totalPages ? html`<a href="${link(view.page + 1)}" rel="next">Older</a>` : ""}
+      </nav>`,
+  );
+}

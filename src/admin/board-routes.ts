@@ -1,0 +1,138 @@
+import { Elysia } from "elysia";
+import { listActivity } from "../activity/service";
+import { ACTIVITY_ENTITY_TYPES } from "../activity/schema";
+import { requireValid } from "../http/validation-message";
+import { listTeamPosts, publicTitlesOf } from "../posts/service";
+import { ReleaseCreateSchema } from "../releases/schema";
+import { createRelease, listAllReleases, updateRelease } from "../releases/service";
+import { getRoadmap } from "../roadmap/service";
+import { listMembers, requireRole } from "../team/service";
+import { renderMarkdown } from "../web/markdown";
+import dashboardScript from "./assets/dashboard.client.js" with { type: "text" };
+import { activityPage, releasesPage, roadmapPage } from "./board-pages";
+import { type DashboardKit, toPage, withNotice } from "./dashboard";
+import { href } from "./pages";
+import { callerIn, csrfRefused, formOf } from "./session";
+
+/** The roadmap editor, the changelog editor and the audit log (docs/dashboard.md). */
+export function boardRoutes(kit: DashboardKit) {
+  const { db, act, view, change, sessionOf, failure } = kit;
+  return new Elysia({ name: "admin.board", detail: { hide: true } })
+    .get(
+      "/admin/assets/dashboard.js",
+      () =>
+        new Response(dashboardScript, {
+          headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
+        }),
+    )
+    .get(
+      "/admin/roadmap",
+      view("roadmap", (caller, chrome) => roadmapPage(chrome, getRoadmap(db, caller.membership.projectId))),
+    )
+    .get(
+      "/admin/releases",
+      view("releases", (caller, chrome) => {
+        requireRole(caller.membership, "admin", "Writing the changelog");
+        const { projectId } = caller.membership;
+        const releases = listAllReleases(db, projectId).reverse();
+        const candidates = listTeamPosts(
+          db,
+          { projectId, statuses: ["APPROVED", "IN_PROGRESS", "COMPLETE"], words: [], withRevenue: false },
+          "votes",
+          1,
+        ).data;
+        const titles = publicTitlesOf(
+          db,
+          projectId,
+          releases.flatMap((release) => release.postIds),
+        );
+        return releasesPage(chrome, { releases, candidates, titles });
+      }),
+    )
+    .post(
+      "/admin/releases",
+      change("releases", (caller, form) => {
+        requireRole(caller.membership, "admin", "Writing the changelog");
+        const label = form.get("label") ?? "";
+        const content = form.get("content") ?? "";
+        const input = requireValid(
+          ReleaseCreateSchema,
+          {
+            title: form.get("title") ?? "",
+            ...(label.trim() === "" ? {} : { label }),
+            ...(content.trim() === "" ? {} : { content }),
+            isDraft: form.get("publish") !== "yes",
+            postIds: form.getAll("postIds"),
+          },
+          "body",
+        );
+        act(caller, () => createRelease(db, caller.membership.projectId, input));
+        return withNotice(
+          href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
+          input.isDraft ? "draft" : "published",
+        );
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/releases/:releaseId/publish",
+      change("releases", (caller, _form, params) => {
+        requireRole(caller.membership, "admin", "Writing the changelog");
+        act(caller, () =>
+          updateRelease(db, caller.membership.projectId, params.releaseId ?? "", { isDraft: false }),
+        );
+        return withNotice(
+          href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
+          "published",
+        );
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/releases/preview",
+      // A fragment for the editor's live preview: the board's own markdown renderer, escaped by construction.
+      ({ request, body }) => {
+        const session = sessionOf(request);
+        if (!session) return new Response("", { status: 401 });
+        try {
+          const form = formOf(request, body);
+          if (form.get("csrf") !== session.csrfToken) throw csrfRefused();
+          callerIn(session, form.get("project") ?? "");
+          return new Response(renderMarkdown(form.get("content") ?? "").value, {
+            headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+          });
+        } catch (error) {
+          return failure(error, null);
+        }
+      },
+      { parse: "text" },
+    )
+    .get(
+      "/admin/activity",
+      view("activity", (caller, chrome, url) => {
+        const { projectId, projectSlug } = caller.membership;
+        const search = url.searchParams;
+        const entityType = search.get("entityType") ?? "";
+        const members = listMembers(db, projectSlug);
+        const memberId = search.get("member") ?? "";
+        const known = (ACTIVITY_ENTITY_TYPES as readonly string[]).includes(entityType);
+        const teamMemberId = members.some((member) => member.id === memberId) ? memberId : "";
+        const page = toPage(search.get("page"));
+        const list = listActivity(db, projectId, {
+          page,
+          limit: 50,
+          ...(known ? { entityType } : {}),
+          ...(teamMemberId ? { teamMemberId } : {}),
+        });
+        return activityPage(chrome, {
+          entries: list.data,
+          entityTypes: ACTIVITY_ENTITY_TYPES,
+          members,
+          entityType: known ? entityType : "",
+          teamMemberId,
+          page,
+          totalPages: Math.max(1, list.pagination.totalPages),
+        });
+      }),
+    );
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { inviteMember } from "../../src/team/service";
+import { createTestApp, type TestApp } from "../support/app";
+import { listen, makePost } from "../support/board";
+import { browserMissing, launchBrowser } from "../support/browser";
+import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
+
+/** Pictures for the README when FEATUREBOARD_SCREENSHOTS=1 (as the board's browser test makes them). */
+const SCREENSHOTS = process.env.FEATUREBOARD_SCREENSHOTS === "1";
+
+describe.skipIf(browserMissing())("the roadmap, changelog and activity screens in Chromium", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    t = createTestApp();
+    server = listen(t);
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    t.close();
+  });
+
+  async function signedIn(email: string, name: string, role: "owner" | "admin" | "member"): Promise<Page> {
+    const { token } = inviteMember(t.ctx.db, { email, role, projectSlug: "acme" });
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.on("pageerror", (error) => {
+      throw error;
+    });
+    await page.goto(`${server.url}/admin/invite/${token}`);
+    await page.getByLabel("Your name").fill(name);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByRole("heading", { name: "Inbox" }).waitFor();
+    return page;
+  }
+
+  const statusOf = async (id: string) => (await t.call("GET", `/api/v1/posts/${id}`)).body.data.status;
+
+  test("a roadmap card moves by keyboard (its Move form) and by drag and drop; the API sees each status", async () => {
+    const planned = await makePost(t, { title: "Saved filters", status: "APPROVED" });
+    const building = await makePost(t, { title: "Bulk editing", status: "IN_PROGRESS" });
+    await makePost(t, { title: "Two-factor sign-in", status: "COMPLETE" });
+    const page = await signedIn("roadmapper@example.com", "Rosa Roadmap", "member");
+    await page.getByRole("link", { name: "Roadmap", exact: true }).click();
+    await page.getByRole("heading", { name: /^Planned/ }).waitFor();
+    if (SCREENSHOTS) {
+      await page.screenshot({ path: join(import.meta.dir, "../../docs/screenshots/dashboard-roadmap.png") });
+    }
+
+    // Keyboard: pick the column and press Move.
+    await page.getByLabel("Move “Saved filters” to").selectOption("IN_PROGRESS");
+    await page.locator("li.card", { hasText: "Saved filters" }).getByRole("button", { name: "Move" }).click();
+    await page.getByText("Status changed.").waitFor();
+    expect(await statusOf(planned.id)).toBe("IN_PROGRESS");
+    const inProgress = page.locator('[data-column="IN_PROGRESS"]');
+    expect(await inProgress.locator("li.card", { hasText: "Saved filters" }).count()).toBe(1);
+
+    // Mouse: drag a card onto the Complete column.
+    await page
+      .locator("li.card", { hasText: "Bulk editing" })
+      // Grabbed by its top corner, as a hand would, not by its form controls.
+      .dragTo(page.locator('[data-column="COMPLETE"]'), { sourcePosition: { x: 6, y: 6 } });
+    await page.locator('[data-column="COMPLETE"] li.card', { hasText: "Bulk editing" }).waitFor();
+    expect(await statusOf(building.id)).toBe("COMPLETE");
+
+    // Each move was a status change by this member, in the activity screen filtered by member.
+    await page.getByRole("link", { name: "Activity" }).click();
+    await page.getByLabel("Team member").selectOption({ label: "Rosa Roadmap" });
+    await page.getByLabel("Entity").selectOption("post");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/member=/);
+    const rows = await page.locator("tbody tr").allTextContents();
+    expect(rows.filter((row) => row.includes("status_changed")).length).toBe(2);
+    expect(rows.every((row) => row.includes("Rosa Roadmap"))).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  test("publish a release that ships two requests: they are archived with it and listed on the public changelog", async () => {
+    const first = await makePost(t, { title: "CSV export", status: "COMPLETE" });
+    const second = await makePost(t, { title: "Slack alerts", status: "IN_PROGRESS" });
+    const page = await signedIn("writer@example.com", "Wes Writer", "admin");
+    await page.getByRole("link", { name: "Changelog" }).click();
+    await page.getByLabel("Title").fill("November release");
+    await page.getByLabel("Version label (optional)").fill("v2.4");
+    await page.getByLabel("Notes (markdown)").fill("Two **big** ones this month.");
+    // The live preview renders the markdown as it is typed.
+    await page.locator("[data-preview] strong", { hasText: "big" }).waitFor();
+    await page.getByRole("checkbox", { name: /CSV export/ }).check();
+    await page.getByRole("checkbox", { name: /Slack alerts/ }).check();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByText("Release published").waitFor();
+
+    for (const post of [first, second]) {
+      const stored = (await t.call("GET", `/api/v1/posts/${post.id}`)).body.data;
+      expect(stored.status).toBe("ARCHIVED");
+      expect(stored.releaseId).toBeString();
+    }
+    await page.getByRole("link", { name: "On the public changelog" }).click();
+    const release = page.locator("article.release", { hasText: "November release" });
+    await release.waitFor();
+    expect(await release.locator("strong").textContent()).toBe("big");
+    expect(await release.locator(".shipped a").allTextContents()).toEqual(
+      expect.arrayContaining(["CSV export", "Slack alerts"]),
+    );
+    await release.getByRole("link", { name: "Slack alerts" }).click();
+    await page.waitForURL(`${server.url}/b/acme/posts/${second.id}`);
+    await page.close();
+  }, 60_000);
+});
+
+describe("the changelog screen's role check", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  beforeAll(() => {
+    t = createTestApp();
+    server = listen(t);
+  });
+  afterAll(async () => {
+    await server.stop();
+    t.close();
+  });
+
+  test("a member may move cards but not write or publish releases; the preview needs a session and its token", async () => {
+    const { token } = inviteMember(t.ctx.db, { email: "m@example.com", role: "member", projectSlug: "acme" });
+    const cookie = sessionCookieOf(
+      await postForm(`${server.url}/admin/invite/${token}`, { password: "correct horse battery" }),
+    );
+    const csrf = await csrfOf(server.url, cookie);
+    expect((await fetch(`${server.url}/admin/roadmap?project=acme`, { headers: { cookie } })).status).toBe(
+      200,
+    );
+    expect((await fetch(`${server.url}/admin/releases?project=acme`, { headers: { cookie } })).status).toBe(
+      403,
+    );
+    const post = await makePost(t, { title: "Shippable", status: "COMPLETE" });
+    const refused = await postForm(
+      `${server.url}/admin/releases`,
+      { csrf, project: "acme", title: "Sneaky", publish: "yes", postIds: post.id },
+      cookie,
+    );
+    expect(refused.status).toBe(403);
+    expect((await t.call("GET", "/api/v1/releases")).body.data).toEqual([]);
+    expect((await postForm(`${server.url}/admin/releases/preview`, { content: "x" })).status).toBe(401);
+    expect(
+      (
+        await postForm(
+          `${server.url}/admin/releases/preview`,
+          { csrf: "forged", project: "acme", content: "x" },
+          cookie,
+        )
+      ).status,
+    ).toBe(400);
+    const preview = await postForm(
+      `${server.url}/admin/releases/preview`,
+      { csrf, project: "acme", content: "<script>alert(1)</script> **ok**" },
+      cookie,
+    );
+    const markup = await preview.text();
+    expect(markup).toContain("<strong>ok</strong>");
+    expect(markup).not.toContain("<script>");
+  });
+});
