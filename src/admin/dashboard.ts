@@ -28,6 +28,8 @@ export const NOTICES: Record<string, string> = {
   removed: "Member removed.",
   revoked: "Key revoked.",
   draft: "Release saved as a draft.",
+  replayed: "Delivery queued again: the receiver gets the same webhook-id.",
+  deleted: "Deleted.",
   published: "Release published: its requests are archived and listed on the public changelog.",
 };
 

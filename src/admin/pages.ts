@@ -16,7 +16,16 @@ export const ADMIN_HEADERS: Record<string, string> = {
 };
 
 export type Section =
-  "inbox" | "requests" | "roadmap" | "releases" | "activity" | "members" | "keys" | "account" | "none";
+  | "inbox"
+  | "requests"
+  | "roadmap"
+  | "releases"
+  | "activity"
+  | "webhooks"
+  | "members"
+  | "keys"
+  | "account"
+  | "none";
 
 /** What every signed-in page shows around its content: who, which project, the counts, the CSRF token. */
 export interface Chrome {
@@ -92,6 +101,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       ${navLink(chrome, "roadmap", "/admin/roadmap", "Roadmap")}
       ${chrome.role !== "member" ? navLink(chrome, "releases", "/admin/releases", "Changelog") : ""}
       ${navLink(chrome, "activity", "/admin/activity", "Activity")}
+      ${chrome.role !== "member" ? navLink(chrome, "webhooks", "/admin/webhooks", "Webhooks") : ""}
       ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}
       ${owner ? navLink(chrome, "keys", "/admin/keys", "API keys") : ""}
       <a href="/b/${chrome.projectSlug}">Public board</a>

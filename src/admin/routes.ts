@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { boardRoutes } from "./board-routes";
 import { dashboardKit } from "./dashboard";
-import { ownerRoutes } from "./owner-routes";
+import { settingsRoutes } from "./settings-routes";
 import { ADMIN_CSS } from "./pages";
 import { signInRoutes } from "./sign-in-routes";
 import { triageRoutes } from "./triage-routes";
@@ -21,5 +21,5 @@ export function adminRoutes(ctx: AppContext) {
     .use(signInRoutes(kit))
     .use(triageRoutes(kit))
     .use(boardRoutes(kit))
-    .use(ownerRoutes(kit));
+    .use(settingsRoutes(kit));
 }

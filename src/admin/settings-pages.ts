@@ -1,7 +1,8 @@
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
+import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
 import { html, type Html } from "../web/html";
-import { type Chrome, formFields, layout } from "./pages";
+import { type Chrome, formFields, href, layout } from "./pages";
 
 /** Owners only: the project's team members, inviting and removing them. */
 export function membersPage(
@@ -130,5 +131,199 @@ export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey:
         </select>
         <p><button class="primary" type="submit">Create key</button></p>
       </form>`,
+  );
+}
+
+function eventChoices(selected: readonly string[], eventTypes: readonly string[]): Html {
+  return html`<fieldset>
+    <legend>Events</legend>
+    <label class="check"
+      ><input type="checkbox" name="events" value="*" ${selected.includes("*") ? "checked" : ""} /> Every
+      event (<code>*</code>)</label
+    >
+    ${eventTypes.map(
+      (type) =>
+        html`<label class="check"
+          ><input type="checkbox" name="events" value="${type}" ${selected.includes(type) ? "checked" : ""} />
+          <code>${type}</code></label
+        >`,
+    )}
+  </fieldset>`;
+}
+
+/** Admins and owners: the project's webhook endpoints, and a new one (its secret shown once). */
+export function webhooksPage(
+  chrome: Chrome,
+  view: {
+    webhooks: Webhook[];
+    eventTypes: readonly string[];
+    created: { id: string; secret: string } | null;
+  },
+): Html {
+  return layout(
+    chrome,
+    "Webhooks",
+    html`<h1>Webhooks</h1>
+      ${
+        view.created
+          ? html`<p class="notice" role="status">
+              Endpoint created. Its signing secret, shown once:
+              <code class="secret" data-secret>${view.created.secret}</code>
+              <a href="${href(chrome, `/admin/webhooks/${view.created.id}`)}">Open the endpoint</a>
+            </p>`
+          : ""
+      }
+      ${
+        view.webhooks.length === 0
+          ? html`<p>No endpoints yet.</p>`
+          : html`<div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">URL</th>
+                    <th scope="col">Events</th>
+                    <th scope="col">State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${view.webhooks.map(
+                    (webhook) =>
+                      html`<tr>
+                        <td><a href="${href(chrome, `/admin/webhooks/${webhook.id}`)}">${webhook.url}</a></td>
+                        <td>${webhook.events.join(", ")}</td>
+                        <td>
+                          ${
+                            webhook.enabled
+                              ? "enabled"
+                              : html`disabled${webhook.disabledReason ? html` (${webhook.disabledReason})` : ""}`
+                          }
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
+      <h2>Add an endpoint</h2>
+      <form method="post" action="/admin/webhooks">
+        ${formFields(chrome)}
+        <label for="webhook-url">URL (https, reachable from the internet)</label
+        ><input id="webhook-url" name="url" type="text" required maxlength="2000" />
+        <label for="webhook-description">Description (optional)</label
+        ><input id="webhook-description" name="description" type="text" maxlength="500" />
+        ${eventChoices(["*"], view.eventTypes)}
+        <p><button class="primary" type="submit">Add endpoint</button></p>
+      </form>`,
+  );
+}
+
+/** One endpoint: its settings, its secret (rotate), and its delivery history with replay. */
+export function webhookPage(
+  chrome: Chrome,
+  view: { webhook: WebhookWithDeliveries; eventTypes: readonly string[]; newSecret: string | null },
+): Html {
+  const { webhook } = view;
+  const base = `/admin/webhooks/${webhook.id}`;
+  return layout(
+    chrome,
+    "Webhook",
+    html`<h1>${webhook.url}</h1>
+      <p>
+        ${
+          webhook.enabled
+            ? html`<span class="badge">enabled</span>`
+            : html`<span class="badge muted">disabled</span> ${webhook.disabledReason ?? ""}`
+        }
+      </p>
+      ${
+        view.newSecret
+          ? html`<p class="notice" role="status">
+              The new signing secret, shown once (receivers verifying with the old one fail until they get
+              it):
+              <code class="secret" data-secret>${view.newSecret}</code>
+            </p>`
+          : ""
+      }
+      <div class="columns">
+        <div>
+          <h2>Deliveries</h2>
+          ${
+            webhook.recentDeliveries.length === 0
+              ? html`<p>No deliveries yet.</p>`
+              : html`<div class="table-wrap">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">When (UTC)</th>
+                        <th scope="col">Event</th>
+                        <th scope="col">Attempt</th>
+                        <th scope="col">Result</th>
+                        <th scope="col"><span class="skip">Actions</span></th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${webhook.recentDeliveries.map(
+                        (delivery) =>
+                          html`<tr data-delivery="${delivery.webhookId}">
+                            <td>${delivery.attemptedAt.slice(0, 19).replace("T", " ")}</td>
+                            <td>
+                              <code>${delivery.eventType}</code><br /><small class="muted"
+                                >${delivery.webhookId}</small
+                              >
+                            </td>
+                            <td class="number">${delivery.attempt}</td>
+                            <td>
+                              ${delivery.state}${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`}
+                              · ${delivery.durationMs} ms
+                              ${delivery.error ? html`<br /><span class="error">${delivery.error}</span>` : ""}
+                            </td>
+                            <td>
+                              ${
+                                delivery.state === "pending"
+                                  ? html`<span class="muted">queued</span>`
+                                  : html`<form class="inline" method="post" action="${base}/replay">
+                                      ${formFields(chrome)}
+                                      <input type="hidden" name="deliveryId" value="${delivery.webhookId}" />
+                                      <button type="submit" aria-label="Replay ${delivery.webhookId}">
+                                        Replay
+                                      </button>
+                                    </form>`
+                              }
+                            </td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>
+                </div>`
+          }
+        </div>
+        <aside>
+          <h2>Settings</h2>
+          <form method="post" action="${base}/edit">
+            ${formFields(chrome)}
+            <label for="webhook-url">URL</label
+            ><input id="webhook-url" name="url" type="text" required value="${webhook.url}" />
+            <label for="webhook-description">Description</label
+            ><input
+              id="webhook-description"
+              name="description"
+              type="text"
+              value="${webhook.description ?? ""}"
+            />
+            <label class="check"
+              ><input type="checkbox" name="enabled" value="true" ${webhook.enabled ? "checked" : ""} />
+              Enabled</label
+            >
+            ${eventChoices(webhook.events, view.eventTypes)}
+            <p><button class="primary" type="submit">Save</button></p>
+          </form>
+          <form method="post" action="${base}/rotate">
+            ${formFields(chrome)}<button type="submit">Rotate the signing secret</button>
+          </form>
+          <form method="post" action="${base}/delete">
+            ${formFields(chrome)}<button class="danger" type="submit">Delete the endpoint</button>
+          </form>
+        </aside>
+      </div>`,
   );
 }

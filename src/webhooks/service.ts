@@ -128,6 +128,36 @@ export async function updateWebhook(
   });
 }
 
+/**
+ * A new signing secret for the endpoint, shown once; deliveries from now on are signed with it. Receivers
+ * that verify with the old one fail until they are given the new one, so the dashboard says so.
+ */
+export function rotateWebhookSecret(db: Db, projectId: string, webhookId: string): string {
+  return inTransaction(db, () => {
+    requireRow(db, projectId, webhookId);
+    const secret = generateSecret();
+    store.setSecret(db, webhookId, secret, Date.now());
+    recordActivity(db, projectId, { action: "secret_rotated", entityType: "webhook", entityId: webhookId });
+    return secret;
+  });
+}
+
+/** Sends a delivered or failed delivery again, with its original `webhook-id` and payload. */
+export function replayDelivery(db: Db, projectId: string, webhookId: string, deliveryId: string): void {
+  inTransaction(db, () => {
+    requireRow(db, projectId, webhookId);
+    if (!store.requeueDelivery(db, webhookId, deliveryId, Date.now())) {
+      throw validationError("deliveryId", "no finished delivery of this webhook has that id");
+    }
+    recordActivity(db, projectId, {
+      action: "delivery_replayed",
+      entityType: "webhook",
+      entityId: webhookId,
+      metadata: { deliveryId },
+    });
+  });
+}
+
 /** Removes the endpoint with its delivery history; its pending deliveries are never sent. */
 export function deleteWebhook(db: Db, projectId: string, webhookId: string): void {
   inTransaction(db, () => {

@@ -125,3 +125,27 @@ export function recentAttempts(db: Db, webhookId: string, limit: number): Delive
       nextAttemptAt: row.state === "pending" ? isoOrNull(row.next_attempt_at) : null,
     }));
 }
+
+export function setSecret(db: Db, webhookId: string, secret: string, now: number): void {
+  db.query("UPDATE webhook_endpoints SET secret = ?, updated_at = ? WHERE id = ?").run(
+    secret,
+    now,
+    webhookId,
+  );
+}
+
+/**
+ * Puts a finished delivery of this endpoint back in the queue, due now: the same delivery row, so the
+ * receiver gets the same `webhook-id` (and can tell it is a replay). False when there is no such delivery
+ * or it is still pending.
+ */
+export function requeueDelivery(db: Db, webhookId: string, deliveryId: string, now: number): boolean {
+  return (
+    db
+      .query(
+        `UPDATE deliveries SET state = 'pending', next_attempt_at = ?, updated_at = ?
+          WHERE id = ? AND endpoint_id = ? AND state != 'pending'`,
+      )
+      .run(now, now, deliveryId, webhookId).changes === 1
+  );
+}

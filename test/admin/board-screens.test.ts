@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { type DeliveryWorker, startDeliveryWorker } from "../../src/events/worker";
 import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
 import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
+import { type Receiver, startReceiver } from "../support/receiver";
 
 /** Pictures for the README when FEATUREBOARD_SCREENSHOTS=1 (as the board's browser test makes them). */
 const SCREENSHOTS = process.env.FEATUREBOARD_SCREENSHOTS === "1";
@@ -113,7 +115,7 @@ describe.skipIf(browserMissing())("the roadmap, changelog and activity screens i
   }, 60_000);
 });
 
-describe("the changelog screen's role check", () => {
+describe("role checks of the changelog and webhook screens", () => {
   let t: TestApp;
   let server: { url: string; stop: () => Promise<void> };
   beforeAll(() => {
@@ -125,7 +127,7 @@ describe("the changelog screen's role check", () => {
     t.close();
   });
 
-  test("a member may move cards but not write or publish releases; the preview needs a session and its token", async () => {
+  test("a member may move cards but not write releases or manage webhooks; the preview needs a session and its token", async () => {
     const { token } = inviteMember(t.ctx.db, { email: "m@example.com", role: "member", projectSlug: "acme" });
     const cookie = sessionCookieOf(
       await postForm(`${server.url}/admin/invite/${token}`, { password: "correct horse battery" }),
@@ -145,6 +147,25 @@ describe("the changelog screen's role check", () => {
     );
     expect(refused.status).toBe(403);
     expect((await t.call("GET", "/api/v1/releases")).body.data).toEqual([]);
+    // Webhooks are for admins and owners too: every webhook route refuses a member.
+    expect((await fetch(`${server.url}/admin/webhooks?project=acme`, { headers: { cookie } })).status).toBe(
+      403,
+    );
+    for (const path of [
+      "/admin/webhooks",
+      "/admin/webhooks/x/edit",
+      "/admin/webhooks/x/rotate",
+      "/admin/webhooks/x/replay",
+      "/admin/webhooks/x/delete",
+    ]) {
+      const response = await postForm(
+        `${server.url}${path}`,
+        { csrf, project: "acme", url: "https://example.com/h", events: "*" },
+        cookie,
+      );
+      expect({ path, status: response.status }).toEqual({ path, status: 403 });
+    }
+    expect((await t.call("GET", "/api/v1/integrations/webhooks")).body.data).toEqual([]);
     expect((await postForm(`${server.url}/admin/releases/preview`, { content: "x" })).status).toBe(401);
     expect(
       (
@@ -164,4 +185,73 @@ describe("the changelog screen's role check", () => {
     expect(markup).toContain("<strong>ok</strong>");
     expect(markup).not.toContain("<script>");
   });
+});
+
+describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  let worker: DeliveryWorker;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
+    server = listen(t);
+    worker = startDeliveryWorker(t.ctx);
+    receiver = startReceiver();
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await worker.stop();
+    receiver.stop();
+    await server.stop();
+    t.close();
+  });
+
+  test("create a webhook, trigger an event, see the delivery, replay it: the receiver gets the same webhook-id", async () => {
+    const { token } = inviteMember(t.ctx.db, {
+      email: "hooks@example.com",
+      role: "admin",
+      projectSlug: "acme",
+    });
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    page.on("pageerror", (error) => {
+      throw error;
+    });
+    await page.goto(`${server.url}/admin/invite/${token}`);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("URL (https, reachable from the internet)").fill(`${receiver.url}/hooks`);
+    await page.getByRole("checkbox", { name: "Every event (*)" }).uncheck();
+    await page.getByRole("checkbox", { name: "post.created" }).check();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const secret = await page.locator("[data-secret]").textContent();
+    expect(secret).toStartWith("whsec_");
+
+    await makePost(t, { title: "Webhook me" });
+    const [first] = await receiver.waitFor(1);
+    expect(JSON.parse(first!.body).type).toBe("post.created");
+    await page.getByRole("link", { name: "Open the endpoint" }).click();
+    const row = page.locator("tr[data-delivery]").first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain("delivered");
+    expect(await row.getAttribute("data-delivery")).toBe(first!.headers["webhook-id"]!);
+    if (SCREENSHOTS) {
+      await page.screenshot({ path: join(import.meta.dir, "../../docs/screenshots/dashboard-webhooks.png") });
+    }
+
+    await row.getByRole("button", { name: /^Replay/ }).click();
+    await page.getByText("Delivery queued again").waitFor();
+    const [, replayed] = await receiver.waitFor(2);
+    expect(replayed!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]!);
+    expect(replayed!.body).toBe(first!.body);
+
+    // Rotating the secret shows a new one, once.
+    await page.getByRole("button", { name: "Rotate the signing secret" }).click();
+    const rotated = await page.locator("[data-secret]").textContent();
+    expect(rotated).toStartWith("whsec_");
+    expect(rotated).not.toBe(secret);
+    await page.close();
+  }, 60_000);
 });

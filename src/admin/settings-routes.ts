@@ -1,0 +1,236 @@
+import { Elysia } from "elysia";
+import { EVENT_TYPES } from "../events/catalogue";
+import { validationError } from "../http/errors";
+import { requireValid } from "../http/validation-message";
+import { WebhookCreateSchema, WebhookUpdateSchema } from "../webhooks/schema";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  replayDelivery,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "../webhooks/service";
+import { describeError } from "../log";
+import type { KeyKind } from "../projects/schema";
+import { createKey, listKeys, revokeProjectKey } from "../projects/service";
+import { isTeamRole } from "../team/schema";
+import { inviteMember, listMembers, removeMember, requireRole } from "../team/service";
+import { type DashboardKit, withNotice } from "./dashboard";
+import { href } from "./pages";
+import type { Caller } from "./session";
+import { keysPage, membersPage, webhookPage, webhooksPage } from "./settings-pages";
+
+/** Settings: members and API keys (owners), webhooks (admins and owners). */
+export function settingsRoutes(kit: DashboardKit) {
+  const { ctx, db, view, change, chromeOf, act } = kit;
+  const webhookPath = (caller: Caller, webhookId: string) =>
+    href({ projectSlug: caller.membership.projectSlug }, `/admin/webhooks/${webhookId}`);
+
+  const sendInvite = async (caller: Caller, email: string, url: string): Promise<boolean> => {
+    if (!ctx.mail.canSend) return false;
+    try {
+      await ctx.mail.sendNow({
+        to: email,
+        subject: `You are invited to ${caller.membership.projectName} on featureboard`,
+        text: `${caller.actor.name} invited you to the team of ${caller.membership.projectName}.\n\nSet your password and sign in (the link works once, within 24 hours):\n${url}\n`,
+      });
+      return true;
+    } catch (error) {
+      ctx.log.warn("invite email failed", describeError(error));
+      return false;
+    }
+  };
+
+  return (
+    new Elysia({ name: "admin.settings", detail: { hide: true } })
+      .get(
+        "/admin/members",
+        view("members", (caller, chrome) => {
+          requireRole(caller.membership, "owner", "Managing members");
+          return membersPage(chrome, {
+            members: listMembers(db, caller.membership.projectSlug),
+            selfId: caller.actor.id,
+            inviteUrl: null,
+            emailed: false,
+          });
+        }),
+      )
+      .post(
+        "/admin/members/invite",
+        change("members", async (caller, form) => {
+          requireRole(caller.membership, "owner", "Managing members");
+          const role = form.get("role") ?? "member";
+          if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
+          const email = form.get("email") ?? "";
+          const { token } = inviteMember(db, { email, role, projectSlug: caller.membership.projectSlug });
+          const url = `${ctx.config.publicUrl}/admin/invite/${token}`;
+          const emailed = await sendInvite(caller, email.trim(), url);
+          return membersPage(chromeOf(caller, "members", null), {
+            members: listMembers(db, caller.membership.projectSlug),
+            selfId: caller.actor.id,
+            inviteUrl: url,
+            emailed,
+          });
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/members/remove",
+        change("members", (caller, form) => {
+          requireRole(caller.membership, "owner", "Managing members");
+          const email = form.get("email") ?? "";
+          if (email.trim().toLowerCase() === caller.session.member.email.toLowerCase()) {
+            throw validationError("email", "you cannot remove yourself; another owner can");
+          }
+          removeMember(db, caller.membership.projectSlug, email);
+          return withNotice(
+            href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
+            "removed",
+          );
+        }),
+        { parse: "text" },
+      )
+      .get(
+        "/admin/keys",
+        view("keys", (caller, chrome) => {
+          requireRole(caller.membership, "owner", "Managing API keys");
+          return keysPage(chrome, { keys: listKeys(db, caller.membership.projectSlug), createdKey: null });
+        }),
+      )
+      .post(
+        "/admin/keys",
+        change("keys", (caller, form) => {
+          requireRole(caller.membership, "owner", "Managing API keys");
+          const kind = form.get("kind");
+          if (kind !== "secret" && kind !== "publishable")
+            throw validationError("kind", "must be secret or publishable");
+          const keyKind: KeyKind = kind;
+          const key = createKey(db, caller.membership.projectSlug, keyKind);
+          return keysPage(chromeOf(caller, "keys", null), {
+            keys: listKeys(db, caller.membership.projectSlug),
+            createdKey: key,
+          });
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/keys/revoke",
+        change("keys", (caller, form) => {
+          requireRole(caller.membership, "owner", "Managing API keys");
+          if (!revokeProjectKey(db, caller.membership.projectSlug, form.get("prefix") ?? "")) {
+            throw validationError("prefix", "no active key of this project has that prefix");
+          }
+          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/keys"), "revoked");
+        }),
+        { parse: "text" },
+      )
+      // ---- admins and owners: webhooks ----
+      .get(
+        "/admin/webhooks",
+        view("webhooks", (caller, chrome) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          return webhooksPage(chrome, {
+            webhooks: listWebhooks(db, caller.membership.projectId),
+            eventTypes: EVENT_TYPES,
+            created: null,
+          });
+        }),
+      )
+      .post(
+        "/admin/webhooks",
+        change("webhooks", async (caller, form) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          const description = form.get("description") ?? "";
+          const input = requireValid(
+            WebhookCreateSchema,
+            {
+              url: form.get("url") ?? "",
+              events: form.getAll("events"),
+              ...(description.trim() === "" ? {} : { description }),
+            },
+            "body",
+          );
+          const created = await createWebhook(db, caller.membership.projectId, input, ctx.config);
+          return webhooksPage(chromeOf(caller, "webhooks", null), {
+            webhooks: listWebhooks(db, caller.membership.projectId),
+            eventTypes: EVENT_TYPES,
+            created: { id: created.id, secret: created.secret },
+          });
+        }),
+        { parse: "text" },
+      )
+      .get(
+        "/admin/webhooks/:webhookId",
+        view("webhooks", (caller, chrome, _url, params) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          return webhookPage(chrome, {
+            webhook: getWebhook(db, caller.membership.projectId, params.webhookId ?? ""),
+            eventTypes: EVENT_TYPES,
+            newSecret: null,
+          });
+        }),
+      )
+      .post(
+        "/admin/webhooks/:webhookId/edit",
+        change("webhooks", async (caller, form, params) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          const webhookId = params.webhookId ?? "";
+          const description = form.get("description") ?? "";
+          const patch = requireValid(
+            WebhookUpdateSchema,
+            {
+              url: form.get("url") ?? "",
+              events: form.getAll("events"),
+              enabled: form.get("enabled") === "true",
+              description: description.trim() === "" ? null : description,
+            },
+            "body",
+          );
+          await updateWebhook(db, caller.membership.projectId, webhookId, patch, ctx.config);
+          return withNotice(webhookPath(caller, webhookId), "saved");
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/webhooks/:webhookId/rotate",
+        change("webhooks", (caller, _form, params) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          const { projectId } = caller.membership;
+          const webhookId = params.webhookId ?? "";
+          const secret = act(caller, () => rotateWebhookSecret(db, projectId, webhookId));
+          return webhookPage(chromeOf(caller, "webhooks", null), {
+            webhook: getWebhook(db, projectId, webhookId),
+            eventTypes: EVENT_TYPES,
+            newSecret: secret,
+          });
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/webhooks/:webhookId/replay",
+        change("webhooks", (caller, form, params) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          const webhookId = params.webhookId ?? "";
+          act(caller, () =>
+            replayDelivery(db, caller.membership.projectId, webhookId, form.get("deliveryId") ?? ""),
+          );
+          return withNotice(webhookPath(caller, webhookId), "replayed");
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/webhooks/:webhookId/delete",
+        change("webhooks", (caller, _form, params) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          act(caller, () => deleteWebhook(db, caller.membership.projectId, params.webhookId ?? ""));
+          return withNotice(
+            href({ projectSlug: caller.membership.projectSlug }, "/admin/webhooks"),
+            "deleted",
+          );
+        }),
+        { parse: "text" },
+      )
+  );
+}
