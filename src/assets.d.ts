@@ -19,3 +19,7 @@ declare module "swagger-ui-dist/swagger-ui-bundle.js" {
   const path: string;
   export default path;
 }
+declare module "uplot/dist/uPlot.iife.min.js" {
+  const text: string;
+  export default text;
+}

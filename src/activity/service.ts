@@ -6,6 +6,8 @@ import * as store from "./store";
 export { recordActivity, type ActivityInput } from "./store";
 /** The activity of one request (the dashboard's request page). */
 export { activityOfPost } from "./store";
+/** How requests moved between statuses over a period (the dashboard's analytics). */
+export { statusFlowSince } from "./store";
 /** Every activity entry of a project, unpaged (the lossless export reads it). */
 export { listActivity as listActivityRows } from "./store";
 

@@ -109,3 +109,21 @@ export function activityOfPost(db: Db, projectId: string, postId: string, limit:
     .all(projectId, postId, limit)
     .map(toEntry);
 }
+
+/** Status changes since a time, counted per (from, to) pair: how requests flowed through the statuses. */
+export function statusFlowSince(
+  db: Db,
+  projectId: string,
+  since: number,
+): { from: string; to: string; count: number }[] {
+  return db
+    .query<{ from_status: string; to_status: string; n: number }, [string, number]>(
+      `SELECT json_extract(metadata, '$.from') AS from_status, json_extract(metadata, '$.to') AS to_status,
+              count(*) AS n
+         FROM activity
+        WHERE project_id = ? AND entity_type = 'post' AND action = 'status_changed' AND created_at >= ?
+        GROUP BY from_status, to_status ORDER BY n DESC`,
+    )
+    .all(projectId, since)
+    .map((row) => ({ from: row.from_status, to: row.to_status, count: row.n }));
+}

@@ -1,9 +1,12 @@
 import type { ActivityEntry } from "../activity/schema";
+import type { Analytics, Period } from "../analytics/schema";
+import type { DailyFigures } from "../analytics/service";
+import type { TeamPost } from "../posts/service";
 import type { PostStatus, PostWithTags } from "../posts/schema";
 import type { Release } from "../releases/schema";
 import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
-import { html, type Html } from "../web/html";
+import { html, type Html, raw } from "../web/html";
 import { type Chrome, formFields, href, layout, teamMemberOf } from "./pages";
 
 const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [
@@ -245,5 +248,130 @@ export function activityPage(
         <span>Page ${view.page} of ${view.totalPages}</span>
         ${view.page < view.totalPages ? html`<a href="${link(view.page + 1)}" rel="next">Older</a>` : ""}
       </nav>`,
+  );
+}
+
+export function analyticsPage(
+  chrome: Chrome,
+  view: {
+    periods: readonly Period[];
+    analytics: Analytics;
+    series: DailyFigures[];
+    statusFlow: { from: string; to: string; count: number }[];
+    revenueDemand: TeamPost[];
+  },
+): Html {
+  const { analytics } = view;
+  const stat = (key: keyof Analytics["stats"], label: string) =>
+    html`<div class="card stat">
+      <span class="muted">${label}</span><strong data-stat="${key}">${analytics.stats[key]}</strong>
+    </div>`;
+  const chartData = {
+    days: view.series.map((day) => day.day),
+    series: [
+      { label: "New requests", values: view.series.map((day) => day.new_posts) },
+      { label: "Votes", values: view.series.map((day) => day.votes) },
+      { label: "Comments", values: view.series.map((day) => day.new_comments) },
+      { label: "Page views", values: view.series.map((day) => day.page_views) },
+    ],
+  };
+  return layout(
+    chrome,
+    "Analytics",
+    html`<h1>Analytics</h1>
+      <form method="get" action="/admin/analytics" class="filters">
+        <input type="hidden" name="project" value="${chrome.projectSlug}" />
+        <div>
+          <label for="period">Period</label>
+          <select id="period" name="period">
+            ${view.periods.map(
+              (period) =>
+                html`<option value="${period}" ${period === analytics.period ? "selected" : ""}>
+                  ${period}
+                </option>`,
+            )}
+          </select>
+        </div>
+        <div><button type="submit">Show</button></div>
+      </form>
+      <div class="stats">
+        ${stat("new_posts", "New requests")} ${stat("total_votes", "Votes")}
+        ${stat("new_comments", "Comments")} ${stat("page_views", "Page views")}
+      </div>
+      <h2>Over time</h2>
+      <div
+        class="card chart"
+        data-chart="activity"
+        role="img"
+        aria-label="New requests, votes, comments and page views per day"
+      ></div>
+      <script type="application/json" id="analytics-data">
+        ${raw(JSON.stringify(chartData).replace(/</g, "\\u003c"))}
+      </script>
+      <details>
+        <summary>The numbers per day</summary>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Day (UTC)</th>
+                <th scope="col" class="number">New requests</th>
+                <th scope="col" class="number">Votes</th>
+                <th scope="col" class="number">Comments</th>
+                <th scope="col" class="number">Page views</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${view.series.map(
+                (day) =>
+                  html`<tr>
+                    <td>${day.day}</td>
+                    <td class="number">${day.new_posts}</td>
+                    <td class="number">${day.votes}</td>
+                    <td class="number">${day.new_comments}</td>
+                    <td class="number">${day.page_views}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>
+      </details>
+      <div class="columns">
+        <div>
+          <h2>Top requests (votes in the period)</h2>
+          <ol>
+            ${analytics.top_posts.map(
+              (post) =>
+                html`<li>
+                  <a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a>
+                  <span class="muted">${post.voteCount} votes</span>
+                </li>`,
+            )}
+          </ol>
+          <h2>Revenue-weighted demand</h2>
+          <ol>
+            ${view.revenueDemand.map(
+              (post) =>
+                html`<li>
+                  <a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a>
+                  <span class="muted">${post.voterSpend} a month from its voters</span>
+                </li>`,
+            )}
+          </ol>
+        </div>
+        <div>
+          <h2>Trending tags</h2>
+          <ul>
+            ${analytics.trending_tags.map((tag) => html`<li>${tag.label} <span class="muted">${tag.post_count} new requests</span></li>`)}
+          </ul>
+          <h2>Status flow</h2>
+          <ul>
+            ${view.statusFlow.map((flow) => html`<li>${flow.from} → ${flow.to}: ${flow.count}</li>`)}
+          </ul>
+        </div>
+      </div>
+      <link rel="stylesheet" href="/admin/assets/uplot.css" />
+      <script src="/admin/assets/uplot.js" defer></script>
+      <script src="/admin/assets/dashboard.js" defer></script>`,
   );
 }

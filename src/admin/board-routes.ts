@@ -8,13 +8,17 @@ import { createRelease, listAllReleases, updateRelease } from "../releases/servi
 import { getRoadmap } from "../roadmap/service";
 import { listMembers, requireRole } from "../team/service";
 import { renderMarkdown } from "../web/markdown";
+import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
+import uplotScript from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
+import { PERIODS } from "../analytics/schema";
+import { getAnalytics, getDailyFigures } from "../analytics/service";
 import dashboardScript from "./assets/dashboard.client.js" with { type: "text" };
-import { activityPage, releasesPage, roadmapPage } from "./board-pages";
+import { activityPage, analyticsPage, releasesPage, roadmapPage } from "./board-pages";
 import { type DashboardKit, toPage, withNotice } from "./dashboard";
 import { href } from "./pages";
 import { callerIn, csrfRefused, formOf } from "./session";
 
-/** The roadmap editor, the changelog editor and the audit log (docs/dashboard.md). */
+/** The roadmap editor, the changelog editor, analytics and the audit log (docs/dashboard.md). */
 export function boardRoutes(kit: DashboardKit) {
   const { db, act, view, change, sessionOf, failure } = kit;
   return new Elysia({ name: "admin.board", detail: { hide: true } })
@@ -24,6 +28,36 @@ export function boardRoutes(kit: DashboardKit) {
         new Response(dashboardScript, {
           headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
         }),
+    )
+    .get(
+      "/admin/assets/uplot.js",
+      () => new Response(uplotScript, { headers: { "content-type": "text/javascript; charset=utf-8" } }),
+    )
+    .get(
+      "/admin/assets/uplot.css",
+      () => new Response(uplotCss, { headers: { "content-type": "text/css; charset=utf-8" } }),
+    )
+    .get(
+      "/admin/analytics",
+      view("analytics", (caller, chrome, url) => {
+        const { projectId } = caller.membership;
+        const requested = url.searchParams.get("period") ?? "";
+        const period = PERIODS.find((candidate) => candidate === requested) ?? "month";
+        const now = Date.now();
+        const daily = getDailyFigures(db, projectId, period, now);
+        return analyticsPage(chrome, {
+          periods: PERIODS,
+          analytics: getAnalytics(db, projectId, period, now),
+          series: daily.series,
+          statusFlow: daily.statusFlow,
+          revenueDemand: listTeamPosts(
+            db,
+            { projectId, statuses: [], words: [], withRevenue: true },
+            "revenue",
+            1,
+          ).data.slice(0, 10),
+        });
+      }),
     )
     .get(
       "/admin/roadmap",

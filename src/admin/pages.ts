@@ -21,6 +21,7 @@ export type Section =
   | "roadmap"
   | "releases"
   | "activity"
+  | "analytics"
   | "webhooks"
   | "members"
   | "keys"
@@ -100,6 +101,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       ${navLink(chrome, "requests", "/admin/requests", "Requests")}
       ${navLink(chrome, "roadmap", "/admin/roadmap", "Roadmap")}
       ${chrome.role !== "member" ? navLink(chrome, "releases", "/admin/releases", "Changelog") : ""}
+      ${navLink(chrome, "analytics", "/admin/analytics", "Analytics")}
       ${navLink(chrome, "activity", "/admin/activity", "Activity")}
       ${chrome.role !== "member" ? navLink(chrome, "webhooks", "/admin/webhooks", "Webhooks") : ""}
       ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}

@@ -1,4 +1,5 @@
 import { type Db, inTransaction } from "../db/connection";
+import { statusFlowSince } from "../activity/service";
 import { requirePostRow, toPost } from "../posts/service";
 import { type Analytics, PERIOD_DAYS, type Period } from "./schema";
 import * as store from "./store";
@@ -32,6 +33,41 @@ export function getAnalytics(
       .map((postId) => toPost(requirePostRow(db, projectId, postId))),
     trending_tags: store.trendingTags(db, projectId, since, TRENDING_TAGS),
   };
+}
+
+/** One day of the dashboard's charts. */
+export interface DailyFigures {
+  day: string;
+  new_posts: number;
+  votes: number;
+  new_comments: number;
+  page_views: number;
+}
+
+/**
+ * The period's figures per UTC day, oldest first: the same rows as `getAnalytics` counts (so each series
+ * sums to its total there), bucketed by the UTC day they fall on.
+ */
+export function getDailyFigures(db: Db, projectId: string, period: Period = "week", now = Date.now()) {
+  const days = PERIOD_DAYS[period];
+  const since = now - days * DAY_MS;
+  const posts = store.dailyCounts(db, "posts", projectId, since);
+  const votes = store.dailyCounts(db, "votes", projectId, since);
+  const comments = store.dailyCounts(db, "comments", projectId, since);
+  const views = store.dailyPageViews(db, projectId, utcDay(now - (days - 1) * DAY_MS));
+  // N × 24 hours span N + 1 UTC days (the first one partly).
+  const series: DailyFigures[] = [];
+  for (let index = days; index >= 0; index--) {
+    const day = utcDay(now - index * DAY_MS);
+    series.push({
+      day,
+      new_posts: posts.get(day) ?? 0,
+      votes: votes.get(day) ?? 0,
+      new_comments: comments.get(day) ?? 0,
+      page_views: views.get(day) ?? 0,
+    });
+  }
+  return { series, statusFlow: statusFlowSince(db, projectId, since) };
 }
 
 /** The UTC day a moment falls on, as page views are counted. */

@@ -17,6 +17,32 @@ export const countVotesSince = (db: Db, projectId: string, since: number) =>
 export const countCommentsSince = (db: Db, projectId: string, since: number) =>
   countSince(db, "comments", projectId, since);
 
+/** Rows created since `since`, per UTC day (YYYY-MM-DD), for the dashboard's charts. */
+export function dailyCounts(
+  db: Db,
+  table: "posts" | "votes" | "comments",
+  projectId: string,
+  since: number,
+): Map<string, number> {
+  const rows = db
+    .query<{ day: string; n: number }, [string, number]>(
+      `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, count(*) AS n FROM ${table}
+        WHERE project_id = ? AND created_at >= ? GROUP BY day`,
+    )
+    .all(projectId, since);
+  return new Map(rows.map((row) => [row.day, row.n]));
+}
+
+/** Page views per UTC day from `sinceDay` to today. */
+export function dailyPageViews(db: Db, projectId: string, sinceDay: string): Map<string, number> {
+  const rows = db
+    .query<{ day: string; views: number }, [string, string]>(
+      "SELECT day, views FROM page_views WHERE project_id = ? AND day >= ?",
+    )
+    .all(projectId, sinceDay);
+  return new Map(rows.map((row) => [row.day, row.views]));
+}
+
 /** Ids of the posts with the most votes cast since `since`; ties by overall votes, then newest. */
 export function topVotedPostIds(db: Db, projectId: string, since: number, limit: number): string[] {
   return db

@@ -113,6 +113,55 @@ describe.skipIf(browserMissing())("the roadmap, changelog and activity screens i
     await page.waitForURL(`${server.url}/b/acme/posts/${second.id}`);
     await page.close();
   }, 60_000);
+  test("the analytics chart draws the numbers of GET /analytics, per day", async () => {
+    const post = await makePost(t, { title: "Chart me", status: "APPROVED" });
+    const voter = await t.call("POST", "/api/v1/users", {
+      body: { email: "chart@example.com", userSpend: 120 },
+    });
+    await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: voter.body.data.id } });
+    await t.call("POST", `/api/v1/posts/${post.id}/comments`, { body: { body: "Counted" } });
+    await fetch(`${server.url}/b/acme`);
+    const page = await signedIn("analyst@example.com", "Ana Lyst", "member");
+    await page.getByRole("link", { name: "Analytics" }).click();
+    await page.getByLabel("Period").selectOption("week");
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL(/period=week/);
+    await page.locator('[data-chart][data-drawn="true"] canvas').waitFor();
+    const api = (await t.call("GET", "/api/v1/analytics?period=week")).body.data.stats;
+    for (const key of ["new_posts", "total_votes", "new_comments", "page_views"]) {
+      expect({ key, shown: Number(await page.locator(`[data-stat="${key}"]`).textContent()) }).toEqual({
+        key,
+        shown: api[key],
+      });
+    }
+    expect(api.new_posts).toBeGreaterThan(0);
+    // The chart's series are those numbers per day: each column of the table under it sums to its total.
+    const rows = await page
+      .locator("details tbody tr")
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll("td.number")].map((td) => Number(td.textContent))),
+      );
+    const sums = [0, 1, 2, 3].map((column) => rows.reduce((sum, row) => sum + row[column]!, 0));
+    expect(sums).toEqual([api.new_posts, api.total_votes, api.new_comments, api.page_views]);
+    // The canvas is drawn on, not blank.
+    const inked = await page
+      .locator("[data-chart] canvas")
+      .first()
+      .evaluate((canvas: HTMLCanvasElement) => {
+        const pixels = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let count = 0;
+        for (let index = 3; index < pixels.length; index += 4) if (pixels[index]! > 0) count++;
+        return count;
+      });
+    expect(inked).toBeGreaterThan(500);
+    expect(await page.getByText("Chart me").count()).toBeGreaterThan(0);
+    if (SCREENSHOTS) {
+      await page.screenshot({
+        path: join(import.meta.dir, "../../docs/screenshots/dashboard-analytics.png"),
+      });
+    }
+    await page.close();
+  }, 60_000);
 });
 
 describe("role checks of the changelog and webhook screens", () => {

@@ -72,6 +72,49 @@
     render();
   }
 
+  // Analytics: one uPlot chart of the period's series per UTC day, from the JSON the page carries.
+  function charts() {
+    var holder = document.querySelector("[data-chart]");
+    var source = document.getElementById("analytics-data");
+    if (!holder || !source || !window.uPlot) return;
+    var data = JSON.parse(source.textContent);
+    var colours = ["#4338ca", "#b45309", "#047857", "#be185d"];
+    var times = data.days.map(function (day) {
+      return Date.parse(day + "T12:00:00Z") / 1000;
+    });
+    var options = {
+      width: Math.max(320, holder.clientWidth - 32),
+      height: 300,
+      series: [{ label: "Day" }].concat(
+        data.series.map(function (series, index) {
+          return { label: series.label, stroke: colours[index % colours.length], width: 2 };
+        }),
+      ),
+      // Whole UTC days on the time axis, and whole numbers on the counts axis.
+      scales: { x: { time: true } },
+      axes: [
+        {
+          space: 60,
+          incrs: [86400, 2 * 86400, 7 * 86400, 14 * 86400, 30 * 86400],
+          values: function (chart, ticks) {
+            return ticks.map(function (tick) {
+              return new Date(tick * 1000).toISOString().slice(5, 10);
+            });
+          },
+        },
+        { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 10000] },
+      ],
+    };
+    var values = [times].concat(
+      data.series.map(function (series) {
+        return series.values;
+      }),
+    );
+    new window.uPlot(options, values, holder);
+    holder.setAttribute("data-drawn", "true");
+  }
+
   roadmap();
   preview();
+  charts();
 })();
