@@ -4,6 +4,7 @@ import type { MailSender } from "./email/sender";
 import type { SyncResult } from "./payments/schema";
 import type { Db } from "./db/connection";
 import type { RateLimits } from "./http/rate-limit";
+import type { ImportJobs } from "./imports/jobs";
 import type { Logger } from "./log";
 
 /** What the running service shares with every capability: built once in `server.ts` (or by a test). */
@@ -18,4 +19,6 @@ export interface AppContext {
   mail: MailSender;
   /** Payment syncs in flight, by project: a second request joins the running one. */
   paymentSyncs: Map<string, Promise<SyncResult>>;
+  /** CSV imports started from the dashboard, with their progress. */
+  imports: ImportJobs;
 }

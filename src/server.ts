@@ -1,4 +1,5 @@
 import { AiRuntime } from "./ai/embeddings";
+import { ImportJobs } from "./imports/jobs";
 import { createProvider } from "./ai/providers";
 import { type App, createApp } from "./app";
 import type { Config } from "./config";
@@ -32,6 +33,7 @@ export function createContext(config: Config, log: Logger): AppContext {
     ai: new AiRuntime(db, createProvider(config), log),
     mail: createMailSender({ db, config, log }),
     paymentSyncs: new Map(),
+    imports: new ImportJobs(db, log),
   };
 }
 

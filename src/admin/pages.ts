@@ -23,6 +23,7 @@ export type Section =
   | "activity"
   | "analytics"
   | "webhooks"
+  | "import"
   | "members"
   | "keys"
   | "account"
@@ -104,6 +105,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       ${navLink(chrome, "analytics", "/admin/analytics", "Analytics")}
       ${navLink(chrome, "activity", "/admin/activity", "Activity")}
       ${chrome.role !== "member" ? navLink(chrome, "webhooks", "/admin/webhooks", "Webhooks") : ""}
+      ${chrome.role !== "member" ? navLink(chrome, "import", "/admin/import", "Import") : ""}
       ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}
       ${owner ? navLink(chrome, "keys", "/admin/keys", "API keys") : ""}
       <a href="/b/${chrome.projectSlug}">Public board</a>

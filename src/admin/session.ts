@@ -38,6 +38,13 @@ export function formOf(request: Request, body: unknown): URLSearchParams {
   return new URLSearchParams(typeof body === "string" ? body : "");
 }
 
+/** A text field of a parsed multipart form (a file upload), or "". */
+export function field(body: unknown, name: string): string {
+  if (typeof body !== "object" || body === null) return "";
+  const value: unknown = Reflect.get(body, name);
+  return typeof value === "string" ? value : "";
+}
+
 /** Who is asking, in which project: every dashboard route after sign-in works on this. */
 export interface Caller {
   session: TeamSession;

@@ -1,5 +1,7 @@
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
+import type { ImportJob } from "../imports/jobs";
+import type { ImportResult } from "../imports/schema";
 import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
 import { html, type Html } from "../web/html";
 import { type Chrome, formFields, href, layout } from "./pages";
@@ -325,5 +327,73 @@ export function webhookPage(
           </form>
         </aside>
       </div>`,
+  );
+}
+
+/** Admins and owners: import a CSV (with its progress) or a board export, and download the lossless export. */
+export function importPage(
+  chrome: Chrome,
+  view: { job: ImportJob | null; result: ImportResult | null },
+): Html {
+  const { job, result } = view;
+  const percent = job && job.total > 0 ? Math.floor((job.done / job.total) * 100) : 0;
+  return layout(
+    chrome,
+    "Import and export",
+    html`<h1>Import and export</h1>
+      ${
+        job
+          ? html`<section class="card" data-import="${job.id}" data-state="${job.state}">
+              <h2>Importing ${job.total} rows</h2>
+              <progress max="${job.total}" value="${job.done}" aria-label="Import progress">
+                ${percent}%
+              </progress>
+              <p data-import-status>
+                <span data-percent>${percent}%</span> · ${job.done} of ${job.total} rows · ${job.imported}
+                imported, ${job.skipped} skipped · ${job.state}
+              </p>
+              ${
+                job.errors.length > 0
+                  ? html`<details>
+                      <summary>Skipped rows</summary>
+                      <ul>
+                        ${job.errors.map((error) => html`<li>Row ${error.row}: ${error.message}</li>`)}
+                      </ul>
+                    </details>`
+                  : ""
+              }
+            </section>`
+          : ""
+      }
+      ${
+        result
+          ? html`<p class="notice" role="status">Imported ${result.imported}, skipped ${result.skipped}.</p>`
+          : ""
+      }
+      <h2>Import</h2>
+      <form method="post" action="/admin/import" enctype="multipart/form-data">
+        ${formFields(chrome)}
+        <label for="import-file"
+          >A CSV file (title, description, status, votes, tags, author_email, …) or a board export
+          (.json)</label
+        >
+        <input
+          id="import-file"
+          name="file"
+          type="file"
+          accept=".csv,.json,text/csv,application/json"
+          required
+        />
+        <p><button class="primary" type="submit">Import</button></p>
+      </form>
+      <p class="muted">
+        The columns are those of <code>POST /api/v1/import</code>; docs/export-format.md describes the export.
+      </p>
+      <h2>Export</h2>
+      <p>
+        <a href="/admin/export?project=${chrome.projectSlug}" download>Download the lossless export</a> (JSON,
+        the document <code>GET /api/v1/export</code> answers; it imports back as a board export).
+      </p>
+      <script src="/admin/assets/dashboard.js" defer></script>`,
   );
 }

@@ -1,6 +1,9 @@
 import { Elysia } from "elysia";
 import { EVENT_TYPES } from "../events/catalogue";
-import { validationError } from "../http/errors";
+import { ApiError, validationError } from "../http/errors";
+import { requestUrl } from "../http/request-info";
+import { ImportSchema } from "../imports/schema";
+import { exportProject, importData } from "../imports/service";
 import { requireValid } from "../http/validation-message";
 import { WebhookCreateSchema, WebhookUpdateSchema } from "../webhooks/schema";
 import {
@@ -14,17 +17,17 @@ import {
 } from "../webhooks/service";
 import { describeError } from "../log";
 import type { KeyKind } from "../projects/schema";
-import { createKey, listKeys, revokeProjectKey } from "../projects/service";
+import { createKey, listKeys, requireProjectBySlug, revokeProjectKey } from "../projects/service";
 import { isTeamRole } from "../team/schema";
 import { inviteMember, listMembers, removeMember, requireRole } from "../team/service";
-import { type DashboardKit, withNotice } from "./dashboard";
-import { href } from "./pages";
-import type { Caller } from "./session";
-import { keysPage, membersPage, webhookPage, webhooksPage } from "./settings-pages";
+import { type DashboardKit, page, redirect, withNotice } from "./dashboard";
+import { type Chrome, href } from "./pages";
+import { type Caller, callerIn, csrfRefused, field } from "./session";
+import { importPage, keysPage, membersPage, webhookPage, webhooksPage } from "./settings-pages";
 
 /** Settings: members and API keys (owners), webhooks (admins and owners). */
 export function settingsRoutes(kit: DashboardKit) {
-  const { ctx, db, view, change, chromeOf, act } = kit;
+  const { ctx, db, view, change, chromeOf, act, sessionOf, failure } = kit;
   const webhookPath = (caller: Caller, webhookId: string) =>
     href({ projectSlug: caller.membership.projectSlug }, `/admin/webhooks/${webhookId}`);
 
@@ -232,5 +235,97 @@ export function settingsRoutes(kit: DashboardKit) {
         }),
         { parse: "text" },
       )
+      // ---- admins and owners: import and export ----
+      .get(
+        "/admin/import",
+        view("import", (caller, chrome) => {
+          requireRole(caller.membership, "admin", "Importing and exporting");
+          return importPage(chrome, { job: null, result: null });
+        }),
+      )
+      .post(
+        "/admin/import",
+        async ({ request, body }) => {
+          // A file upload (multipart), so the CSRF token and project come from the parsed form, not formOf.
+          const session = sessionOf(request);
+          if (!session) return redirect("/admin/login");
+          let chrome: Chrome | null = null;
+          try {
+            if (field(body, "csrf") !== session.csrfToken) throw csrfRefused();
+            const caller = callerIn(session, field(body, "project"));
+            chrome = chromeOf(caller, "import", null);
+            requireRole(caller.membership, "admin", "Importing and exporting");
+            const file = Reflect.get(Object(body), "file");
+            if (!(file instanceof Blob)) throw validationError("file", "choose a CSV or board-export file");
+            const text = await file.text();
+            const { projectId, projectSlug } = caller.membership;
+            if (text.trimStart().startsWith("{")) {
+              let document: unknown;
+              try {
+                document = JSON.parse(text);
+              } catch {
+                throw validationError("file", "is not valid JSON (a board export) nor CSV");
+              }
+              const input = requireValid(ImportSchema, { source: "board-export", data: document }, "file");
+              const result = act(caller, () => importData(db, projectId, input));
+              return page(importPage(chrome, { job: null, result }));
+            }
+            const job = ctx.imports.start(projectId, text, caller.actor);
+            return redirect(href({ projectSlug }, `/admin/import/${job.id}`));
+          } catch (error) {
+            return failure(error, chrome);
+          }
+        },
+        { parse: "formdata" },
+      )
+      .get(
+        "/admin/import/:jobId",
+        view("import", (caller, chrome, _url, params) => {
+          requireRole(caller.membership, "admin", "Importing and exporting");
+          const job = ctx.imports.get(caller.membership.projectId, params.jobId ?? "");
+          return importPage(chrome, { job, result: null });
+        }),
+      )
+      .get("/admin/import/:jobId/progress", ({ request, params }) => {
+        const session = sessionOf(request);
+        if (!session) return Response.json({ error: "signed out" }, { status: 401 });
+        try {
+          const caller = callerIn(session, requestUrl(request).searchParams.get("project") ?? "");
+          requireRole(caller.membership, "admin", "Importing and exporting");
+          const job = ctx.imports.get(caller.membership.projectId, params.jobId);
+          return Response.json(
+            {
+              state: job.state,
+              total: job.total,
+              done: job.done,
+              imported: job.imported,
+              skipped: job.skipped,
+            },
+            { headers: { "cache-control": "no-store" } },
+          );
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return Response.json({ error: error.message }, { status: error.status });
+        }
+      })
+      .get("/admin/export", async ({ request }) => {
+        const session = sessionOf(request);
+        if (!session) return redirect("/admin/login");
+        try {
+          const caller = callerIn(session, requestUrl(request).searchParams.get("project") ?? "");
+          requireRole(caller.membership, "admin", "Importing and exporting");
+          const project = requireProjectBySlug(db, caller.membership.projectSlug);
+          const day = new Date().toISOString().slice(0, 10);
+          return new Response(JSON.stringify(exportProject(db, project)), {
+            headers: {
+              "content-type": "application/json; charset=utf-8",
+              "content-disposition": `attachment; filename="featureboard-${project.slug}-${day}.json"`,
+              "cache-control": "no-store",
+            },
+          });
+        } catch (error) {
+          return failure(error, null);
+        }
+      })
   );
 }

@@ -4,8 +4,11 @@ import { requestPath } from "./request-info";
 
 const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = MiB;
-/** Routes allowed a bigger body than the default (docs/decisions.md, "Body limits": import takes up to 10 MiB). */
-const LARGE_BODY_LIMITS: Record<string, number> = { "/api/v1/import": 10 * MiB };
+/**
+ * Routes allowed a bigger body than the default (docs/decisions.md, "Body limits"): import takes up to
+ * 10 MiB, from the API and from the dashboard's upload form alike.
+ */
+const LARGE_BODY_LIMITS: Record<string, number> = { "/api/v1/import": 10 * MiB, "/admin/import": 10 * MiB };
 /**
  * Bun itself refuses anything larger with an empty 413 before any hook runs (docs/decisions.md, Errors).
  * It sits well above every route limit, so that the routes' own limits answer with the ApiError shape, and

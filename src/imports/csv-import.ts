@@ -205,7 +205,26 @@ function requireVoteTotalWithinCap(rows: readonly Record<string, unknown>[]): vo
  * its 1-based position and undone entirely; the good rows are kept.
  */
 export function importCsvRows(db: Db, projectId: string, rows: readonly Record<string, unknown>[]) {
+  checkCsvImport(rows);
+  const { imported, errors } = importCsvSlice(db, projectId, rows, 0);
+  return { imported, skipped: errors.length, errors };
+}
+
+/** What a whole CSV import must satisfy before any row is written (the vote cap across all rows). */
+export function checkCsvImport(rows: readonly Record<string, unknown>[]): void {
   requireVoteTotalWithinCap(rows);
+}
+
+/**
+ * Writes some rows of an import, each in a savepoint of its own; `offset` is the index of the first in the
+ * whole import, so errors name rows as the file numbers them (1-based).
+ */
+export function importCsvSlice(
+  db: Db,
+  projectId: string,
+  rows: readonly Record<string, unknown>[],
+  offset: number,
+): { imported: number; errors: ImportError[] } {
   const errors: ImportError[] = [];
   let imported = 0;
   rows.forEach((row, index) => {
@@ -214,8 +233,8 @@ export function importCsvRows(db: Db, projectId: string, rows: readonly Record<s
       imported++;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      errors.push({ row: index + 1, error_code: error.code, message: error.message });
+      errors.push({ row: offset + index + 1, error_code: error.code, message: error.message });
     }
   });
-  return { imported, skipped: errors.length, errors };
+  return { imported, errors };
 }

@@ -8,7 +8,8 @@ import { type ImportInput, type ImportResult, MAX_IMPORT_ROWS } from "./schema";
 
 export { exportProject } from "./board-export";
 
-function csvRows(input: ImportInput): Record<string, unknown>[] {
+/** The rows of a CSV import: parsed from `csv` text, or given as `data`; at most MAX_IMPORT_ROWS. */
+export function csvRowsOf(input: Pick<ImportInput, "csv" | "data">): Record<string, unknown>[] {
   if (input.csv !== undefined) {
     if (input.data !== undefined) throw validationError("body", "give either data or csv, not both");
     let rows: Record<string, unknown>[];
@@ -43,7 +44,7 @@ export function importData(db: Db, projectId: string, input: ImportInput): Impor
   }
   const result =
     source === "csv"
-      ? importCsvRows(db, projectId, csvRows(input))
+      ? importCsvRows(db, projectId, csvRowsOf(input))
       : importBoardExport(db, projectId, input.data);
   inTransaction(db, () =>
     recordActivity(db, projectId, {

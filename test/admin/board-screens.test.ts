@@ -304,3 +304,97 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
     await page.close();
   }, 60_000);
 });
+
+describe.skipIf(browserMissing())("import and export from the dashboard in Chromium", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    t = createTestApp();
+    server = listen(t);
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    t.close();
+  });
+
+  test("upload a 10,000-row CSV and watch its real progress reach 100%; download the export and import it elsewhere", async () => {
+    const { token } = inviteMember(t.ctx.db, {
+      email: "importer@example.com",
+      role: "owner",
+      projectSlug: "acme",
+    });
+    const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
+    page.on("pageerror", (error) => {
+      throw error;
+    });
+    await page.goto(`${server.url}/admin/invite/${token}`);
+    await page.getByLabel("Your name").fill("Ivo Importer");
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByRole("link", { name: "Import", exact: true }).click();
+
+    const lines = ["title,description,status,votes,tags"];
+    for (let row = 1; row <= 10_000; row++) {
+      // Row 5,000 has no title: reported and skipped, the others imported.
+      lines.push(
+        row === 5_000
+          ? ",no title,APPROVED,0,"
+          : `Request ${row},Imported from the old tool,APPROVED,${row % 3},legacy`,
+      );
+    }
+    await page.getByLabel(/A CSV file/).setInputFiles({
+      name: "requests.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(lines.join("\n")),
+    });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.waitForURL(/\/admin\/import\/[0-9a-f-]+/);
+    // The bar moves with the job (it starts below 100%), then reaches it.
+    const seen = new Set<number>();
+    for (;;) {
+      const status = (await page.locator("[data-import-status]").textContent()) ?? "";
+      seen.add(Number(/^\s*(\d+)%/.exec(status)?.[1] ?? -1));
+      if (status.includes("finished")) break;
+      await page.waitForTimeout(50);
+    }
+    expect(Math.max(...seen)).toBe(100);
+    expect(Math.min(...seen)).toBeLessThan(100);
+    const bar = page.locator("progress");
+    expect(await bar.getAttribute("value")).toBe(await bar.getAttribute("max"));
+    expect(await page.locator("[data-import-status]").textContent()).toContain("9999 imported, 1 skipped");
+    const listed = await t.call("GET", "/api/v1/posts?limit=1");
+    expect(listed.body.pagination.total).toBe(9_999);
+    const activity = (await t.call("GET", "/api/v1/activity?entityType=import")).body.data;
+    expect(activity[0].metadata).toMatchObject({
+      imported: 9_999,
+      skipped: 1,
+      teamMember: { name: "Ivo Importer" },
+    });
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download the lossless export" }).click();
+    const file = await (await download).path();
+    const document = JSON.parse(await Bun.file(file!).text());
+    expect(document.posts.length).toBe(9_999);
+
+    // The file imports back into another project as a board export.
+    const other = inviteMember(t.ctx.db, {
+      email: "importer@example.com",
+      role: "owner",
+      projectSlug: "other-co",
+    });
+    await page.goto(`${server.url}/admin/invite/${other.token}`);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.goto(`${server.url}/admin/import?project=other-co`);
+    await page.getByLabel(/A CSV file/).setInputFiles(file!);
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText("Imported").waitFor();
+    const copied = await t.call("GET", "/api/v1/posts?limit=1", { key: t.other.secretKey });
+    expect(copied.body.pagination.total).toBe(9_999);
+    await page.close();
+  }, 120_000);
+});

@@ -114,7 +114,49 @@
     holder.setAttribute("data-drawn", "true");
   }
 
+  // Import progress: the job's real progress, read every 300 ms until it ends.
+  function importProgress() {
+    var section = document.querySelector("[data-import]");
+    if (!section || section.getAttribute("data-state") !== "running") return;
+    var id = section.getAttribute("data-import");
+    var project = new URLSearchParams(window.location.search).get("project") || "";
+    var bar = section.querySelector("progress");
+    var status = section.querySelector("[data-import-status]");
+    function poll() {
+      fetch("/admin/import/" + id + "/progress?project=" + encodeURIComponent(project), {
+        credentials: "same-origin",
+      })
+        .then(function (response) {
+          return response.json();
+        })
+        .then(function (job) {
+          var percent = job.total > 0 ? Math.floor((job.done / job.total) * 100) : 0;
+          bar.max = job.total;
+          bar.value = job.done;
+          status.textContent =
+            percent +
+            "% · " +
+            job.done +
+            " of " +
+            job.total +
+            " rows · " +
+            job.imported +
+            " imported, " +
+            job.skipped +
+            " skipped · " +
+            job.state;
+          section.setAttribute("data-state", job.state);
+          if (job.state === "running") setTimeout(poll, 300);
+        })
+        .catch(function () {
+          setTimeout(poll, 1000);
+        });
+    }
+    poll();
+  }
+
   roadmap();
   preview();
   charts();
+  importProgress();
 })();

@@ -1,0 +1,110 @@
+import { actAs, recordActivity } from "../activity/service";
+import { type ActingMember, type Db, inTransaction, whenCommitted } from "../db/connection";
+import { notFound } from "../http/errors";
+import type { Logger } from "../log";
+import { describeError } from "../log";
+import { checkCsvImport, importCsvSlice } from "./csv-import";
+import type { ImportError } from "./schema";
+import { csvRowsOf } from "./service";
+
+/** Rows written per slice: small enough that requests between slices never wait long for the database. */
+export const IMPORT_SLICE_ROWS = 250;
+/** Errors an import job keeps to show (the count of skipped rows stays exact). */
+const KEPT_ERRORS = 100;
+
+export interface ImportJob {
+  id: string;
+  projectId: string;
+  state: "running" | "finished" | "failed";
+  total: number;
+  done: number;
+  imported: number;
+  skipped: number;
+  errors: ImportError[];
+  /** Why a failed job stopped. */
+  failure: string | null;
+  startedAt: number;
+}
+
+/**
+ * CSV imports started from the dashboard: checked whole before the first row is written, then written in
+ * slices of IMPORT_SLICE_ROWS with the event loop free between them, so the page can show real progress
+ * (`done` of `total`) and other requests go on. Jobs live in the runtime object (src/context.ts) until the
+ * process ends: they report progress, the rows themselves are in the database as each slice commits.
+ */
+export class ImportJobs {
+  private readonly jobs = new Map<string, ImportJob>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Parses and checks the CSV (a bad file is refused here, with nothing written) and starts the job; the
+   * activity entries of its rows name `actor` when a team member started it.
+   */
+  start(projectId: string, csv: string, actor: ActingMember | null = null): ImportJob {
+    const rows = csvRowsOf({ csv });
+    checkCsvImport(rows);
+    const job: ImportJob = {
+      id: Bun.randomUUIDv7(),
+      projectId,
+      state: "running",
+      total: rows.length,
+      done: 0,
+      imported: 0,
+      skipped: 0,
+      errors: [],
+      failure: null,
+      startedAt: Date.now(),
+    };
+    this.jobs.set(job.id, job);
+    void this.run(job, rows, actor);
+    return job;
+  }
+
+  /** A job of this project (another project's job is not found). */
+  get(projectId: string, jobId: string): ImportJob {
+    const job = this.jobs.get(jobId);
+    if (!job || job.projectId !== projectId) throw notFound("IMPORT_NOT_FOUND");
+    return job;
+  }
+
+  private async run(
+    job: ImportJob,
+    rows: readonly Record<string, unknown>[],
+    actor: ActingMember | null,
+  ): Promise<void> {
+    const asActor = <T>(change: () => T): T => (actor ? actAs(this.db, actor, change) : change());
+    try {
+      for (let offset = 0; offset < rows.length; offset += IMPORT_SLICE_ROWS) {
+        const slice = rows.slice(offset, offset + IMPORT_SLICE_ROWS);
+        const { imported, errors } = asActor(() => importCsvSlice(this.db, job.projectId, slice, offset));
+        // Progress counts what is committed, not what is merely written.
+        await whenCommitted(this.db);
+        job.imported += imported;
+        job.skipped += errors.length;
+        job.errors.push(...errors.slice(0, Math.max(0, KEPT_ERRORS - job.errors.length)));
+        job.done = offset + slice.length;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      asActor(() =>
+        inTransaction(this.db, () =>
+          recordActivity(this.db, job.projectId, {
+            action: "imported",
+            entityType: "import",
+            entityId: job.id,
+            metadata: { source: "csv", imported: job.imported, skipped: job.skipped },
+          }),
+        ),
+      );
+      await whenCommitted(this.db);
+      job.state = "finished";
+    } catch (error) {
+      job.state = "failed";
+      job.failure = error instanceof Error ? error.message : String(error);
+      this.log.error("dashboard import failed", { importId: job.id, ...describeError(error) });
+    }
+  }
+}
