@@ -22,7 +22,16 @@ export function membersPage(
       html`<tr>
         <td>${member.name ?? ""}</td>
         <td>${member.email}</td>
-        <td>${member.role}</td>
+        <td>
+          <form class="inline" method="post" action="/admin/members/role">
+            ${formFields(chrome)}
+            <input type="hidden" name="email" value="${member.email}" />
+            <select name="role" aria-label="Role of ${member.email}">
+              ${TEAM_ROLES.map((role) => html`<option value="${role}" ${role === member.role ? "selected" : ""}>${role}</option>`)}
+            </select>
+            <button type="submit" aria-label="Change the role of ${member.email}">Change</button>
+          </form>
+        </td>
         <td>
           ${
             member.id === view.selfId

@@ -19,7 +19,7 @@ import { describeError } from "../log";
 import type { KeyKind } from "../projects/schema";
 import { createKey, listKeys, requireProjectBySlug, revokeProjectKey } from "../projects/service";
 import { isTeamRole } from "../team/schema";
-import { inviteMember, listMembers, removeMember, requireRole } from "../team/service";
+import { changeRole, inviteMember, listMembers, removeMember, requireRole } from "../team/service";
 import { type DashboardKit, page, redirect, withNotice } from "./dashboard";
 import { type Chrome, href } from "./pages";
 import { type Caller, callerIn, csrfRefused, field } from "./session";
@@ -76,6 +76,19 @@ export function settingsRoutes(kit: DashboardKit) {
             inviteUrl: url,
             emailed,
           });
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/members/role",
+        change("members", (caller, form) => {
+          requireRole(caller.membership, "owner", "Managing members");
+          const role = form.get("role") ?? "";
+          if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
+          if (!changeRole(db, caller.membership.projectSlug, form.get("email") ?? "", role)) {
+            throw validationError("email", "is no member of this project");
+          }
+          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/members"), "saved");
         }),
         { parse: "text" },
       )

@@ -219,6 +219,27 @@ export async function changePassword(
   });
 }
 
+/**
+ * Changes a member's role in a project. The last owner cannot step down (someone must be able to manage
+ * members and keys); false when the email is no member of the project.
+ */
+export function changeRole(db: Db, projectSlug: string, email: string, role: TeamRole): boolean {
+  const project = requireProjectBySlug(db, projectSlug);
+  return inTransaction(db, () => {
+    const member = store.findMemberByEmail(db, email.trim());
+    if (!member) return false;
+    const current = store.membersOfProject(db, project.id).find((candidate) => candidate.id === member.id);
+    if (!current) return false;
+    if (current.role === "owner" && role !== "owner" && store.countOwners(db, project.id) === 1) {
+      throw validationError(
+        "role",
+        "the project's last owner cannot step down; make someone else owner first",
+      );
+    }
+    return store.setMembershipRole(db, member.id, project.id, role);
+  });
+}
+
 /** What each role may do on the dashboard (docs/dashboard.md). */
 const ROLE_RANK: Record<TeamRole, number> = { member: 0, admin: 1, owner: 2 };
 

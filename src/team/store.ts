@@ -195,3 +195,21 @@ export function findPasswordHash(db: Db, memberId: string): string | null {
       .get(memberId)?.password_hash ?? null
   );
 }
+
+export function setMembershipRole(db: Db, memberId: string, projectId: string, role: TeamRole): boolean {
+  return (
+    db
+      .query("UPDATE team_memberships SET role = ? WHERE member_id = ? AND project_id = ?")
+      .run(role, memberId, projectId).changes === 1
+  );
+}
+
+export function countOwners(db: Db, projectId: string): number {
+  return (
+    db
+      .query<{ n: number }, [string]>(
+        "SELECT count(*) AS n FROM team_memberships WHERE project_id = ? AND role = 'owner'",
+      )
+      .get(projectId)?.n ?? 0
+  );
+}

@@ -398,3 +398,71 @@ describe.skipIf(browserMissing())("import and export from the dashboard in Chrom
     await page.close();
   }, 120_000);
 });
+
+describe.skipIf(browserMissing())("the members and API keys screens in Chromium", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    t = createTestApp();
+    server = listen(t);
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    t.close();
+  });
+
+  test("an owner creates a key the API accepts and revokes it; changes a role; the last owner cannot step down", async () => {
+    const { token } = inviteMember(t.ctx.db, {
+      email: "boss@example.com",
+      role: "owner",
+      projectSlug: "acme",
+    });
+    const page = await (await browser.newContext()).newPage();
+    page.on("pageerror", (error) => {
+      throw error;
+    });
+    await page.goto(`${server.url}/admin/invite/${token}`);
+    await page.getByLabel("Your name").fill("Bea Boss");
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByLabel("New key").selectOption("secret");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.locator("[data-key]").textContent())!;
+    expect(key).toStartWith("sk_");
+    expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(200);
+    const row = page.locator("tr", { hasText: key.slice(0, 11) });
+    await row.getByRole("button", { name: /^Revoke/ }).click();
+    await page.getByText("Key revoked.").waitFor();
+    expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(401);
+
+    await page.getByRole("link", { name: "Members" }).click();
+    await page.getByLabel("Email").fill("helper@example.com");
+    await page.getByLabel("Role", { exact: true }).selectOption("member");
+    await page.getByRole("button", { name: "Invite" }).click();
+    const url = (await page.locator("code.secret").textContent())!.trim();
+    expect(url).toContain("/admin/invite/");
+    // The invitee sets a password in their own browser.
+    const theirs = await (await browser.newContext()).newPage();
+    // The link is built on FEATUREBOARD_PUBLIC_URL; this test's server listens on a port of its own.
+    await theirs.goto(url.replace(/^https?:\/\/[^/]+/, server.url));
+    await theirs.getByLabel("Password").fill("another long password");
+    await theirs.getByRole("button", { name: "Set password and sign in" }).click();
+    await theirs.getByRole("heading", { name: "Inbox" }).waitFor();
+    await theirs.close();
+
+    await page.getByRole("link", { name: "Members" }).click();
+    await page.getByLabel("Role of helper@example.com", { exact: true }).selectOption("admin");
+    await page.getByRole("button", { name: "Change the role of helper@example.com" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    expect(await page.getByLabel("Role of helper@example.com", { exact: true }).inputValue()).toBe("admin");
+    await page.getByLabel("Role of boss@example.com", { exact: true }).selectOption("member");
+    await page.getByRole("button", { name: "Change the role of boss@example.com" }).click();
+    await page.getByText("last owner cannot step down").waitFor();
+    await page.close();
+  }, 60_000);
+});

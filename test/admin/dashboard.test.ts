@@ -146,6 +146,7 @@ describe("team accounts and the dashboard's security", () => {
         ["/admin/keys/revoke", { prefix: t.project.secretKey.slice(0, 12) }],
         ["/admin/members/invite", { email: "friend@example.com", role: "owner" }],
         ["/admin/members/remove", { email: "a-owner@example.com" }],
+        ["/admin/members/role", { email: "a-owner@example.com", role: "member" }],
       ];
       for (const [path, fields] of attempts) {
         const response = await postForm(`${server.url}${path}`, { csrf, project: "acme", ...fields }, cookie);
