@@ -30,6 +30,7 @@ export const NOTICES: Record<string, string> = {
   draft: "Release saved as a draft.",
   replayed: "Delivery queued again: the receiver gets the same webhook-id.",
   deleted: "Deleted.",
+  emailed: "Test email sent: check your inbox.",
   published: "Release published: its requests are archived and listed on the public changelog.",
 };
 

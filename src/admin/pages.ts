@@ -24,6 +24,7 @@ export type Section =
   | "analytics"
   | "webhooks"
   | "import"
+  | "settings"
   | "members"
   | "keys"
   | "account"
@@ -106,6 +107,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       ${navLink(chrome, "activity", "/admin/activity", "Activity")}
       ${chrome.role !== "member" ? navLink(chrome, "webhooks", "/admin/webhooks", "Webhooks") : ""}
       ${chrome.role !== "member" ? navLink(chrome, "import", "/admin/import", "Import") : ""}
+      ${chrome.role !== "member" ? navLink(chrome, "settings", "/admin/settings", "Settings") : ""}
       ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}
       ${owner ? navLink(chrome, "keys", "/admin/keys", "API keys") : ""}
       <a href="/b/${chrome.projectSlug}">Public board</a>

@@ -1,3 +1,4 @@
+import type { Project } from "../projects/schema";
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
 import type { ImportJob } from "../imports/jobs";
@@ -404,5 +405,96 @@ export function importPage(
         the document <code>GET /api/v1/export</code> answers; it imports back as a board export).
       </p>
       <script src="/admin/assets/dashboard.js" defer></script>`,
+  );
+}
+
+/** Admins and owners: the project's name, visibility and branding, and the email setup. */
+export function projectSettingsPage(
+  chrome: Chrome,
+  view: { project: Project; boardUrl: string; smtp: boolean; memberEmail: string },
+): Html {
+  const { project } = view;
+  return layout(
+    chrome,
+    "Settings",
+    html`<h1>Settings of ${project.name}</h1>
+      <div class="columns">
+        <div>
+          <h2>Project</h2>
+          <form method="post" action="/admin/settings">
+            ${formFields(chrome)}
+            <label for="project-name">Name (shown on the board, the widget and emails)</label
+            ><input
+              id="project-name"
+              name="name"
+              type="text"
+              required
+              maxlength="100"
+              value="${project.name}"
+            />
+            <label class="check"
+              ><input type="checkbox" name="isPublic" value="true" ${project.isPublic ? "checked" : ""} />
+              Public board (anyone can read, vote and comment at
+              <a href="${view.boardUrl}">${view.boardUrl}</a>)</label
+            >
+            <label for="accent">Accent colour</label
+            ><input id="accent" name="accentColor" type="color" value="${project.accentColor ?? "#3f3fc4"}" />
+            <label class="check"
+              ><input
+                type="checkbox"
+                name="defaultAccent"
+                value="true"
+                ${project.accentColor ? "" : "checked"}
+              />
+              Use the default colour</label
+            >
+            <p><button class="primary" type="submit">Save</button></p>
+          </form>
+        </div>
+        <div>
+          <h2>Logo</h2>
+          ${
+            project.logoVersion
+              ? html`<p>
+                    <img
+                      src="/b/${project.slug}/logo?v=${project.logoVersion}"
+                      alt="The current logo"
+                      height="48"
+                    />
+                  </p>
+                  <form method="post" action="/admin/settings/logo/remove">
+                    ${formFields(chrome)}<button class="danger" type="submit">Remove the logo</button>
+                  </form>`
+              : html`<p class="muted">No logo yet.</p>`
+          }
+          <form method="post" action="/admin/settings/logo" enctype="multipart/form-data">
+            ${formFields(chrome)}
+            <label for="logo">A PNG, JPEG, WebP or GIF image, at most 256 KB</label
+            ><input
+              id="logo"
+              name="logo"
+              type="file"
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              required
+            />
+            <p><button type="submit">Upload logo</button></p>
+          </form>
+          <h2>Email</h2>
+          <p data-smtp="${view.smtp ? "on" : "off"}">
+            ${
+              view.smtp
+                ? "An SMTP server is configured (FEATUREBOARD_SMTP_URL): subscriber mail, invites and sign-in links are sent."
+                : "No SMTP server is configured: subscriber mail is kept in the local outbox (mail_outbox) and logged; set FEATUREBOARD_SMTP_URL to send it."
+            }
+          </p>
+          ${
+            view.smtp
+              ? html`<form method="post" action="/admin/settings/test-email">
+                  ${formFields(chrome)}<button type="submit">Send a test email to ${view.memberEmail}</button>
+                </form>`
+              : ""
+          }
+        </div>
+      </div>`,
   );
 }

@@ -17,13 +17,28 @@ import {
 } from "../webhooks/service";
 import { describeError } from "../log";
 import type { KeyKind } from "../projects/schema";
-import { createKey, listKeys, requireProjectBySlug, revokeProjectKey } from "../projects/service";
+import {
+  createKey,
+  listKeys,
+  removeProjectLogo,
+  requireProjectBySlug,
+  revokeProjectKey,
+  setProjectLogo,
+  updateProjectSettings,
+} from "../projects/service";
 import { isTeamRole } from "../team/schema";
 import { changeRole, inviteMember, listMembers, removeMember, requireRole } from "../team/service";
 import { type DashboardKit, page, redirect, withNotice } from "./dashboard";
 import { type Chrome, href } from "./pages";
 import { type Caller, callerIn, csrfRefused, field } from "./session";
-import { importPage, keysPage, membersPage, webhookPage, webhooksPage } from "./settings-pages";
+import {
+  importPage,
+  keysPage,
+  membersPage,
+  projectSettingsPage,
+  webhookPage,
+  webhooksPage,
+} from "./settings-pages";
 
 /** Settings: members and API keys (owners), webhooks (admins and owners). */
 export function settingsRoutes(kit: DashboardKit) {
@@ -340,5 +355,87 @@ export function settingsRoutes(kit: DashboardKit) {
           return failure(error, null);
         }
       })
+      // ---- admins and owners: the project's settings and branding ----
+      .get(
+        "/admin/settings",
+        view("settings", (caller, chrome) => {
+          requireRole(caller.membership, "admin", "Changing the project's settings");
+          return projectSettingsPage(chrome, {
+            project: requireProjectBySlug(db, caller.membership.projectSlug),
+            boardUrl: `${ctx.config.publicUrl}/b/${caller.membership.projectSlug}`,
+            smtp: ctx.mail.canSend,
+            memberEmail: caller.session.member.email,
+          });
+        }),
+      )
+      .post(
+        "/admin/settings",
+        change("settings", (caller, form) => {
+          requireRole(caller.membership, "admin", "Changing the project's settings");
+          updateProjectSettings(db, caller.membership.projectId, {
+            name: form.get("name") ?? "",
+            isPublic: form.get("isPublic") === "true",
+            accentColor: form.get("defaultAccent") === "true" ? null : (form.get("accentColor") ?? null),
+          });
+          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/settings/logo",
+        async ({ request, body }) => {
+          const session = sessionOf(request);
+          if (!session) return redirect("/admin/login");
+          let chrome: Chrome | null = null;
+          try {
+            if (field(body, "csrf") !== session.csrfToken) throw csrfRefused();
+            const caller = callerIn(session, field(body, "project"));
+            chrome = chromeOf(caller, "settings", null);
+            requireRole(caller.membership, "admin", "Changing the project's settings");
+            const file = Reflect.get(Object(body), "logo");
+            if (!(file instanceof Blob)) throw validationError("logo", "choose an image");
+            setProjectLogo(db, caller.membership.projectId, new Uint8Array(await file.arrayBuffer()));
+            return redirect(
+              withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved"),
+            );
+          } catch (error) {
+            return failure(error, chrome);
+          }
+        },
+        { parse: "formdata" },
+      )
+      .post(
+        "/admin/settings/logo/remove",
+        change("settings", (caller) => {
+          requireRole(caller.membership, "admin", "Changing the project's settings");
+          removeProjectLogo(db, caller.membership.projectId);
+          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/settings/test-email",
+        change("settings", async (caller) => {
+          requireRole(caller.membership, "admin", "Changing the project's settings");
+          try {
+            await ctx.mail.sendNow({
+              to: caller.session.member.email,
+              subject: `featureboard test email for ${caller.membership.projectName}`,
+              text: "This is a test email from your featureboard dashboard: the SMTP settings work.\n",
+            });
+          } catch (error) {
+            throw new ApiError(
+              "UPSTREAM_ERROR",
+              `The test email was not sent: ${error instanceof Error ? error.message : String(error)}`,
+              "Check FEATUREBOARD_SMTP_URL and that the SMTP server accepts mail from featureboard.",
+            );
+          }
+          return withNotice(
+            href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"),
+            "emailed",
+          );
+        }),
+        { parse: "text" },
+      )
   );
 }

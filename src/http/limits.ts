@@ -21,4 +21,6 @@ export const LIMITS = {
   emailLength: 320,
   urlLength: 2_000,
   searchLength: 200,
+  /** A project's display name (board header, emails). */
+  projectNameLength: 100,
 } as const;

@@ -1,7 +1,16 @@
 import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
 import { generateKey, hashKey, keyKindOf, keyPrefix, sameHash } from "./keys";
-import { type KeyKind, PLANS, type Plan, type Project, SLUG_PATTERN } from "./schema";
+import {
+  ACCENT_PATTERN,
+  type KeyKind,
+  LOGO_MAX_BYTES,
+  type LogoType,
+  PLANS,
+  type Plan,
+  type Project,
+  SLUG_PATTERN,
+} from "./schema";
 import * as store from "./store";
 import { LIMITS } from "../http/limits";
 
@@ -153,4 +162,69 @@ export function authenticateKey(db: Db, key: string): Authenticated | null {
   const found = store.findActiveKeyWithProject(db, keyPrefix(key));
   if (!found || found.key.kind !== kind || !sameHash(found.key.key_hash, hashKey(key))) return null;
   return { project: found.project, kind, keyId: found.key.id };
+}
+
+/** The settings a team changes on the dashboard: the name, whether the board is public, the accent colour. */
+export function updateProjectSettings(
+  db: Db,
+  projectId: string,
+  input: { name: string; isPublic: boolean; accentColor: string | null },
+): Project {
+  const name = input.name.trim();
+  if (name === "" || name.length > LIMITS.projectNameLength) {
+    throw validationError("name", `must be 1 to ${LIMITS.projectNameLength} characters`);
+  }
+  const accentColor = input.accentColor?.trim().toLowerCase() || null;
+  if (accentColor !== null && !ACCENT_PATTERN.test(accentColor)) {
+    throw validationError("accentColor", "must be a colour written #rrggbb");
+  }
+  return inTransaction(db, () => {
+    store.updateProjectSettings(db, projectId, { name, isPublic: input.isPublic, accentColor });
+    const project = store.findProjectById(db, projectId);
+    if (!project) throw notFoundProjectId();
+    return project;
+  });
+}
+
+function notFoundProjectId(): ApiError {
+  return new ApiError("PROJECT_NOT_FOUND", "The project no longer exists", "Reload the page.");
+}
+
+/** What the first bytes of an image say it is; null for anything else (SVG included: it can carry script). */
+function imageTypeOf(bytes: Uint8Array): LogoType | null {
+  const starts = (...signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
+  if (
+    starts(0x52, 0x49, 0x46, 0x46) &&
+    bytes[8] === 0x57 &&
+    bytes[9] === 0x45 &&
+    bytes[10] === 0x42 &&
+    bytes[11] === 0x50
+  ) {
+    return "image/webp";
+  }
+  return null;
+}
+
+/**
+ * Stores the project's logo in SQLite (served with the board at /b/{slug}/logo). The type is read from the
+ * bytes, not taken from the upload, so a script cannot pass for an image.
+ */
+export function setProjectLogo(db: Db, projectId: string, bytes: Uint8Array): void {
+  if (bytes.length === 0) throw validationError("logo", "is empty");
+  if (bytes.length > LOGO_MAX_BYTES)
+    throw validationError("logo", `must be at most ${LOGO_MAX_BYTES / 1024} KB`);
+  const contentType = imageTypeOf(bytes);
+  if (!contentType) throw validationError("logo", "must be a PNG, JPEG, WebP or GIF image");
+  inTransaction(db, () => store.saveLogo(db, projectId, { contentType, bytes }, Date.now()));
+}
+
+export function removeProjectLogo(db: Db, projectId: string): void {
+  inTransaction(db, () => store.deleteLogo(db, projectId));
+}
+
+export function getProjectLogo(db: Db, projectId: string): { contentType: string; bytes: Uint8Array } | null {
+  return store.findLogo(db, projectId);
 }

@@ -7,6 +7,8 @@ interface ProjectRow {
   name: string;
   plan: Plan;
   is_public: number;
+  accent_color: string | null;
+  logo_updated_at: number | null;
   created_at: number;
 }
 
@@ -27,15 +29,21 @@ function toProject(row: ProjectRow): Project {
     name: row.name,
     plan: row.plan,
     isPublic: row.is_public === 1,
+    accentColor: row.accent_color,
+    logoVersion: row.logo_updated_at,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
 
-export function insertProject(db: Db, project: Omit<Project, "createdAt">, now: number): Project {
+export function insertProject(
+  db: Db,
+  project: Omit<Project, "createdAt" | "accentColor" | "logoVersion">,
+  now: number,
+): Project {
   db.query(
     "INSERT INTO projects (id, slug, name, plan, is_public, created_at) VALUES ($id, $slug, $name, $plan, $isPublic, $now)",
   ).run({ ...project, isPublic: project.isPublic ? 1 : 0, now });
-  return { ...project, createdAt: new Date(now).toISOString() };
+  return { ...project, accentColor: null, logoVersion: null, createdAt: new Date(now).toISOString() };
 }
 
 export function countProjects(db: Db): number {
@@ -77,16 +85,26 @@ export function insertKey(db: Db, key: Omit<KeyRow, "revoked_at">): void {
 export function findActiveKeyWithProject(db: Db, prefix: string): { key: KeyRow; project: Project } | null {
   const row = db
     .query<
-      KeyRow & { p_slug: string; p_name: string; p_plan: Plan; p_is_public: number; p_created_at: number },
+      KeyRow & {
+        p_slug: string;
+        p_name: string;
+        p_plan: Plan;
+        p_is_public: number;
+        p_accent_color: string | null;
+        p_logo_updated_at: number | null;
+        p_created_at: number;
+      },
       [string]
     >(
       `SELECT k.*, p.slug AS p_slug, p.name AS p_name, p.plan AS p_plan, p.is_public AS p_is_public,
+       p.accent_color AS p_accent_color, p.logo_updated_at AS p_logo_updated_at,
        p.created_at AS p_created_at FROM api_keys k JOIN projects p ON p.id = k.project_id
        WHERE k.prefix = ? AND k.revoked_at IS NULL`,
     )
     .get(prefix);
   if (!row) return null;
-  const { p_slug, p_name, p_plan, p_is_public, p_created_at, ...key } = row;
+  const { p_slug, p_name, p_plan, p_is_public, p_accent_color, p_logo_updated_at, p_created_at, ...key } =
+    row;
   return {
     key,
     project: toProject({
@@ -95,6 +113,8 @@ export function findActiveKeyWithProject(db: Db, prefix: string): { key: KeyRow;
       name: p_name,
       plan: p_plan,
       is_public: p_is_public,
+      accent_color: p_accent_color,
+      logo_updated_at: p_logo_updated_at,
       created_at: p_created_at,
     }),
   };
@@ -113,4 +133,44 @@ export function revokeKeyByPrefix(db: Db, prefix: string, now: number, projectId
       .query("UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND project_id = ? AND revoked_at IS NULL")
       .run(now, prefix, projectId).changes > 0
   );
+}
+
+export function updateProjectSettings(
+  db: Db,
+  id: string,
+  settings: { name: string; isPublic: boolean; accentColor: string | null },
+): void {
+  db.query("UPDATE projects SET name = ?, is_public = ?, accent_color = ? WHERE id = ?").run(
+    settings.name,
+    settings.isPublic ? 1 : 0,
+    settings.accentColor,
+    id,
+  );
+}
+
+export function saveLogo(
+  db: Db,
+  id: string,
+  logo: { contentType: string; bytes: Uint8Array },
+  now: number,
+): void {
+  db.query(
+    `INSERT INTO project_logos (project_id, content_type, bytes) VALUES (?, ?, ?)
+     ON CONFLICT (project_id) DO UPDATE SET content_type = excluded.content_type, bytes = excluded.bytes`,
+  ).run(id, logo.contentType, logo.bytes);
+  db.query("UPDATE projects SET logo_updated_at = ? WHERE id = ?").run(now, id);
+}
+
+export function deleteLogo(db: Db, id: string): void {
+  db.query("DELETE FROM project_logos WHERE project_id = ?").run(id);
+  db.query("UPDATE projects SET logo_updated_at = NULL WHERE id = ?").run(id);
+}
+
+export function findLogo(db: Db, id: string): { contentType: string; bytes: Uint8Array } | null {
+  const row = db
+    .query<{ content_type: string; bytes: Uint8Array }, [string]>(
+      "SELECT content_type, bytes FROM project_logos WHERE project_id = ?",
+    )
+    .get(id);
+  return row ? { contentType: row.content_type, bytes: row.bytes } : null;
 }

@@ -89,6 +89,10 @@ export const PublicBoardSchema = t.Object(
     slug: t.String(),
     name: t.String(),
     boardUrl: t.String({ description: "The board page: {public_url}/b/{slug}" }),
+    accentColor: t.Nullable(
+      t.String({ description: "The board's accent colour (#rrggbb), or null for the default" }),
+    ),
+    logoUrl: t.Nullable(t.String({ description: "The board's logo image, or null" })),
     counts: t.Object(
       {
         posts: t.Integer({ description: "Visible posts (approved, in progress, complete)" }),

@@ -137,6 +137,10 @@ export function getBoard(db: Db, project: Project, publicUrl: string): PublicBoa
     slug: project.slug,
     name: project.name,
     boardUrl: boardUrl(publicUrl, project.slug),
+    accentColor: project.accentColor,
+    logoUrl: project.logoVersion
+      ? `${boardUrl(publicUrl, project.slug)}/logo?v=${project.logoVersion}`
+      : null,
     counts: {
       posts: counts.APPROVED + counts.IN_PROGRESS + counts.COMPLETE,
       approved: counts.APPROVED,

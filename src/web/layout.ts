@@ -32,6 +32,9 @@ export function htmlResponse(page: Html, status = 200, headers: Record<string, s
 export interface BoardRef {
   slug: string;
   name: string;
+  /** Branding from the dashboard's settings (docs/dashboard.md); absent or null means the defaults. */
+  accentColor?: string | null;
+  logoVersion?: number | null;
 }
 
 export type Section = "posts" | "submit" | "roadmap" | "changelog";
@@ -75,6 +78,7 @@ export function shell(options: ShellOptions): Html {
 ${options.description ? html`<meta name="description" content="${options.description}" />` : ""}
 <link rel="icon" href="data:," />
     <link rel="stylesheet" href="${assetUrl("board.css")}">
+${board?.accentColor ? html`<link rel="stylesheet" href="${boardPath(board.slug, `/brand.css?v=${board.accentColor.slice(1)}`)}" />` : ""}
 ${
   board
     ? html`<link
@@ -90,7 +94,7 @@ ${
 <body${board ? html` data-board="${board.slug}"` : ""}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><div class="wrap">
-${board ? html`<a class="brand" href="${boardPath(board.slug)}">${board.name}</a>${navigation(board, options.section)}` : html`<span class="brand">featureboard</span>`}
+${board ? html`<a class="brand" href="${boardPath(board.slug)}">${board.logoVersion ? html`<img class="logo" src="${boardPath(board.slug, `/logo?v=${board.logoVersion}`)}" alt="" height="28" />` : ""}${board.name}</a>${navigation(board, options.section)}` : html`<span class="brand">featureboard</span>`}
 </div></header>
 <main id="main" class="wrap">
 ${options.body}

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { recordPageView } from "../analytics/service";
 import type { AppContext } from "../context";
+import { getProjectLogo } from "../projects/service";
 import { ASSETS_PATH, BOARD_ASSETS, type Asset, WIDGET_SCRIPT } from "./assets";
 import type { Html } from "./html";
 import { htmlResponse } from "./layout";
@@ -107,6 +108,32 @@ export function webRoutes(ctx: AppContext) {
               },
             }),
         ),
+      )
+      // Branding: the accent colour as a stylesheet (the pages run no inline style) and the logo's bytes.
+      .get("/b/:slug/brand.css", ({ params }) =>
+        forBoard(
+          params.slug,
+          (board) =>
+            new Response(board.accentColor ? `:root{--accent:${board.accentColor}}` : "", {
+              headers: {
+                "content-type": "text/css; charset=utf-8",
+                "cache-control": "public, max-age=31536000, immutable",
+              },
+            }),
+        ),
+      )
+      .get("/b/:slug/logo", ({ params }) =>
+        forBoard(params.slug, (board) => {
+          const logo = getProjectLogo(db, board.project.id);
+          if (!logo) return notFoundResponse();
+          return new Response(new Blob([new Uint8Array(logo.bytes)]), {
+            headers: {
+              "content-type": logo.contentType,
+              "x-content-type-options": "nosniff",
+              "cache-control": "public, max-age=31536000, immutable",
+            },
+          });
+        }),
       )
       .get("/b/*", () => notFoundResponse())
   );

@@ -53,7 +53,13 @@ export const FEED_SIZE = 20;
 export function requireBoard(db: Db, slug: string): Board {
   try {
     const project = requirePublicBoard(db, slug);
-    return { project, slug: project.slug, name: project.name };
+    return {
+      project,
+      slug: project.slug,
+      name: project.name,
+      accentColor: project.accentColor,
+      logoVersion: project.logoVersion,
+    };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.code === "BOARD_NOT_PUBLIC"))
       throw new PageNotFound();

@@ -8,6 +8,7 @@ import { listen, makePost } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
 import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
 import { type Receiver, startReceiver } from "../support/receiver";
+import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
 
 /** Pictures for the README when FEATUREBOARD_SCREENSHOTS=1 (as the board's browser test makes them). */
 const SCREENSHOTS = process.env.FEATUREBOARD_SCREENSHOTS === "1";
@@ -463,6 +464,100 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
     await page.getByLabel("Role of boss@example.com", { exact: true }).selectOption("member");
     await page.getByRole("button", { name: "Change the role of boss@example.com" }).click();
     await page.getByText("last owner cannot step down").waitFor();
+    await page.close();
+  }, 60_000);
+});
+
+describe.skipIf(browserMissing())("the settings screen in Chromium", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  let smtp: SmtpReceiver;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url });
+    server = listen(t);
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    t.close();
+    await smtp.close();
+  });
+
+  const PNG = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  );
+
+  test("name, accent colour and logo show on the board and reach the widget; a private board disappears; a test email arrives", async () => {
+    await makePost(t, { title: "Branded request", status: "APPROVED" });
+    const { token } = inviteMember(t.ctx.db, {
+      email: "brand@example.com",
+      role: "admin",
+      projectSlug: "acme",
+    });
+    const page = await (await browser.newContext()).newPage();
+    page.on("pageerror", (error) => {
+      throw error;
+    });
+    await page.goto(`${server.url}/admin/invite/${token}`);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByRole("link", { name: "Settings" }).click();
+
+    await page.getByLabel(/^Name/).fill("Acme Rockets");
+    await page.getByLabel("Use the default colour").uncheck();
+    await page.getByLabel("Accent colour").fill("#0f766e");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    await page
+      .getByLabel(/A PNG, JPEG/)
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+    await page.getByRole("button", { name: "Upload logo" }).click();
+    await page.getByRole("img", { name: "The current logo" }).waitFor();
+
+    // An SVG (it can carry script) is refused, whatever it claims to be.
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    await page
+      .getByLabel(/A PNG, JPEG/)
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: svg });
+    await page.getByRole("button", { name: "Upload logo" }).click();
+    await page.getByText("must be a PNG, JPEG, WebP or GIF image").waitFor();
+
+    await page.goto(`${server.url}/b/acme`);
+    expect(await page.locator("header .brand").textContent()).toContain("Acme Rockets");
+    const logoWidth = await page
+      .locator("header .brand img.logo")
+      .evaluate((img: HTMLImageElement) =>
+        img.complete
+          ? img.naturalWidth
+          : new Promise((resolve) => (img.onload = () => resolve(img.naturalWidth))),
+      );
+    expect(logoWidth).toBe(1);
+    const accent = await page.evaluate(() =>
+      getComputedStyle(document.documentElement).getPropertyValue("--accent").trim(),
+    );
+    expect(accent).toBe("#0f766e");
+    const widget = await t.call("GET", "/api/public/widget", {
+      key: null,
+      headers: { "x-publishable-key": t.project.publishableKey },
+    });
+    expect(widget.body.data).toMatchObject({ name: "Acme Rockets", accentColor: "#0f766e" });
+    expect(widget.body.data.logoUrl).toContain("/b/acme/logo?v=");
+
+    const start = smtp.mail.length;
+    await page.goto(`${server.url}/admin/settings?project=acme`);
+    await page.getByRole("button", { name: "Send a test email to brand@example.com" }).click();
+    await page.getByText("Test email sent").waitFor();
+    expect(smtp.mail.slice(start).map((mail) => mail.to[0])).toEqual(["brand@example.com"]);
+
+    await page.getByLabel(/Public board \(anyone/).uncheck();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    expect((await fetch(`${server.url}/b/acme`)).status).toBe(404);
+    expect((await t.call("GET", "/api/public/boards/acme", { key: null })).status).toBe(403);
     await page.close();
   }, 60_000);
 });

@@ -154,6 +154,8 @@ describe("browsing a board", () => {
       slug: "acme",
       name: "Acme",
       boardUrl: `${t.ctx.config.publicUrl}/b/acme`,
+      accentColor: null,
+      logoUrl: null,
       counts: { posts: expect.any(Number), approved: expect.any(Number), in_progress: 0, complete: 0 },
     });
     expect(response.body.data.counts.posts).toBe(response.body.data.counts.approved);

@@ -13,6 +13,7 @@ import team from "./0010_team.sql" with { type: "text" };
 import teamReplies from "./0011_team_replies.sql" with { type: "text" };
 import activityOfPost from "./0012_activity_of_post.sql" with { type: "text" };
 import signInLinks from "./0013_sign_in_links.sql" with { type: "text" };
+import projectBranding from "./0014_project_branding.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   { version: 11, name: "0011_team_replies", sql: teamReplies },
   { version: 12, name: "0012_activity_of_post", sql: activityOfPost },
   { version: 13, name: "0013_sign_in_links", sql: signInLinks },
+  { version: 14, name: "0014_project_branding", sql: projectBranding },
 ];

@@ -13,7 +13,7 @@
     ":host{all:initial}" +
     "*{box-sizing:border-box}" +
     ".root{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2330}" +
-    ".launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;background:#3f3fc4;color:#fff;border:0;border-radius:999px;padding:10px 18px;font:inherit;font-weight:600;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.2)}" +
+    ".launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;background:var(--fb-accent,#3f3fc4);color:#fff;border:0;border-radius:999px;padding:10px 18px;font:inherit;font-weight:600;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.2)}" +
     ".panel{position:fixed;right:20px;bottom:76px;z-index:2147483000;width:min(360px,calc(100vw - 40px));max-height:calc(100vh - 100px);overflow:auto;background:#fff;border:1px solid #d9dce3;border-radius:12px;box-shadow:0 10px 30px rgba(0,0,0,.18);padding:16px}" +
     ".panel[hidden]{display:none}" +
     "h2{font-size:17px;margin:0 0 8px}h3{font-size:14px;margin:16px 0 6px;color:#545b6b}" +
@@ -22,12 +22,12 @@
     "label{display:block;font-size:13px;font-weight:600;margin:8px 0 2px}" +
     "input,textarea{width:100%;font:inherit;border:1px solid #8a90a0;border-radius:6px;padding:6px 8px;color:#1f2330;background:#fff}" +
     "textarea{resize:vertical}" +
-    ".send{margin-top:10px;background:#3f3fc4;color:#fff;border:0;border-radius:6px;padding:8px 14px;font:inherit;font-weight:600;cursor:pointer}" +
+    ".send{margin-top:10px;background:var(--fb-accent,#3f3fc4);color:#fff;border:0;border-radius:6px;padding:8px 14px;font:inherit;font-weight:600;cursor:pointer}" +
     ".status{min-height:1.4em;margin:6px 0 0;font-size:13px;font-weight:600}.status.error{color:#b91c1c}" +
     "ol{list-style:none;margin:0;padding:0}li{display:flex;gap:10px;align-items:center;padding:6px 0;border-top:1px solid #eceef2}" +
     ".vote{flex:none;white-space:nowrap;min-width:48px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
-    ".vote[aria-pressed=true]{background:#3f3fc4;color:#fff;border-color:#3f3fc4}" +
-    "a{color:#3f3fc4}:focus-visible{outline:3px solid #3f3fc4;outline-offset:2px}" +
+    ".vote[aria-pressed=true]{background:var(--fb-accent,#3f3fc4);color:#fff;border-color:var(--fb-accent,#3f3fc4)}" +
+    "a{color:var(--fb-accent,#3f3fc4)}:focus-visible{outline:3px solid var(--fb-accent,#3f3fc4);outline-offset:2px}" +
     ".more{font-size:13px;margin-top:8px;display:block}";
 
   function storageGet(name) {
@@ -96,6 +96,10 @@
     // The board is served by the same origin as this script.
     var boardUrl = origin + "/b/" + encodeURIComponent(board.slug);
     var host = element("div", { "data-featureboard-widget": board.slug });
+    // The board's accent colour (set on the dashboard) reaches the shadow root's styles as a variable.
+    if (board.accentColor && /^#[0-9a-f]{6}$/.test(board.accentColor)) {
+      host.style.setProperty("--fb-accent", board.accentColor);
+    }
     var shadow = host.attachShadow({ mode: "open" });
     if (
       "adoptedStyleSheets" in shadow &&
