@@ -6,7 +6,7 @@ import type { PostStatus, PostWithTags } from "../posts/schema";
 import type { Release } from "../releases/schema";
 import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
-import { html, type Html, raw } from "../web/html";
+import { html, type Html, raw } from "../html";
 import { type Chrome, formFields, href, layout, teamMemberOf } from "./pages";
 
 const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [

@@ -8,7 +8,7 @@ import { MAX_PAGE } from "../http/paging";
 import { countByStatus } from "../posts/service";
 import { SESSION_TTL_MS, type TeamSession } from "../team/schema";
 import { sessionFor } from "../team/service";
-import type { Html } from "../web/html";
+import type { Html } from "../html";
 import { ADMIN_HEADERS, type Chrome, errorPage, href, type Section, signInPage } from "./pages";
 import { type Caller, callerIn, csrfRefused, formOf, sessionCookie, sessionTokenOf } from "./session";
 

@@ -1,6 +1,6 @@
 import type { ActivityEntry } from "../activity/schema";
 import type { TeamRole } from "../team/schema";
-import { html, type Html } from "../web/html";
+import { html, type Html } from "../html";
 import adminCss from "./admin.css" with { type: "text" };
 
 export const ADMIN_CSS = adminCss;

@@ -4,7 +4,7 @@ import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
 import type { ImportJob } from "../imports/jobs";
 import type { ImportResult } from "../imports/schema";
 import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
-import { html, type Html } from "../web/html";
+import { html, type Html } from "../html";
 import { type Chrome, formFields, href, layout } from "./pages";
 
 /** Owners only: the project's team members, inviting and removing them. */

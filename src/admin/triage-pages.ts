@@ -5,7 +5,7 @@ import type { TeamPost } from "../posts/service";
 import type { SimilarPost } from "../ai/similarity";
 import type { Tag } from "../tags/schema";
 import type { Voter } from "../votes/schema";
-import { html, type Html } from "../web/html";
+import { html, type Html } from "../html";
 import { type Chrome, formFields, href, layout, teamMemberOf } from "./pages";
 
 const STATUS_LABELS: Record<PostStatus, string> = {

@@ -1,5 +1,6 @@
 import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
+import { queueReplyEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { notFound, validationError } from "../http/errors";
 import { requireListedPostRow, requirePostRow } from "../posts/service";
@@ -68,7 +69,7 @@ export function createComment(
 ): Comment {
   const body = checkBody(input.body);
   return inTransaction(db, () => {
-    requirePostRow(db, projectId, postId);
+    const post = requirePostRow(db, projectId, postId);
     const row = store.insertComment(
       db,
       {
@@ -92,6 +93,19 @@ export function createComment(
       metadata: { postId, isInternalNote: comment.isInternalNote },
     });
     appendEvent(db, projectId, "comment.created", comment);
+    // An official reply from the dashboard tells the request's subscribers; a note never leaves the team.
+    if (input.teamMemberId && !comment.isInternalNote) {
+      queueReplyEmails(
+        db,
+        projectId,
+        {
+          post: { id: post.id, title: post.title },
+          authorName: comment.authorName ?? "The team",
+          body: comment.body,
+        },
+        Date.now(),
+      );
+    }
     return comment;
   });
 }

@@ -5,7 +5,8 @@ import type { Db } from "../db/connection";
 import type { Logger } from "../log";
 import { inTransaction, onCommit, whenCommitted } from "../db/connection";
 import { describeError } from "../log";
-import { unsubscribeUrl, withUnsubscribeFooter } from "./message";
+import { findProjectById } from "../projects/service";
+import { htmlMessage, type MailBranding, unsubscribeUrl, withUnsubscribeFooter } from "./message";
 import * as store from "./store";
 import { hasDueMail } from "./store";
 import type { MailRow } from "./store";
@@ -62,10 +63,24 @@ export function createMailSender(ctx: MailContext): MailSender {
       to: mail.to_address,
       subject: mail.subject,
       text: withUnsubscribeFooter(mail.body_text, url),
+      html: htmlMessage(mail.body_text, brandingOf(mail), url),
       // One-click unsubscribe (RFC 8058): mail clients show their own button for it.
       headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
     });
     return "smtp";
+  }
+
+  /** The project's branding as it is when the mail leaves, and the request's page on a public board. */
+  function brandingOf(mail: MailRow): MailBranding {
+    const project = findProjectById(db, mail.project_id);
+    const board = project ? `${config.publicUrl}/b/${encodeURIComponent(project.slug)}` : null;
+    return {
+      boardName: project?.name ?? "featureboard",
+      accentColor: project?.accentColor ?? null,
+      logoUrl:
+        board && project?.isPublic && project.logoVersion ? `${board}/logo?v=${project.logoVersion}` : null,
+      postUrl: board && project?.isPublic && mail.post_id ? `${board}/posts/${mail.post_id}` : null,
+    };
   }
 
   async function sendOne(mail: MailRow): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { findProjectById } from "../projects/service";
-import { statusChangeMessage } from "./message";
+import { statusChangeMessage, teamReplyMessage } from "./message";
 import * as store from "./store";
 
 /** What a status change tells the mail room. */
@@ -53,6 +53,44 @@ export function queueStatusEmails(db: Db, projectId: string, change: StatusChang
     });
   }
   // The running sender wakes after the commit (src/email/sender.ts), so the mail leaves at once.
+  return subscribers.length;
+}
+
+/** What an official reply from the dashboard tells the mail room. */
+export interface TeamReply {
+  post: { id: string; title: string };
+  authorName: string;
+  body: string;
+}
+
+/**
+ * Queues one email per subscriber of the post for an official team reply (never for an internal note).
+ * Call it inside the reply's transaction, as for status changes.
+ */
+export function queueReplyEmails(db: Db, projectId: string, reply: TeamReply, now: number): number {
+  const subscribers = store.subscribersOf(db, reply.post.id);
+  const boardName = findProjectById(db, projectId)?.name ?? "feature";
+  for (const subscriber of subscribers) {
+    const message = teamReplyMessage({
+      boardName,
+      postTitle: reply.post.title,
+      authorName: reply.authorName,
+      body: reply.body,
+      recipientName: subscriber.name,
+    });
+    store.insertMail(db, {
+      id: Bun.randomUUIDv7(),
+      project_id: projectId,
+      notification_id: null,
+      post_id: reply.post.id,
+      board_user_id: subscriber.board_user_id,
+      to_address: subscriber.email,
+      subject: message.subject,
+      body_text: message.text,
+      unsubscribe_token: randomBytes(24).toString("base64url"),
+      created_at: now,
+    });
+  }
   return subscribers.length;
 }
 

@@ -4,7 +4,7 @@ import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import initScript from "./docs/init.client.js" with { type: "text" };
 import type { AppContext } from "../context";
 import { ERROR_CODES } from "../http/errors";
-import { escapeHtml } from "../web/html";
+import { escapeHtml } from "../html";
 import { OPENAPI_PATH } from "./openapi";
 import { API_VERSION } from "./version";
 

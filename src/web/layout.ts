@@ -1,5 +1,5 @@
 import { assetUrl } from "./assets";
-import { html, type Html } from "./html";
+import { html, type Html } from "../html";
 
 /**
  * The pages run no inline script and load nothing from elsewhere: even if some text escaped escaping,

@@ -1,4 +1,4 @@
-import { escapeHtml, Html } from "./html";
+import { escapeHtml, Html } from "../html";
 
 /**
  * A small markdown renderer for release notes, safe by construction: the source is escaped before any

@@ -1,6 +1,6 @@
 import type { PostStatus } from "../posts/schema";
 import { VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
-import { escapeXml, html, type Html, raw } from "./html";
+import { escapeXml, html, type Html, raw } from "../html";
 import { type BoardRef, boardPath, shell } from "./layout";
 import { renderMarkdown } from "./markdown";
 

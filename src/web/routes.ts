@@ -3,7 +3,7 @@ import { recordPageView } from "../analytics/service";
 import type { AppContext } from "../context";
 import { getProjectLogo } from "../projects/service";
 import { ASSETS_PATH, BOARD_ASSETS, type Asset, WIDGET_SCRIPT } from "./assets";
-import type { Html } from "./html";
+import type { Html } from "../html";
 import { htmlResponse } from "./layout";
 import {
   boardPage,

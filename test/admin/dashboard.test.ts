@@ -471,12 +471,22 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     const page = await signedIn("replier@example.com", "Rita Replier");
 
     await page.goto(`${server.url}/admin/posts/${post.id}?project=acme`);
+    const beforeReply = smtp.mail.length;
     await page.getByLabel("Write").fill("We are building this now.");
     await page.getByRole("button", { name: "Post official reply" }).click();
     await page.getByText("Official reply posted.").waitFor();
+    await t.ctx.mail.flush();
+    // The official reply tells the request's subscribers; the internal note below tells nobody.
+    const replyMail = smtp.mail.slice(beforeReply);
+    expect(replyMail.map((mail) => mail.to[0])).toEqual(["voter@example.com"]);
+    expect(replyMail[0]!.headers.subject).toContain("Rita Replier replied to");
+    expect(replyMail[0]!.text).toContain("We are building this now.");
     await page.getByLabel("Write").fill("Only for the team: big customer asks.");
     await page.getByRole("button", { name: "Add internal note" }).click();
     await page.locator("li.card", { hasText: "Only for the team" }).waitFor();
+    await t.ctx.mail.flush();
+    expect(smtp.mail.length).toBe(beforeReply + 1);
+    expect(smtp.mail.map((mail) => mail.text).join("\n")).not.toContain("Only for the team");
 
     const start = smtp.mail.length;
     await page.getByLabel("Status").selectOption("IN_PROGRESS");
@@ -484,7 +494,20 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Change status" }).click();
     await page.getByText("Status changed.").waitFor();
     await t.ctx.mail.flush();
-    expect(smtp.mail.slice(start).map((mail) => mail.to[0])).toContain("voter@example.com");
+    const statusMail = smtp.mail.slice(start);
+    expect(statusMail.map((mail) => mail.to[0])).toContain("voter@example.com");
+    // Text and HTML parts: the HTML carries the board's name, accent colour and a link to the request.
+    expect(statusMail[0]!.text).toContain("in progress");
+    expect(statusMail[0]!.html).toContain(`/b/acme/posts/${post.id}`);
+    expect(statusMail[0]!.html).toContain("#3f3fc4");
+    expect(statusMail[0]!.html).toContain("Acme");
+    // A mail client renders it: the link to the request is there to click.
+    const mailPage = await browser.newPage();
+    await mailPage.setContent(statusMail[0]!.html!);
+    expect(await mailPage.getByRole("link", { name: "View the request" }).getAttribute("href")).toContain(
+      `/b/acme/posts/${post.id}`,
+    );
+    await mailPage.close();
 
     await page.goto(`${server.url}/b/acme/posts/${post.id}`);
     const reply = page.locator(".comment", { hasText: "We are building this now." });

@@ -5,8 +5,10 @@ export interface ReceivedMail {
   to: string[];
   /** Header names in lower case, folded lines joined. */
   headers: Record<string, string>;
-  /** The decoded text body. */
+  /** The decoded text body (the text/plain part of a multipart message). */
   text: string;
+  /** The decoded text/html part, when the message has one. */
+  html: string | null;
 }
 
 function decodeBody(body: string, encoding: string | undefined): string {
@@ -31,7 +33,7 @@ function decodeHeader(value: string): string {
     );
 }
 
-export function parseMail(raw: string, to: string[]): ReceivedMail {
+function parseEntity(raw: string): { headers: Record<string, string>; body: string } {
   const split = raw.indexOf("\r\n\r\n");
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
   const headers: Record<string, string> = {};
@@ -40,8 +42,33 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
     if (colon > 0)
       headers[line.slice(0, colon).trim().toLowerCase()] = decodeHeader(line.slice(colon + 1).trim());
   }
-  const text = decodeBody(raw.slice(split + 4), headers["content-transfer-encoding"]).replace(/\r\n/g, "\n");
-  return { to, headers, text };
+  return { headers, body: raw.slice(split + 4) };
+}
+
+function decoded(entity: { headers: Record<string, string>; body: string }): string {
+  return decodeBody(entity.body, entity.headers["content-transfer-encoding"]).replace(/\r\n/g, "\n");
+}
+
+export function parseMail(raw: string, to: string[]): ReceivedMail {
+  const message = parseEntity(raw);
+  const boundary = /multipart\/[a-z]+;.*boundary="?([^";]+)"?/i.exec(
+    message.headers["content-type"] ?? "",
+  )?.[1];
+  if (!boundary) return { to, headers: message.headers, text: decoded(message), html: null };
+  // multipart/alternative: the parts between the boundaries, each an entity of its own.
+  const parts = message.body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => parseEntity(part.replace(/^\r\n/, "")));
+  const of = (type: string) => parts.find((part) => (part.headers["content-type"] ?? "").startsWith(type));
+  const text = of("text/plain");
+  const html = of("text/html");
+  return {
+    to,
+    headers: message.headers,
+    text: text ? decoded(text).replace(/\n$/, "") : "",
+    html: html ? decoded(html) : null,
+  };
 }
 
 export interface SmtpReceiver {

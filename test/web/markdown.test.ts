@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { escapeHtml, html, raw } from "../../src/web/html";
+import { escapeHtml, html, raw } from "../../src/html";
 import { renderMarkdown } from "../../src/web/markdown";
 
 const md = (source: string) => renderMarkdown(source).value;

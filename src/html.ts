@@ -1,6 +1,7 @@
 /**
- * HTML built from tagged templates: every interpolated value is escaped unless it is already `Html`
- * (the result of another `html` template, or text deliberately wrapped in `raw`). This is what makes a
+ * HTML built from tagged templates (board pages, the dashboard, emails): every interpolated value is
+ * escaped unless it is already `Html` (the result of another `html` template, or text deliberately wrapped
+ * in `raw`). This is what makes a
  * post titled `<img src=x onerror=alert(1)>` render as text wherever it appears.
  */
 export class Html {
