@@ -25,6 +25,7 @@ export type Section =
   | "webhooks"
   | "import"
   | "settings"
+  | "integrations"
   | "members"
   | "keys"
   | "account"
@@ -106,6 +107,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       ${navLink(chrome, "analytics", "/admin/analytics", "Analytics")}
       ${navLink(chrome, "activity", "/admin/activity", "Activity")}
       ${chrome.role !== "member" ? navLink(chrome, "webhooks", "/admin/webhooks", "Webhooks") : ""}
+      ${chrome.role !== "member" ? navLink(chrome, "integrations", "/admin/integrations", "Integrations") : ""}
       ${chrome.role !== "member" ? navLink(chrome, "import", "/admin/import", "Import") : ""}
       ${chrome.role !== "member" ? navLink(chrome, "settings", "/admin/settings", "Settings") : ""}
       ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}

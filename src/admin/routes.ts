@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { boardRoutes } from "./board-routes";
 import { dashboardKit } from "./dashboard";
+import { integrationRoutes } from "./integration-routes";
 import { settingsRoutes } from "./settings-routes";
 import { ADMIN_CSS } from "./pages";
 import { signInRoutes } from "./sign-in-routes";
@@ -21,5 +22,6 @@ export function adminRoutes(ctx: AppContext) {
     .use(signInRoutes(kit))
     .use(triageRoutes(kit))
     .use(boardRoutes(kit))
-    .use(settingsRoutes(kit));
+    .use(settingsRoutes(kit))
+    .use(integrationRoutes(kit));
 }

@@ -498,3 +498,106 @@ export function projectSettingsPage(
       </div>`,
   );
 }
+
+/** One field of an integration's form. */
+interface IntegrationField {
+  name: string;
+  label: string;
+  type: "text" | "secret" | "checkbox";
+  value: string | boolean | null;
+  required?: boolean;
+}
+
+export interface IntegrationCard {
+  kind: string;
+  title: string;
+  description: string;
+  configured: boolean;
+  enabled: boolean;
+  fields: IntegrationField[];
+  /** Shown under the card: the last sync of payments, or the outcome of a test just run. */
+  note: string | null;
+  actions: ("test" | "sync")[];
+}
+
+function integrationField(kind: string, field: IntegrationField): Html {
+  const id = `${kind}-${field.name}`;
+  if (field.type === "checkbox") {
+    return html`<label class="check"
+      ><input type="checkbox" name="${field.name}" value="true" ${field.value === true ? "checked" : ""} />
+      ${field.label}</label
+    >`;
+  }
+  const secret = field.type === "secret";
+  return html`<label for="${id}">${field.label}</label
+    ><input
+      id="${id}"
+      name="${field.name}"
+      type="${secret ? "password" : "text"}"
+      autocomplete="off"
+      ${field.required ? "required" : ""}
+      value="${secret ? "" : (field.value ?? "")}"
+      placeholder="${secret && typeof field.value === "string" ? `${field.value} (stored)` : ""}"
+    />`;
+}
+
+/** Admins and owners: chat, code host, issue tracker and payments, each with a test (payments: sync now). */
+export function integrationsPage(chrome: Chrome, cards: IntegrationCard[]): Html {
+  return layout(
+    chrome,
+    "Integrations",
+    html`<h1>Integrations</h1>
+      ${cards.map(
+        (card) =>
+          html`<section class="card" data-integration="${card.kind}" aria-labelledby="title-${card.kind}">
+            <h2 id="title-${card.kind}">
+              ${card.title}
+              ${
+                card.configured
+                  ? html`<span class="badge ${card.enabled ? "" : "muted"}"
+                      >${card.enabled ? "on" : "off"}</span
+                    >`
+                  : html`<span class="badge muted">not set up</span>`
+              }
+            </h2>
+            <p class="muted">${card.description}</p>
+            ${card.note ? html`<p class="notice" role="status" data-note>${card.note}</p>` : ""}
+            <form method="post" action="/admin/integrations/${card.kind}">
+              ${formFields(chrome)} ${card.fields.map((field) => integrationField(card.kind, field))}
+              <p><button class="primary" type="submit">Save</button></p>
+            </form>
+            ${
+              card.configured
+                ? html`<div class="toolbar">
+                    ${
+                      card.actions.includes("test")
+                        ? html`<form
+                            class="inline"
+                            method="post"
+                            action="/admin/integrations/${card.kind}/test"
+                          >
+                            ${formFields(chrome)}<button type="submit">Send a test</button>
+                          </form>`
+                        : ""
+                    }
+                    ${
+                      card.actions.includes("sync")
+                        ? html`<form
+                            class="inline"
+                            method="post"
+                            action="/admin/integrations/${card.kind}/sync"
+                          >
+                            ${formFields(chrome)}<button type="submit">Sync now</button>
+                          </form>`
+                        : ""
+                    }
+                    <form class="inline" method="post" action="/admin/integrations/${card.kind}/remove">
+                      ${formFields(chrome)}<button class="danger" type="submit">Remove</button>
+                    </form>
+                  </div>`
+                : ""
+            }
+          </section>`,
+      )}`,
+  );
+}

@@ -1,3 +1,4 @@
+import { recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction } from "../db/connection";
 import type { EventPayload } from "../events/catalogue";
@@ -281,4 +282,94 @@ export async function sendToIntegration(
     approved,
     options,
   );
+}
+
+/**
+ * "Send a test" from the dashboard: proves the settings work without waiting for a real event. Chat tools
+ * get a short message; the code host and the issue tracker get a read-only call (the repository, the API
+ * key's user), so a test never opens an issue. Runs whether or not the integration is enabled.
+ */
+export async function sendIntegrationTest(
+  db: Db,
+  projectId: string,
+  kind: IntegrationKind,
+  projectName: string,
+  options: SendOptions,
+): Promise<CallOutcome> {
+  const integration = store.findIntegration(db, projectId, kind);
+  if (!integration) {
+    return { ok: false, statusCode: null, error: "not configured yet", durationMs: 0, responseText: "" };
+  }
+  const text = `featureboard test message from ${projectName}: this integration works.`;
+  if (integration.kind === "team-chat") {
+    const config = integration.config as StoredConfigs["team-chat"];
+    return postJson(
+      config.webhookUrl,
+      config.channel ? { text, channel: config.channel } : { text },
+      {},
+      options,
+    );
+  }
+  if (integration.kind === "community-chat") {
+    const config = integration.config as StoredConfigs["community-chat"];
+    return postJson(config.webhookUrl, { content: text, allowed_mentions: { parse: [] } }, {}, options);
+  }
+  if (integration.kind === "code-host") {
+    const config = integration.config as StoredConfigs["code-host"];
+    const headers: Record<string, string> = {
+      accept: "application/vnd.github+json",
+      "x-github-api-version": "2022-11-28",
+      "user-agent": "featureboard",
+    };
+    if (config.accessToken) headers.authorization = `Bearer ${config.accessToken}`;
+    const path = `/repos/${encodeURIComponent(config.repoOwner)}/${encodeURIComponent(config.repoName)}`;
+    return callOnce(
+      options.config.providers.codeHostApiUrl + path,
+      { method: "GET", headers },
+      outboundOptions(options.config),
+      options.signal,
+    );
+  }
+  const config = integration.config as StoredConfigs["issue-tracker"];
+  const outcome = await postJson(
+    `${options.config.providers.issueTrackerApiUrl}/graphql`,
+    { query: "query { viewer { id name } }" },
+    { authorization: config.apiKey },
+    options,
+  );
+  if (!outcome.ok) return outcome;
+  const answer = parseJson<{ data?: { viewer?: { id: string } }; errors?: { message: string }[] }>(
+    outcome.responseText,
+  );
+  if (answer?.data?.viewer?.id) return outcome;
+  const reason = answer?.errors?.map((error) => error.message).join("; ") ?? "no viewer in the answer";
+  return { ...outcome, ok: false, error: `issue tracker: ${reason}` };
+}
+
+/**
+ * The dashboard's "Send a test" (src/integrations/senders.ts `sendIntegrationTest`): a chat message, or a
+ * read-only call to the code host or the issue tracker. Answers what happened, in words for the page.
+ */
+export async function testIntegration(
+  db: Db,
+  projectId: string,
+  kind: IntegrationKind,
+  projectName: string,
+  config: Config,
+): Promise<{ ok: boolean; message: string }> {
+  const outcome = await sendIntegrationTest(db, projectId, kind, projectName, {
+    config,
+    signal: AbortSignal.timeout(config.delivery.timeoutMs + 1_000),
+  });
+  inTransaction(db, () =>
+    recordActivity(db, projectId, {
+      action: "tested",
+      entityType: "integration",
+      entityId: kind,
+      metadata: { ok: outcome.ok, statusCode: outcome.statusCode },
+    }),
+  );
+  if (outcome.ok) return { ok: true, message: `The test reached it (HTTP ${outcome.statusCode ?? "ok"}).` };
+  const status = outcome.statusCode === null ? "" : ` (HTTP ${outcome.statusCode})`;
+  return { ok: false, message: `The test failed${status}: ${outcome.error ?? "no answer"}` };
 }

@@ -57,6 +57,16 @@ function requireIntegration<K extends IntegrationKind>(
   return found;
 }
 
+/** The integration of that kind, or null when the project has not set it up. */
+export function findIntegration<K extends IntegrationKind>(
+  db: Db,
+  projectId: string,
+  kind: K,
+): Views[K] | null {
+  const found = store.findIntegration(db, projectId, kind);
+  return found ? toView(found) : null;
+}
+
 export function getIntegration<K extends IntegrationKind>(db: Db, projectId: string, kind: K): Views[K] {
   return toView(requireIntegration(db, projectId, kind));
 }

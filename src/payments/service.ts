@@ -25,6 +25,12 @@ function requireConfigRow(db: Db, projectId: string): store.PaymentsRow {
   return row;
 }
 
+/** The payments settings, or null when the project has not connected a processor. */
+export function findPaymentsConfig(db: Db, projectId: string): PaymentsConfig | null {
+  const row = store.findPaymentsRow(db, projectId);
+  return row ? store.toPaymentsConfig(row) : null;
+}
+
 export function getPaymentsConfig(db: Db, projectId: string): PaymentsConfig {
   return store.toPaymentsConfig(requireConfigRow(db, projectId));
 }

@@ -9,6 +9,7 @@ import { browserMissing, launchBrowser } from "../support/browser";
 import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
 import { type Receiver, startReceiver } from "../support/receiver";
 import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
+import { FAKE_STRIPE_KEY, type FakeStripe, startFakeStripe } from "../payments/fake-stripe";
 
 /** Pictures for the README when FEATUREBOARD_SCREENSHOTS=1 (as the board's browser test makes them). */
 const SCREENSHOTS = process.env.FEATUREBOARD_SCREENSHOTS === "1";
@@ -558,6 +559,99 @@ describe.skipIf(browserMissing())("the settings screen in Chromium", () => {
     await page.getByText("Changes saved.").waitFor();
     expect((await fetch(`${server.url}/b/acme`)).status).toBe(404);
     expect((await t.call("GET", "/api/public/boards/acme", { key: null })).status).toBe(403);
+    await page.close();
+  }, 60_000);
+});
+
+describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  let chat: Receiver;
+  let codeHost: Receiver;
+  let stripe: FakeStripe;
+  beforeAll(async () => {
+    chat = startReceiver();
+    codeHost = startReceiver(() => Response.json({ id: 1, full_name: "acme/app" }));
+    stripe = startFakeStripe([
+      {
+        id: "sub_1",
+        customer: { id: "cus_1", email: "payer@bigco.example" },
+        items: [{ unitAmount: 4900, interval: "month" }],
+      },
+    ]);
+    t = createTestApp({
+      FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true",
+      FEATUREBOARD_CODE_HOST_API_URL: codeHost.url,
+      FEATUREBOARD_PAYMENTS_API_URL: stripe.url,
+    });
+    server = listen(t);
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    t.close();
+    chat.stop();
+    codeHost.stop();
+    stripe.stop();
+  });
+
+  test("set up chat, code host and payments; each test reaches its service; Sync now shows its result", async () => {
+    const { token } = inviteMember(t.ctx.db, {
+      email: "ops@example.com",
+      role: "admin",
+      projectSlug: "acme",
+    });
+    const page = await (await browser.newContext()).newPage();
+    page.on("pageerror", (error) => {
+      throw error;
+    });
+    await page.goto(`${server.url}/admin/invite/${token}`);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByRole("link", { name: "Integrations" }).click();
+
+    const teamChat = page.locator('[data-integration="team-chat"]');
+    await teamChat.getByLabel("Incoming-webhook URL").fill(`${chat.url}/slack`);
+    await teamChat.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    await page.locator('[data-integration="team-chat"]').getByRole("button", { name: "Send a test" }).click();
+    await page.locator('[data-integration="team-chat"] [data-note]').waitFor();
+    expect(await page.locator('[data-integration="team-chat"] [data-note]').textContent()).toContain(
+      "reached it",
+    );
+    const [message] = await chat.waitFor(1);
+    expect(JSON.parse(message!.body).text).toContain("test message from Acme");
+
+    const code = page.locator('[data-integration="code-host"]');
+    await code.getByLabel("Owner").fill("acme");
+    await code.getByLabel("Repository").fill("app");
+    await code.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    await page.locator('[data-integration="code-host"]').getByRole("button", { name: "Send a test" }).click();
+    await page.locator('[data-integration="code-host"] [data-note]').waitFor();
+    const [probe] = await codeHost.waitFor(1);
+    expect(`${probe!.method} ${probe!.path}`).toBe("GET /repos/acme/app");
+
+    const payments = page.locator('[data-integration="payments"]');
+    await payments.getByLabel("Secret or restricted API key").fill(FAKE_STRIPE_KEY);
+    await payments.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    await page.locator('[data-integration="payments"]').getByRole("button", { name: "Sync now" }).click();
+    const note = page.locator('[data-integration="payments"] [data-note]');
+    await note.waitFor();
+    expect(await note.textContent()).toContain("Sync success");
+    const users = (await t.call("GET", "/api/v1/users?limit=10")).body.data as {
+      email: string;
+      userSpend: string;
+    }[];
+    expect(users.find((user) => user.email === "payer@bigco.example")?.userSpend).toBe("49.00");
+    // The page shows the last sync's result afterwards too.
+    await page.goto(`${server.url}/admin/integrations?project=acme`);
+    expect(await page.locator('[data-integration="payments"] [data-note]').textContent()).toContain(
+      "Last sync",
+    );
     await page.close();
   }, 60_000);
 });
