@@ -217,6 +217,49 @@ describe("role checks of the changelog and webhook screens", () => {
       expect({ path, status: response.status }).toEqual({ path, status: 403 });
     }
     expect((await t.call("GET", "/api/v1/integrations/webhooks")).body.data).toEqual([]);
+    // Every other settings screen and form refuses a member too.
+    for (const path of [
+      "/admin/settings",
+      "/admin/integrations",
+      "/admin/import",
+      "/admin/export",
+      "/admin/members",
+      "/admin/keys",
+    ]) {
+      const response = await fetch(`${server.url}${path}?project=acme`, {
+        headers: { cookie },
+        redirect: "manual",
+      });
+      expect({ path, status: response.status }).toEqual({ path, status: 403 });
+    }
+    const settingsForms: [string, Record<string, string>][] = [
+      ["/admin/settings", { name: "Renamed by a member", isPublic: "true" }],
+      ["/admin/settings/logo/remove", {}],
+      ["/admin/settings/test-email", {}],
+      ["/admin/integrations/team-chat", { webhookUrl: "https://chat.example.com/h", enabled: "true" }],
+      ["/admin/integrations/team-chat/test", {}],
+      ["/admin/integrations/payments/sync", {}],
+      ["/admin/integrations/payments/remove", {}],
+    ];
+    for (const [path, fields] of settingsForms) {
+      const response = await postForm(`${server.url}${path}`, { csrf, project: "acme", ...fields }, cookie);
+      expect({ path, status: response.status }).toEqual({ path, status: 403 });
+    }
+    const upload = new FormData();
+    upload.set("csrf", csrf);
+    upload.set("project", "acme");
+    upload.set("file", new Blob(["title\nSneaky import"], { type: "text/csv" }), "x.csv");
+    const imported = await fetch(`${server.url}/admin/import`, {
+      method: "POST",
+      body: upload,
+      headers: { cookie },
+      redirect: "manual",
+    });
+    expect(imported.status).toBe(403);
+    expect((await t.call("GET", "/api/public/boards/acme", { key: null })).body.data.name).toBe("Acme");
+    expect(
+      (await t.call("GET", "/api/v1/posts?limit=100")).body.data.map((post: { title: string }) => post.title),
+    ).not.toContain("Sneaky import");
     expect((await postForm(`${server.url}/admin/releases/preview`, { content: "x" })).status).toBe(401);
     expect(
       (
