@@ -39,6 +39,12 @@ export interface Config {
     /** Per request to the provider; the client retries `maxRetries` times before UPSTREAM_ERROR. */
     timeoutMs: number;
     maxRetries: number;
+    /** Inputs per embeddings request at first; halved on the server's "too many inputs" (docs/ai.md). */
+    embedBatchSize: number;
+    /** Each text sent to be embedded is cut to this many characters. */
+    embedMaxChars: number;
+    /** The raw cosine that maps to similarity 0.7 for this embedding model, when set (else the default). */
+    embedBoundary: number | null;
   };
   mail: { smtpUrl: string | null; from: string };
   delivery: {
@@ -68,6 +74,17 @@ type Env = Record<string, string | undefined>;
 function text(env: Env, name: string): string | null {
   const value = env[name]?.trim();
   return value ? value : null;
+}
+
+/** A raw-cosine boundary strictly between 0 and 1, or null when unset. */
+function boundary(env: Env, name: string): number | null {
+  const raw = text(env, name);
+  if (raw === null) return null;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value >= 1) {
+    throw new ConfigError(name, "must be a number between 0 and 1, such as 0.6");
+  }
+  return value;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -205,6 +222,9 @@ export function loadConfig(env: Env = process.env): Config {
       embedModel: text(env, "FEATUREBOARD_EMBED_MODEL") ?? "text-embedding-3-small",
       timeoutMs: integer(env, "FEATUREBOARD_AI_TIMEOUT_MS", 30_000, 1, 600_000),
       maxRetries: integer(env, "FEATUREBOARD_AI_MAX_RETRIES", 2, 0, 10),
+      embedBatchSize: integer(env, "FEATUREBOARD_EMBED_BATCH_SIZE", 64, 1, 2048),
+      embedMaxChars: integer(env, "FEATUREBOARD_EMBED_MAX_CHARS", 8_000, 100, 1_000_000),
+      embedBoundary: boundary(env, "FEATUREBOARD_EMBED_BOUNDARY"),
     },
     mail: {
       smtpUrl,

@@ -1,6 +1,6 @@
 import { type Db, inTransaction } from "../db/connection";
 import type { Logger } from "../log";
-import type { AiProvider } from "./provider";
+import { type AiProvider, isRejected } from "./provider";
 import * as store from "./store";
 import { signature } from "./vectors";
 
@@ -27,9 +27,22 @@ export function textHash(text: PostTextInput): string {
  * `server.ts`. When the stored vectors came from another provider or model they are dropped and every post
  * is queued, to be embedded again in the background (or by `featureboard ai reindex` in the foreground).
  */
+/** The background worker's wait after its first failure, doubled per failure up to the maximum. */
+const FIRST_BACKOFF_MS = 2_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** Exponential backoff with full jitter: a fleet of failing workers does not retry in lockstep. */
+export function backoffMs(failures: number, random = Math.random()): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, failures - 1));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random);
+}
+
 export class AiRuntime {
   private draining: Promise<number> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** Failures of the background worker in a row, and when it may try again. */
+  private failures = 0;
+  private resumeAt = 0;
 
   constructor(
     readonly db: Db,
@@ -63,12 +76,23 @@ export class AiRuntime {
   startWorker(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      if (this.draining) return;
-      this.drain(null, WORKER_BATCHES).catch((error: unknown) => {
-        // The database was closed under the timer (shutdown, end of a test): nothing left to do.
-        if (String(error).includes("closed")) this.stopWorker();
-        else this.log?.warn("background embedding failed; will retry", { error: String(error) });
-      });
+      if (this.draining || Date.now() < this.resumeAt) return;
+      this.drain(null, WORKER_BATCHES)
+        .then(() => {
+          this.failures = 0;
+        })
+        .catch((error: unknown) => {
+          // The database was closed under the timer (shutdown, end of a test): nothing left to do.
+          if (String(error).includes("closed")) return this.stopWorker();
+          this.failures++;
+          const waitMs = backoffMs(this.failures);
+          this.resumeAt = Date.now() + waitMs;
+          this.log?.warn("background embedding failed; will retry", {
+            error: String(error),
+            failures: this.failures,
+            retryInMs: waitMs,
+          });
+        });
     }, WORKER_INTERVAL_MS);
     this.timer.unref();
   }
@@ -109,6 +133,9 @@ async function embedBatch(db: Db, provider: AiProvider, projectId: string | null
       if (!current || current.merged_into_id !== null) return store.dequeue(db, row.post_id);
       if (textHash(current) !== textHash(texts[index]!)) return;
       const vector = vectors[index]!;
+      // Refused by the model server for this text alone: kept aside with the reason (`ai status`), so the
+      // posts after it go on; editing the post queues it again.
+      if (isRejected(vector)) return store.markFailed(db, row.post_id, vector.rejected, Date.now());
       store.writeEmbedding(db, {
         projectId: row.project_id,
         postId: row.post_id,
@@ -154,5 +181,6 @@ export function indexStatus(db: Db, providerName: string | null) {
     modelKey: store.storedModelKey(db),
     embedded: store.countEmbeddings(db),
     queued: store.queueLength(db),
+    failed: store.failedEmbeddings(db, 20),
   };
 }

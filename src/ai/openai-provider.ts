@@ -3,7 +3,15 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ApiError } from "../http/errors";
 import { matchTags } from "./local-provider";
-import type { AiProvider, ExtractedPost, PostText, SummaryInput, SummaryText, TriageNote } from "./provider";
+import type {
+  AiProvider,
+  Embedded,
+  ExtractedPost,
+  PostText,
+  SummaryInput,
+  SummaryText,
+  TriageNote,
+} from "./provider";
 import { l2Normalise } from "./vectors";
 
 export interface OpenAiSettings {
@@ -13,6 +21,19 @@ export interface OpenAiSettings {
   embedModel: string;
   timeoutMs: number;
   maxRetries: number;
+  /** Inputs per embeddings request at first; halved when the server refuses a batch as too big. */
+  embedBatchSize: number;
+  /** Each text is cut to this many characters before it is sent. */
+  embedMaxChars: number;
+  /** The raw cosine that maps to similarity 0.7 for this model (FEATUREBOARD_EMBED_BOUNDARY). */
+  embedBoundary: number | null;
+}
+
+/** HTTP statuses with which a server refuses a request as such (too big, malformed), not for a while. */
+const REFUSED_REQUEST = new Set([400, 413, 422]);
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof OpenAI.APIError ? error.status : undefined;
 }
 
 /**
@@ -66,11 +87,17 @@ function upstreamError(error: unknown): ApiError {
         : error instanceof Error
           ? error.message
           : String(error);
+  // A 4xx other than 408 (time-out) and 429 (rate limited) will answer the same next time: retrying it
+  // only costs (a wrong key, a missing model, a refused request).
+  const status = statusOf(error);
+  const permanent = status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
   return new ApiError(
     "UPSTREAM_ERROR",
     `The AI provider failed: ${detail}`,
-    "Retry later; if it persists, check OPENAI_BASE_URL, the model names and the provider's status.",
-    { retry: true },
+    permanent
+      ? "Check OPENAI_BASE_URL, OPENAI_API_KEY and the model names (FEATUREBOARD_EMBED_MODEL, FEATUREBOARD_CHAT_MODEL)."
+      : "Retry later; if it persists, check OPENAI_BASE_URL, the model names and the provider's status.",
+    { retry: !permanent },
   );
 }
 
@@ -78,10 +105,14 @@ function upstreamError(error: unknown): ApiError {
 export class OpenAiProvider implements AiProvider {
   readonly name = "openai" as const;
   readonly modelKey: string;
-  readonly calibration = { boundary: OPENAI_BOUNDARY };
+  readonly calibration: { boundary: number };
   private readonly client: OpenAI;
+  /** How many inputs the server takes per request, as learnt: starts at the setting, halves on refusal. */
+  private batchSize: number;
 
   constructor(private readonly settings: OpenAiSettings) {
+    this.calibration = { boundary: settings.embedBoundary ?? OPENAI_BOUNDARY };
+    this.batchSize = settings.embedBatchSize;
     this.modelKey = `openai:${settings.embedModel}@${settings.baseUrl ?? "api.openai.com"}`;
     this.client = new OpenAI({
       // Local servers (Ollama, llama.cpp) need no key, but the client insists on one.
@@ -93,21 +124,57 @@ export class OpenAiProvider implements AiProvider {
     });
   }
 
-  async embed(posts: { title: string; description: string | null }[]): Promise<Float32Array[]> {
-    if (posts.length === 0) return [];
-    try {
-      const response = await this.client.embeddings.create({
-        model: this.settings.embedModel,
-        input: posts.map((post) => (post.description ? `${post.title}\n\n${post.description}` : post.title)),
-        encoding_format: "float",
-      });
-      const byIndex = [...response.data].sort((a, b) => a.index - b.index);
-      if (byIndex.length !== posts.length)
-        throw new Error(`expected ${posts.length} embeddings, got ${byIndex.length}`);
-      return byIndex.map((item) => l2Normalise(Float32Array.from(item.embedding)));
-    } catch (error) {
-      throw upstreamError(error);
+  /** The inputs per request this provider uses now (it learns a smaller one from the server). */
+  get currentBatchSize(): number {
+    return this.batchSize;
+  }
+
+  async embed(posts: { title: string; description: string | null }[]): Promise<Embedded[]> {
+    const inputs = posts.map((post) =>
+      (post.description ? `${post.title}\n\n${post.description}` : post.title).slice(
+        0,
+        this.settings.embedMaxChars,
+      ),
+    );
+    const results: Embedded[] = [];
+    let start = 0;
+    while (start < inputs.length) {
+      const chunk = inputs.slice(start, start + this.batchSize);
+      try {
+        results.push(...(await this.embedChunk(chunk)));
+        start += chunk.length;
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === undefined || !REFUSED_REQUEST.has(status)) throw upstreamError(error);
+        if (chunk.length > 1) {
+          // Refused as a batch: the server may take fewer at once (a batch cap). Learn it, and go on.
+          this.batchSize = Math.max(1, Math.floor(chunk.length / 2));
+          continue;
+        }
+        // One input refused on its own: that text is the problem, not the server; the others go on.
+        results.push({ rejected: error instanceof Error ? error.message.slice(0, 300) : String(error) });
+        start += 1;
+      }
     }
+    return results;
+  }
+
+  private async embedChunk(inputs: string[]): Promise<Float32Array[]> {
+    const response = await this.client.embeddings.create({
+      model: this.settings.embedModel,
+      input: inputs,
+      encoding_format: "float",
+    });
+    const byIndex = [...response.data].sort((a, b) => a.index - b.index);
+    if (byIndex.length !== inputs.length) {
+      throw new ApiError(
+        "UPSTREAM_ERROR",
+        `The AI provider answered ${byIndex.length} embeddings for ${inputs.length} inputs`,
+        "Check that OPENAI_BASE_URL serves an OpenAI-compatible /v1/embeddings.",
+        { retry: true },
+      );
+    }
+    return byIndex.map((item) => l2Normalise(Float32Array.from(item.embedding)));
   }
 
   private async structured<S extends TSchema>(

@@ -44,6 +44,13 @@ export interface Calibration {
   boundary: number;
 }
 
+/** What embedding one text gave: its vector, or why the model server refused that text for good. */
+export type Embedded = Float32Array | { rejected: string };
+
+export function isRejected(embedded: Embedded): embedded is { rejected: string } {
+  return !(embedded instanceof Float32Array);
+}
+
 export interface AiProvider {
   readonly name: "local" | "openai";
   /** Identifies the vector space: stored vectors with another key are rebuilt. */
@@ -51,7 +58,12 @@ export interface AiProvider {
   readonly calibration: Calibration;
   /** Present when embedding needs no I/O: then a post's vector is written in the post's own transaction. */
   embedNow?(post: { title: string; description: string | null }): Float32Array;
-  embed(posts: { title: string; description: string | null }[]): Promise<Float32Array[]>;
+  /**
+   * One result per text, in order. A text the server refuses on its own (too long even cut to the
+   * configured maximum) is `{rejected}`, and the others still get their vectors; a failure of the server
+   * itself (down, bad key, rate limited) throws UPSTREAM_ERROR.
+   */
+  embed(posts: { title: string; description: string | null }[]): Promise<Embedded[]>;
   extractPost(text: string, tagLabels: string[]): Promise<ExtractedPost>;
   triageNotes(posts: PostText[], tagLabels: string[]): Promise<TriageNote[]>;
   summarise(input: SummaryInput): Promise<SummaryText>;

@@ -13,5 +13,8 @@ export function createProvider(config: Config): AiProvider {
     embedModel: config.ai.embedModel,
     timeoutMs: config.ai.timeoutMs,
     maxRetries: config.ai.maxRetries,
+    embedBatchSize: config.ai.embedBatchSize,
+    embedMaxChars: config.ai.embedMaxChars,
+    embedBoundary: config.ai.embedBoundary,
   });
 }

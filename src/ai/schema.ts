@@ -40,7 +40,19 @@ export const FromTextSchema = t.Object({
 });
 export type FromTextInput = Static<typeof FromTextSchema>;
 
+/**
+ * Present only when the words came from another provider than the configured one: `local` when the
+ * configured server could not write them (no chat model, a refused request). docs/ai.md.
+ */
+const WrittenBy = t.Optional(
+  t.Literal("local", {
+    description:
+      "Only when the configured provider's server could not write the words (no chat model): the local logic did",
+  }),
+);
+
 export const FromTextResultSchema = t.Object({
+  provider: WrittenBy,
   action: Enum(["created", "matched_duplicate"] as const),
   post: PostSchema,
   similar_posts: t.Array(SimilarPostSchema),
@@ -54,6 +66,7 @@ export type TriageInput = Static<typeof TriageSchema>;
 export const PRIORITIES = ["high", "medium", "low"] as const;
 
 export const TriageResultSchema = t.Object({
+  provider: WrittenBy,
   triaged: t.Integer(),
   recommendations: t.Array(
     t.Object({
@@ -75,6 +88,7 @@ export const SummaryRequestSchema = t.Object({
 export type SummaryRequest = Static<typeof SummaryRequestSchema>;
 
 export const SummaryResultSchema = t.Object({
+  provider: WrittenBy,
   summary: t.String(),
   highlights: t.Array(t.String()),
   top_themes: t.Array(t.String()),

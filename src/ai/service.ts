@@ -1,5 +1,5 @@
 import type { Db } from "../db/connection";
-import { notFound, validationError } from "../http/errors";
+import { ApiError, notFound, validationError } from "../http/errors";
 import type { Post, PostStatus } from "../posts/schema";
 import { createPost, requirePostRow, toPost } from "../posts/service";
 import { requirePlan } from "../projects/plans";
@@ -7,7 +7,8 @@ import { findProjectById } from "../projects/service";
 import { listTags } from "../tags/service";
 import { formatCents } from "../users/money";
 import type { AiRuntime } from "./embeddings";
-import { calibrate } from "./provider";
+import { LocalProvider } from "./local-provider";
+import { type AiProvider, calibrate } from "./provider";
 import type {
   FromTextInput,
   SimilarInput,
@@ -32,6 +33,33 @@ export function requireAiPlan(db: Db, projectId: string, feature: string): void 
   const project = findProjectById(db, projectId);
   if (!project) throw notFound("PROJECT_NOT_FOUND");
   requirePlan(project, "growth", feature);
+}
+
+/** Writes the words of the workflows when the configured server cannot (it has no chat model). */
+const LOCAL_WORDS = new LocalProvider();
+
+/**
+ * A workflow's words from the configured provider; when its server refuses for good (no chat model, a
+ * rejected request: UPSTREAM_ERROR with retry false), from the local logic instead, saying so, rather than
+ * failing a workflow whose scores never needed the model. A temporary failure still answers 502.
+ */
+async function wordsFrom<T>(
+  ai: AiRuntime,
+  write: (provider: AiProvider) => Promise<T>,
+): Promise<{ value: T; fellBack: { provider: "local" } | Record<string, never> }> {
+  try {
+    return { value: await write(ai.provider), fellBack: {} };
+  } catch (error) {
+    if (
+      !(error instanceof ApiError) ||
+      error.code !== "UPSTREAM_ERROR" ||
+      error.retry ||
+      ai.provider.name === "local"
+    ) {
+      throw error;
+    }
+    return { value: await write(LOCAL_WORDS), fellBack: { provider: "local" } };
+  }
 }
 
 // ---- similar posts ----
@@ -101,11 +129,12 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
   const { db } = ai;
   requireAiPlan(db, projectId, "Creating posts from text");
   if (input.text.trim() === "") throw validationError("text", "must not be blank");
-  const provider = ai.provider;
   const tags = listTags(db, projectId);
-  const extracted = await provider.extractPost(
-    input.text,
-    tags.map((tag) => tag.label),
+  const { value: extracted, fellBack } = await wordsFrom(ai, (writer) =>
+    writer.extractPost(
+      input.text,
+      tags.map((tag) => tag.label),
+    ),
   );
   const similar = await similarTo(
     ai,
@@ -118,7 +147,7 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
   );
   if (duplicate) {
     const post = toPost(requirePostRow(db, projectId, duplicate.id));
-    return { action: "matched_duplicate" as const, post, similar_posts: similar };
+    return { action: "matched_duplicate" as const, post, similar_posts: similar, ...fellBack };
   }
   const metadata: Record<string, string> = {};
   if (input.source !== undefined) metadata.source = input.source;
@@ -131,7 +160,7 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
     tagIds: tags.filter((tag) => wanted.has(tag.label.toLowerCase())).map((tag) => tag.id),
     metadata: Object.keys(metadata).length > 0 ? metadata : null,
   });
-  return { action: "created" as const, post, similar_posts: similar };
+  return { action: "created" as const, post, similar_posts: similar, ...fellBack };
 }
 
 // ---- shared facts about posts ----
@@ -178,18 +207,16 @@ async function neighboursOf(
 export async function triageInbox(ai: AiRuntime, projectId: string, input: TriageInput = {}) {
   const { db } = ai;
   requireAiPlan(db, projectId, "AI triage");
-  const provider = ai.provider;
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
   const posts = store.candidatePosts(db, projectId, ["PENDING"], input.limit ?? DEFAULT_TRIAGE_LIMIT);
   const tagLabels = listTags(db, projectId).map((tag) => tag.label);
-  const notes = new Map(
-    (
-      await provider.triageNotes(
-        posts.map((post) => ({ id: post.id, title: post.title, description: post.description })),
-        tagLabels,
-      )
-    ).map((note) => [note.postId, note]),
+  const written = await wordsFrom(ai, (writer) =>
+    writer.triageNotes(
+      posts.map((post) => ({ id: post.id, title: post.title, description: post.description })),
+      tagLabels,
+    ),
   );
+  const notes = new Map(written.value.map((note) => [note.postId, note]));
   const now = Date.now();
   const recommendations = [];
   for (const post of posts) {
@@ -233,7 +260,7 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
       reason,
     });
   }
-  return { triaged: recommendations.length, recommendations };
+  return { triaged: recommendations.length, recommendations, ...written.fellBack };
 }
 
 // ---- summary ----
@@ -243,7 +270,6 @@ const PERIOD_DAYS = { week: 7, month: 30, quarter: 90 } as const;
 export async function summariseFeedback(ai: AiRuntime, projectId: string, input: SummaryRequest = {}) {
   const { db } = ai;
   requireAiPlan(db, projectId, "AI summaries");
-  const provider = ai.provider;
   const period = input.period ?? "week";
   const since = Date.now() - PERIOD_DAYS[period] * DAY_MS;
   const stats = { period, ...store.periodStats(db, projectId, since) };
@@ -254,8 +280,16 @@ export async function summariseFeedback(ai: AiRuntime, projectId: string, input:
     voteCount: row.vote_count,
     status: row.status,
   }));
-  const text = await provider.summarise({ period, stats, posts });
-  return { summary: text.summary, highlights: text.highlights, top_themes: text.topThemes, stats };
+  const { value: text, fellBack } = await wordsFrom(ai, (writer) =>
+    writer.summarise({ period, stats, posts }),
+  );
+  return {
+    summary: text.summary,
+    highlights: text.highlights,
+    top_themes: text.topThemes,
+    stats,
+    ...fellBack,
+  };
 }
 
 // ---- sprint plan ----

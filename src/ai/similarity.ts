@@ -1,7 +1,8 @@
 import type { Db } from "../db/connection";
 import type { PostStatus } from "../posts/schema";
 import type { AiRuntime } from "./embeddings";
-import { type AiProvider, calibrate } from "./provider";
+import { ApiError } from "../http/errors";
+import { type AiProvider, calibrate, isRejected } from "./provider";
 import * as store from "./store";
 import { dot, fromBlob, signature } from "./vectors";
 
@@ -56,7 +57,14 @@ export function nearest(db: Db, projectId: string, query: Float32Array, k: numbe
 export async function embedQuery(provider: AiProvider, text: { title: string; description: string | null }) {
   if (provider.embedNow) return provider.embedNow(text);
   const [vector] = await provider.embed([text]);
-  return vector!;
+  if (!vector || isRejected(vector)) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `The AI provider cannot embed this text: ${vector && isRejected(vector) ? vector.rejected : "no answer"}`,
+      "Shorten the text, or raise the model server's input limit.",
+    );
+  }
+  return vector;
 }
 
 /**

@@ -63,11 +63,30 @@ export function writeEmbedding(
   );
 }
 
+/** Queues a post (again); a new text also clears an earlier refusal, so it is tried once more. */
 export function enqueue(db: Db, projectId: string, postId: string, now: number): void {
   db.query(
     `INSERT INTO embedding_queue (post_id, project_id, queued_at) VALUES (?, ?, ?)
-     ON CONFLICT (post_id) DO UPDATE SET queued_at = excluded.queued_at`,
+     ON CONFLICT (post_id) DO UPDATE SET queued_at = excluded.queued_at, failed_at = NULL, failure = NULL`,
   ).run(postId, projectId, now);
+}
+
+/** A post the model server refused to embed: it leaves the work queue but stays listed, with the reason. */
+export function markFailed(db: Db, postId: string, reason: string, now: number): void {
+  db.query("UPDATE embedding_queue SET failed_at = ?, failure = ? WHERE post_id = ?").run(
+    now,
+    reason,
+    postId,
+  );
+}
+
+export function failedEmbeddings(db: Db, limit: number): { postId: string; reason: string }[] {
+  return db
+    .query<{ post_id: string; failure: string }, [number]>(
+      `SELECT post_id, failure FROM embedding_queue WHERE failed_at IS NOT NULL ORDER BY failed_at DESC LIMIT ?`,
+    )
+    .all(limit)
+    .map((row) => ({ postId: row.post_id, reason: row.failure }));
 }
 
 export function dequeue(db: Db, postId: string): void {
@@ -83,12 +102,12 @@ export interface QueuedPost {
 
 /** The oldest queued posts, of one project or of all. */
 export function queuedPosts(db: Db, projectId: string | null, limit: number): QueuedPost[] {
-  const filter = projectId === null ? "" : "WHERE q.project_id = ?";
+  const filter = projectId === null ? "" : "AND q.project_id = ?";
   const params = projectId === null ? [limit] : [projectId, limit];
   return db
     .query<QueuedPost, (string | number)[]>(
       `SELECT q.post_id, q.project_id, p.title, p.description FROM embedding_queue q
-       JOIN posts p ON p.id = q.post_id ${filter} ORDER BY q.queued_at, q.post_id LIMIT ?`,
+       JOIN posts p ON p.id = q.post_id WHERE q.failed_at IS NULL ${filter} ORDER BY q.queued_at, q.post_id LIMIT ?`,
     )
     .all(...params);
 }
@@ -96,9 +115,11 @@ export function queuedPosts(db: Db, projectId: string | null, limit: number): Qu
 export function queueLength(db: Db, projectId: string | null = null): number {
   const row =
     projectId === null
-      ? db.query<{ n: number }, []>("SELECT count(*) AS n FROM embedding_queue").get()
+      ? db.query<{ n: number }, []>("SELECT count(*) AS n FROM embedding_queue WHERE failed_at IS NULL").get()
       : db
-          .query<{ n: number }, [string]>("SELECT count(*) AS n FROM embedding_queue WHERE project_id = ?")
+          .query<{ n: number }, [string]>(
+            "SELECT count(*) AS n FROM embedding_queue WHERE project_id = ? AND failed_at IS NULL",
+          )
           .get(projectId);
   return row?.n ?? 0;
 }
@@ -110,7 +131,7 @@ export function resetIndex(db: Db, now: number): number {
   db.query(
     `INSERT INTO embedding_queue (post_id, project_id, queued_at)
      SELECT id, project_id, ? FROM posts WHERE merged_into_id IS NULL
-     ON CONFLICT (post_id) DO NOTHING`,
+     ON CONFLICT (post_id) DO UPDATE SET failed_at = NULL, failure = NULL`,
   ).run(now);
   return queueLength(db);
 }
