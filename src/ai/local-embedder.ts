@@ -1,14 +1,16 @@
-import { terms } from "./text";
+import { CONTRAST_TERMS, terms } from "./text";
 import { fnv1a, l2Normalise } from "./vectors";
 
 export const LOCAL_DIMENSION = 512;
 /** Changes whenever the features below change, so stored vectors are rebuilt (see embeddings.ts). */
-export const LOCAL_MODEL_KEY = `local-hash-v1:${LOCAL_DIMENSION}`;
+export const LOCAL_MODEL_KEY = `local-hash-v2:${LOCAL_DIMENSION}`;
 
 const TITLE_WEIGHT = 1;
 const DESCRIPTION_WEIGHT = 0.5;
 const BIGRAM_WEIGHT = 0.6;
 const TRIGRAM_WEIGHT = 0.25;
+/** A contrast term (text.ts) weighs this many times a plain word. */
+const CONTRAST_WEIGHT = 2.5;
 
 function addFeature(vector: Float32Array, feature: string, weight: number): void {
   const hash = fnv1a(feature);
@@ -23,7 +25,7 @@ function addText(vector: Float32Array, text: string, weight: number): void {
   const counts = new Map<string, number>();
   for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
   for (const [word, count] of counts) {
-    const wordWeight = weight * (1 + Math.log(count));
+    const wordWeight = weight * (1 + Math.log(count)) * (CONTRAST_TERMS.has(word) ? CONTRAST_WEIGHT : 1);
     addFeature(vector, `w:${word}`, wordWeight);
     // Character trigrams catch spellings the stemmer misses ("organisation"/"organization").
     const padded = `^${word}$`;

@@ -19,14 +19,20 @@ const PHRASES: [RegExp, string][] = [
   [/\b(web\s*hooks?)\b/g, " webhook "],
   [/\b(csv|excel|xlsx|spreadsheet)s?\b/g, " spreadsheet "],
   [/\b(pdfs?)\b/g, " pdf "],
-  [/\b(i\s*os|iphone|ipad|android|mobile\s+apps?|phone\s+apps?|native\s+apps?)\b/g, " mobileapp "],
+  // The platform stays beside the concept: "Android app" and "iOS app" are both mobile, and different.
+  [/\b(android|google\s+pixel|pixel|samsung\s+galaxy)\b/g, " mobileapp android "],
+  [/\b(i\s*os|iphone|ipad)\b/g, " mobileapp ios "],
+  [/\b(mobile\s+apps?|phone\s+apps?|native\s+apps?)\b/g, " mobileapp "],
   [/\b(e[\s-]*mail|emails)\b/g, " email "],
   [/\b(push\s+notifications?|notifications?|alerts?|notify|notified)\b/g, " notification "],
-  [/\b(slack|microsoft\s+teams|ms\s+teams)\b/g, " chatapp "],
+  [/\b(slack)\b/g, " chatapp slack "],
+  [/\b(microsoft\s+teams|ms\s+teams)\b/g, " chatapp msteams "],
   [/\b(keyboard\s+shortcuts?|hot\s*keys?|key\s+bindings?)\b/g, " shortcut "],
   [/\b(bulk|batch|mass|multiple\s+at\s+once|many\s+at\s+once|several\s+at\s+once)\b/g, " bulk "],
   [/\b(time\s*zones?|tz)\b/g, " timezone "],
-  [/\b(calendar\s+sync|google\s+calendar|outlook\s+calendar|ical)\b/g, " calendarsync "],
+  [/\b(google\s+calendar)\b/g, " calendarsync google "],
+  [/\b(outlook\s+calendar|microsoft\s+outlook|outlook)\b/g, " calendarsync outlook "],
+  [/\b(calendar\s+sync|ical|calendar\s+app|my\s+calendar|calendars?)\b/g, " calendarsync "],
   [/\b(languages?|translations?|translate|locali[sz]ation|i18n|multilingual)\b/g, " language "],
   [/\b(search\s+bar|search\s+box|find)\b/g, " search "],
   [/\b(filters?|filtering|filter\s+by)\b/g, " filter "],
@@ -36,13 +42,48 @@ const PHRASES: [RegExp, string][] = [
   [/\b(reports?|reporting|analytics|stats|statistics|metrics|insights)\b/g, " report "],
   [/\b(offline|without\s+(an\s+)?internet|no\s+connection|no\s+internet)\b/g, " offline "],
   [/\b(permissions?|roles?|access\s+control|rbac|access\s+levels?)\b/g, " permission "],
-  [/\b(audit\s+logs?|activity\s+logs?|history\s+of\s+changes|change\s+history)\b/g, " auditlog "],
+  [
+    /\b(audit\s+(logs?|trails?)|activity\s+logs?|history\s+of\s+changes|change\s+history(\s+log)?|record\s+of\s+every\s+edit)\b/g,
+    " auditlog ",
+  ],
+  [
+    /\b(white[\s-]*label\w*|brand(ing)?\s+colou?rs?|our\s+palette|company\s+colou?rs?|brand\s+theme)\b/g,
+    " branding ",
+  ],
+  [/\b(read\s+receipts?|seen\s+indicator|read\s+status|opened\s+the\s+chat)\b/g, " readreceipt "],
+  [/\b(scim|provisioning|directory\s+sync|user\s+sync|sync\s+from\s+our\s+directory)\b/g, " provisioning "],
+  [/\b(side\s*bar|side\s+navigation|navigation\s+panel|left\s+menu|side\s+menu)\b/g, " sidebar "],
+  [/\b(collapse|minimi[sz]e|fold\s+away|hide)\b/g, " collapse "],
+  [/\b(pin|pinned|star|starred|favou?rites?)\b/g, " favorite "],
+  [
+    /\b(custom\s+fields?|user[\s-]*defined\s+(properties|fields|attributes)|extra\s+attributes|own\s+fields)\b/g,
+    " customfield ",
+  ],
+  [/\b(workload|capacity(\s+planning)?|who\s+is\s+busy|too\s+much\s+assigned)\b/g, " workload "],
+  [/\b(merge|dedupe|deduplicate|combine|join\s+them)\b/g, " merge "],
+  [/\b(csat|satisfaction|happy\s*\/?\s*unhappy|rating)\b/g, " satisfaction "],
+  [/\b(conditional|branching|skip\s+logic|depending\s+on\s+(responses|answers))\b/g, " branching "],
+  [/\b(video\s+(calls?|meetings?)|conferencing|camera)\b/g, " videocall "],
+  [/\b(maps?|geographic\w*|locations?)\b/g, " map "],
+  [/\b(cli|command[\s-]+line|terminal|shell)\b/g, " cli "],
+  [/\b(rate[\s-]+limits?|quotas?|remaining\s+(calls|requests))\b/g, " ratelimit "],
+  [/\b(blueprints?)\b/g, " template "],
+  [/\b(restore|recover|trash\s+bin|get\s+(it|them)\s+back)\b/g, " undo "],
+  [/\b(reappear|comes?\s+back\s+every)\b/g, " recurring "],
+  [/\b(local\s+times?)\b/g, " timezone "],
+  [/\b(put\s+\w+\s+away|tuck\w*|out\s+of\s+the\s+sidebar)\b/g, " archive "],
+  [/\b(http\s+callbacks?|notify\s+our\s+server|callback)\b/g, " webhook "],
+  [/\b(purchases?|buys?|bought|orders?)\b/g, " order "],
+  [/\b(build\s+agents?|runners?|ci\s+machines?)\b/g, " runner "],
+  [/\b(aarch64|arm64|arm|graviton)\b/g, " arm "],
+  [/\b(self[\s-]*hosted|host\s+ourselves|our\s+own\s+(servers?|machines?))\b/g, " selfhosted "],
   [/\b(recurring|repeating|repeat)\b/g, " recurring "],
   [/\b(templates?)\b/g, " template "],
   [/\b(attachments?|attach|upload\s+files?|file\s+uploads?)\b/g, " attachment "],
   [/\b(integrations?|integrate|connect\s+with|connector)\b/g, " integration "],
   [/\b(invoices?|invoicing|billing)\b/g, " invoice "],
   [/\b(undo|revert|roll\s*back)\b/g, " undo "],
+  [/\b(repeating|recurring)\b/g, " recurring "],
   [/\b(comments?|replies|reply)\b/g, " comment "],
   [/\b(mentions?|@\s*mention)\b/g, " mention "],
   [/\b(archive|archiving)\b/g, " archive "],
@@ -56,7 +97,34 @@ const PHRASES: [RegExp, string][] = [
 ];
 
 /** The tokens phrases fold into: already canonical, so never stemmed. */
-const CANONICAL = new Set(PHRASES.map(([, replacement]) => replacement.trim()));
+const CANONICAL = new Set(PHRASES.flatMap(([, replacement]) => replacement.trim().split(" ")));
+
+/**
+ * Words that tell otherwise alike requests apart: the platform, the vendor, the direction of an action
+ * ("Android app" vs "iOS app", "export" vs "import", "sign-on" vs "logout"). The local embedder gives them
+ * more weight, so two requests differing in one of them fall below the duplicate threshold.
+ */
+export const CONTRAST_TERMS = new Set([
+  "android",
+  "ios",
+  "windows",
+  "linux",
+  "mac",
+  "slack",
+  "msteams",
+  "google",
+  "outlook",
+  "import",
+  "export",
+  "login",
+  "logout",
+  "remove",
+  "refund",
+  "eu",
+  "us",
+  "inbound",
+  "outbound",
+]);
 
 /** Single words rewritten to a canonical stem (after stemming). */
 const WORDS: Record<string, string> = {
