@@ -8,13 +8,22 @@ export const LOCAL_BOUNDARY = 0.28;
 const GREETING = /^\s*(hi|hello|hey|dear|good (morning|afternoon|evening))\b[^\n.!?,]*[,.!]?\s*/i;
 const SIGN_OFF = /\n\s*(thanks|thank you|cheers|regards|best|kind regards|sent from)\b[\s\S]*$/i;
 const LEAD_IN =
-  /^(it would be (great|nice|awesome|helpful) if( you could)?|would it be possible to|could you( please)?|can you( please)?|please|i would love|i'd love|we would love|we'd love|i wish|we need|i need|feature request:?)\s+/i;
+  /^(one\s+thing:?|a\s+suggestion:?|suggestion:?|idea:?|request:?|it would be (great|nice|awesome|helpful) if( you could)?|would it be possible to|could you( please)?|can you( please)?|please|i would love|i'd love|we would love|we'd love|i wish|we need|i need|feature request:?)\s+/i;
 
 const TITLE_LIMIT = 120;
 
+/** Sentences of courtesy that carry no request: never a title ("Hope you're well"). */
+const PLEASANTRY =
+  /^(i\s+)?hope\s+(you|this|all|everyone)|^(how\s+are\s+you|thanks?\s+(you\s+)?for|thank\s+you|i('m|\s+am)\s+writing|just\s+(a\s+)?(quick\s+)?(note|question)|quick\s+question|long\s+time\s+(user|customer)|first\s+of\s+all|love\s+(the|your)\s+(app|product|tool)|we\s+(really\s+)?(love|enjoy))/i;
+
+function sentences(text: string): string[] {
+  return (text.match(/[^.!?\n]+[.!?]*/g) ?? [text]).map((sentence) => sentence.trim()).filter(Boolean);
+}
+
+/** The first sentence that asks for something, past greetings and pleasantries. */
 function firstSentence(text: string): string {
-  const match = text.match(/^[\s\S]*?[.!?](\s|$)|^[^\n]*/);
-  return (match?.[0] ?? text).trim();
+  const all = sentences(text);
+  return all.find((sentence) => !PLEASANTRY.test(sentence)) ?? all[0] ?? text.trim();
 }
 
 function titleFrom(text: string): string {
@@ -62,18 +71,40 @@ const THEME_NAMES: Record<string, string> = {
   textsize: "text size",
 };
 
-function themes(posts: PostText[], count: number): string[] {
-  const frequency = new Map<string, number>();
-  for (const post of posts) {
-    for (const term of new Set(terms(`${post.title} ${post.description ?? ""}`))) {
-      frequency.set(term, (frequency.get(term) ?? 0) + 1);
+/**
+ * The word people wrote for each stem ("numb" → "numbers"): the most frequent surface form, so themes read
+ * as whole words, never as cut stems.
+ */
+function surfaceForms(texts: string[]): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const text of texts) {
+    for (const word of text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? []) {
+      const [term] = terms(word);
+      if (!term) continue;
+      const forms = counts.get(term) ?? new Map<string, number>();
+      forms.set(word, (forms.get(word) ?? 0) + 1);
+      counts.set(term, forms);
     }
   }
+  const best = new Map<string, string>();
+  for (const [term, forms] of counts) {
+    best.set(term, [...forms].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0]![0]);
+  }
+  return best;
+}
+
+function themes(posts: PostText[], count: number): string[] {
+  const texts = posts.map((post) => `${post.title} ${post.description ?? ""}`);
+  const frequency = new Map<string, number>();
+  for (const text of texts) {
+    for (const term of new Set(terms(text))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  }
+  const words = surfaceForms(texts);
   return [...frequency]
     .filter(([, n]) => n >= 2 || posts.length < 4)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, count)
-    .map(([term]) => THEME_NAMES[term] ?? term);
+    .map(([term]) => THEME_NAMES[term] ?? words.get(term) ?? term);
 }
 
 /** The default provider: deterministic, no network, no model (docs/ai.md). */

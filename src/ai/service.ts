@@ -321,20 +321,43 @@ function scoreFor(strategy: Strategy, post: CandidateRow, maxima: { votes: numbe
   }
 }
 
-function planReason(strategy: Strategy, post: CandidateRow): string {
-  const votes = plural(post.vote_count, "vote");
-  const spend = post.spend_cents > 0 ? `voters spend ${money(post.spend_cents)}/month` : "no paying voters";
-  const effort = effortOf(post) <= 1.5 ? "small, well-scoped request" : "larger request";
-  const started = post.status === "IN_PROGRESS" ? "; already in progress" : "";
+/** Words in a request that hint at its size: small touches, and pieces of work that are never small. */
+const SMALL_SIGNS =
+  /\b(button|toggle|label|rename|sort(ing)?|filter|shortcut|tooltip|colou?r|icon|link|default|setting|placeholder|typo|font|text size)\b/i;
+const LARGE_SIGNS =
+  /\b(integration|integrate|sync|migrat\w*|mobile app|android|ios|offline|permissions?|roles?|sso|saml|api|import|export|real[\s-]?time|multi[\s-]?\w+|workflow|automation|reporting|dashboard)\b/i;
+
+/** What the text says about the effort, in words a product manager reads. */
+function effortSignal(post: CandidateRow): string {
+  const text = `${post.title} ${post.description ?? ""}`;
+  const words = text.split(/\s+/).filter(Boolean).length;
+  const large = LARGE_SIGNS.exec(text)?.[0];
+  if (large) return `likely a larger build (it involves ${large.toLowerCase()})`;
+  const small = SMALL_SIGNS.exec(text)?.[0];
+  if (small) return `likely a small change (a ${small.toLowerCase()})`;
+  return words <= 12
+    ? "small as written (a one-line request)"
+    : `a ${words}-word request: size it before committing`;
+}
+
+function planReason(strategy: Strategy, post: CandidateRow, rank: { byVotes: number; open: number }): string {
+  const votes = `${plural(post.vote_count, "vote")} (#${rank.byVotes} of ${rank.open} open requests)`;
+  const spend =
+    post.spend_cents > 0
+      ? `${plural(post.paying_voters, "paying customer")} spending ${money(post.spend_cents)}/month`
+      : "no paying voters yet";
+  const effort = effortSignal(post);
+  const started =
+    post.status === "IN_PROGRESS" ? "; already in progress, so finishing it frees capacity" : "";
   switch (strategy) {
     case "popular":
-      return `Among the most voted: ${votes}${started}.`;
+      return `Most wanted: ${votes}; ${effort}${started}.`;
     case "revenue":
-      return `Backed by revenue: ${spend} (${votes})${started}.`;
+      return `Revenue at stake: ${spend}, ${votes}${started}.`;
     case "quick-wins":
-      return `Quick win: ${effort} with ${votes}${started}.`;
+      return `Quick win: ${effort}, with ${votes}${started}.`;
     case "balanced":
-      return `Balanced pick: ${votes}, ${spend}, ${effort}${started}.`;
+      return `Balanced pick: ${votes}, ${spend}; ${effort}${started}.`;
   }
 }
 
@@ -358,11 +381,17 @@ export async function planSprint(ai: AiRuntime, projectId: string, input: Sprint
     )
     .slice(0, capacity)
     .map(({ post }) => post);
+  // Where each pick stands by votes among every open request (ties share the better place).
+  const voteCounts = pool.map((post) => post.vote_count).sort((a, b) => b - a);
+  const rankOf = (post: CandidateRow) => ({
+    byVotes: voteCounts.indexOf(post.vote_count) + 1,
+    open: pool.length,
+  });
   const items = picked.map((post) => ({
     postId: post.id,
     title: post.title,
     voteCount: post.vote_count,
-    reason: planReason(strategy, post),
+    reason: planReason(strategy, post, rankOf(post)),
   }));
   const totalVotes = picked.reduce((sum, post) => sum + post.vote_count, 0);
   const totalSpend = picked.reduce((sum, post) => sum + post.spend_cents, 0);
