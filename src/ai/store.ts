@@ -315,3 +315,39 @@ export function topPostsSince(
     )
     .all(projectId, since, limit);
 }
+
+export interface MergedPair {
+  projectId: string;
+  source: { title: string; description: string | null };
+  target: { id: string; title: string; description: string | null };
+}
+
+/** Posts the team merged into another (labelled duplicates), with the post each went into. */
+export function mergedPairs(db: Db, projectId: string | null, limit: number): MergedPair[] {
+  const filter = projectId === null ? "" : "AND s.project_id = ?";
+  const params = projectId === null ? [limit] : [projectId, limit];
+  return db
+    .query<
+      {
+        project_id: string;
+        s_title: string;
+        s_description: string | null;
+        t_id: string;
+        t_title: string;
+        t_description: string | null;
+      },
+      (string | number)[]
+    >(
+      `SELECT s.project_id, s.title AS s_title, s.description AS s_description, t.id AS t_id, t.title AS t_title,
+              t.description AS t_description
+         FROM posts s JOIN posts t ON t.id = s.merged_into_id
+        WHERE s.merged_into_id IS NOT NULL ${filter}
+        ORDER BY s.updated_at DESC LIMIT ?`,
+    )
+    .all(...params)
+    .map((row) => ({
+      projectId: row.project_id,
+      source: { title: row.s_title, description: row.s_description },
+      target: { id: row.t_id, title: row.t_title, description: row.t_description },
+    }));
+}

@@ -19,6 +19,7 @@ Usage:
                                              (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
   featureboard ai status                     which model the stored embeddings belong to, and what waits
   featureboard ai reindex [--all]            embed waiting posts now (--all: every post) after a provider change
+  featureboard ai calibrate [--project SLUG] suggest FEATUREBOARD_EMBED_BOUNDARY from the duplicates the team merged
   featureboard backup PATH                   consistent copy of the database while it is in use
   featureboard --version
 

@@ -1,0 +1,82 @@
+import type { AiRuntime } from "./embeddings";
+import { isRejected } from "./provider";
+import { nearest } from "./similarity";
+import * as store from "./store";
+import { dot } from "./vectors";
+
+/** Fewer labelled pairs than this give a boundary that means nothing. */
+export const MIN_MERGED_PAIRS = 5;
+
+export interface CalibrationReport {
+  mergedPairs: number;
+  /** The boundary in use now, and the one the project's own pairs suggest (null: too few pairs). */
+  current: number;
+  suggested: number | null;
+  precision: number | null;
+  recall: number | null;
+  /** Raw cosines of the merged pairs (duplicates) and of each target's nearest other post. */
+  duplicates: { min: number; median: number } | null;
+  neighbours: { max: number; median: number } | null;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * Derives the raw-cosine boundary (similarity 0.7) for the configured embedding model from the project's
+ * own decisions (`featureboard ai calibrate`, docs/ai.md): the posts the team merged are duplicates; each
+ * merge target's nearest other post that was not merged into it stands for "related, not the same". The
+ * suggestion is the cut between the two that gives the best F1 (ties: the higher precision). Read-only:
+ * it prints the value for FEATUREBOARD_EMBED_BOUNDARY and changes nothing.
+ */
+export async function calibrateFromMerges(
+  ai: AiRuntime,
+  projectId: string | null,
+): Promise<CalibrationReport> {
+  const pairs = store.mergedPairs(ai.db, projectId, 500);
+  const current = ai.provider.calibration.boundary;
+  const empty = { duplicates: null, neighbours: null, suggested: null, precision: null, recall: null };
+  if (pairs.length < MIN_MERGED_PAIRS) return { mergedPairs: pairs.length, current, ...empty };
+  await ai.drain(projectId);
+  const texts = pairs.flatMap((pair) => [pair.source, pair.target]);
+  const vectors = await ai.provider.embed(texts);
+  const positives: number[] = [];
+  const negatives: number[] = [];
+  pairs.forEach((pair, index) => {
+    const source = vectors[2 * index]!;
+    const target = vectors[2 * index + 1]!;
+    if (isRejected(source) || isRejected(target)) return;
+    positives.push(dot(source, target));
+    const neighbour = nearest(ai.db, pair.projectId, target, 3).find((hit) => hit.postId !== pair.target.id);
+    if (neighbour) negatives.push(neighbour.raw);
+  });
+  if (positives.length < MIN_MERGED_PAIRS) return { mergedPairs: pairs.length, current, ...empty };
+  const scored = [
+    ...positives.map((raw) => ({ raw, duplicate: true })),
+    ...negatives.map((raw) => ({ raw, duplicate: false })),
+  ].sort((a, b) => a.raw - b.raw);
+  let best = { boundary: current, f1: -1, precision: 0, recall: 0 };
+  for (let index = 0; index < scored.length; index++) {
+    const boundary = index === 0 ? scored[0]!.raw - 1e-6 : (scored[index - 1]!.raw + scored[index]!.raw) / 2;
+    const above = scored.filter((pair) => pair.raw >= boundary);
+    const truePositives = above.filter((pair) => pair.duplicate).length;
+    const precision = truePositives / Math.max(1, above.length);
+    const recall = truePositives / positives.length;
+    const f1 = (2 * precision * recall) / Math.max(1e-9, precision + recall);
+    if (f1 > best.f1 || (f1 === best.f1 && precision > best.precision))
+      best = { boundary, f1, precision, recall };
+  }
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  return {
+    mergedPairs: pairs.length,
+    current,
+    suggested: round(Math.min(0.99, Math.max(0.01, best.boundary))),
+    precision: round(best.precision),
+    recall: round(best.recall),
+    duplicates: { min: round(Math.min(...positives)), median: round(median(positives)) },
+    neighbours:
+      negatives.length > 0 ? { max: round(Math.max(...negatives)), median: round(median(negatives)) } : null,
+  };
+}
