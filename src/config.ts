@@ -14,6 +14,8 @@ export interface Config {
   port: number;
   host: string;
   databasePath: string;
+  /** FEATUREBOARD_DURABILITY: `full` (default) survives power loss; `fast` survives a process crash only. */
+  durability: "full" | "fast";
   publicUrl: string;
   cacheDir: string;
   logLevel: LogLevel;
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: text(env, "HOST") ?? "0.0.0.0",
     databasePath: text(env, "FEATUREBOARD_DB") ?? "data/featureboard.db",
+    durability: oneOf(env, "FEATUREBOARD_DURABILITY", ["full", "fast"] as const, "full"),
     publicUrl: httpUrl(env, "FEATUREBOARD_PUBLIC_URL") ?? `http://localhost:${port}`,
     cacheDir: text(env, "FEATUREBOARD_CACHE_DIR") ?? join(cacheHome, "featureboard"),
     logLevel: oneOf(

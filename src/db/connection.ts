@@ -22,7 +22,19 @@ export class Db extends Database {
    * Service calls are synchronous, so no other request's change can run while it is set.
    */
   actingMember: ActingMember | null = null;
+  /** Set by startCheckpoints: a passive checkpoint runs between batches at most this often. */
+  checkpointEveryMs: number | null = null;
+  lastCheckpointAt = 0;
+  checkpointError: ((error: unknown) => void) | null = null;
 }
+
+/**
+ * What a commit survives (docs/decisions.md, "Durability"): `full` (the default) syncs the WAL at every
+ * commit, so an acknowledged write survives an OS crash or a power cut; `fast` syncs only at checkpoints,
+ * surviving a crash of featureboard but not of the machine. Group commit makes `full` cost one fsync per
+ * batch, not per request.
+ */
+export type Durability = "full" | "fast";
 
 /** Who made a change from the dashboard; the activity entries of that change name them. */
 export interface ActingMember {
@@ -32,14 +44,14 @@ export interface ActingMember {
 
 /**
  * Opens the one database file with the settings every part of featureboard relies on: WAL so readers
- * never wait for the writer, NORMAL sync (durable at each WAL checkpoint, safe against process crashes),
- * a busy timeout so the CLI and the server can share the file, and foreign keys enforced.
+ * never wait for the writer, FULL sync by default (see Durability), a busy timeout so the CLI and the
+ * server can share the file, and foreign keys enforced.
  */
-export function openDatabase(path: string, cacheDir: string): Db {
+export function openDatabase(path: string, cacheDir: string, durability: Durability = "full"): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Db(path, { create: true, strict: true });
   db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA synchronous = NORMAL");
+  db.run(`PRAGMA synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
   db.run("PRAGMA busy_timeout = 5000");
   db.run("PRAGMA foreign_keys = ON");
   // Larger page cache and memory-mapped reads: sqlite-vec inserts and KNN scans are much faster with them.
@@ -100,6 +112,7 @@ export function commitNow(db: Db): void {
     db.run("COMMIT");
     batch.resolve();
     for (const listener of db.commitListeners) listener();
+    checkpointBetweenBatches(db);
   } catch (error) {
     if (db.inTransaction) db.run("ROLLBACK");
     batch.reject(error);
@@ -111,20 +124,42 @@ export function whenCommitted(db: Db): Promise<void> {
   return db.openBatch?.committed ?? Promise.resolve();
 }
 
+function checkpoint(db: Db): void {
+  db.lastCheckpointAt = Date.now();
+  try {
+    db.run("PRAGMA wal_checkpoint(PASSIVE)");
+  } catch (error) {
+    db.checkpointError?.(error);
+  }
+}
+
 /**
- * Copies the WAL back into the database file every second, between batches, so the WAL stays small and
- * checkpoint work (and its fsync) leaves the request path. Returns a function that stops it.
+ * Right after a commit no transaction is open: the moment a passive checkpoint can run even under steady
+ * writes (a timer that waits for an idle moment never gets one when batches follow each other). At most
+ * once per interval, so each copies about one interval of WAL and the WAL never grows to the automatic
+ * checkpoint that would stall a request.
  */
-export function startCheckpoints(db: Db, onError: (error: unknown) => void): () => void {
+function checkpointBetweenBatches(db: Db): void {
+  if (db.checkpointEveryMs === null || db.inTransaction) return;
+  if (Date.now() - db.lastCheckpointAt >= db.checkpointEveryMs) checkpoint(db);
+}
+
+/**
+ * Copies the WAL back into the database file about every second: after a commit when writes keep coming
+ * (checkpointBetweenBatches), and from a timer when they do not, so the WAL stays small and checkpoint
+ * work (and its fsync) stays off the busy path. Returns a function that stops it.
+ */
+export function startCheckpoints(db: Db, onError: (error: unknown) => void, everyMs = 1000): () => void {
+  db.checkpointEveryMs = everyMs;
+  db.checkpointError = onError;
   const job = new Cron("* * * * * *", { protect: true }, () => {
-    if (db.inTransaction) return;
-    try {
-      db.run("PRAGMA wal_checkpoint(PASSIVE)");
-    } catch (error) {
-      onError(error);
-    }
+    if (db.inTransaction || Date.now() - db.lastCheckpointAt < everyMs) return;
+    checkpoint(db);
   });
-  return () => job.stop();
+  return () => {
+    job.stop();
+    db.checkpointEveryMs = null;
+  };
 }
 
 /** Commits what is pending, then closes the database. */

@@ -1,4 +1,4 @@
-import type { Db } from "./connection";
+import type { Db, Durability } from "./connection";
 import { openDatabase } from "./connection";
 import { migrations as allMigrations, type Migration } from "./migrations";
 
@@ -49,8 +49,12 @@ export function migrate(db: Db, migrations: Migration[] = allMigrations): number
 }
 
 /** Opens the database file with featureboard's settings and brings its schema up to date. */
-export function openMigrated(config: { databasePath: string; cacheDir: string }): Db {
-  const db = openDatabase(config.databasePath, config.cacheDir);
+export function openMigrated(config: {
+  databasePath: string;
+  cacheDir: string;
+  durability?: Durability;
+}): Db {
+  const db = openDatabase(config.databasePath, config.cacheDir, config.durability);
   try {
     migrate(db);
   } catch (error) {

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/connection";
+import { commitNow, inTransaction, openDatabase, startCheckpoints } from "../../src/db/connection";
+import { loadConfig } from "../../src/config";
 import { MigrationError, migrate, openMigrated } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
 import { tempDir } from "../support/app";
@@ -10,12 +11,50 @@ const dir = tempDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cacheDir = join(dir, "cache");
 
+describe("durability and checkpoints", () => {
+  test("FEATUREBOARD_DURABILITY=fast chooses synchronous=NORMAL; full (the default) FULL", () => {
+    const fast = openDatabase(join(dir, "fast.db"), cacheDir, "fast");
+    expect(fast.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous).toBe(1);
+    fast.close();
+    expect(loadConfig({}).durability).toBe("full");
+    expect(loadConfig({ FEATUREBOARD_DURABILITY: "fast" }).durability).toBe("fast");
+    expect(() => loadConfig({ FEATUREBOARD_DURABILITY: "sometimes" })).toThrow("FEATUREBOARD_DURABILITY");
+  });
+
+  test("under writes that never pause, checkpoints still run between batches and the WAL stays small", async () => {
+    const path = join(dir, "steady.db");
+    const db = openDatabase(path, cacheDir);
+    db.run("CREATE TABLE log (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    const errors: unknown[] = [];
+    const stop = startCheckpoints(db, (error) => errors.push(error), 100);
+    const started = Date.now();
+    let batches = 0;
+    // A new batch opens on every turn of the event loop: a timer waiting for an idle moment would never run.
+    while (Date.now() - started < 800) {
+      inTransaction(db, () => {
+        for (let row = 0; row < 50; row++) db.query("INSERT INTO log (body) VALUES (?)").run("x".repeat(200));
+      });
+      batches++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    commitNow(db);
+    stop();
+    expect(errors).toEqual([]);
+    expect(batches).toBeGreaterThan(20);
+    expect(db.lastCheckpointAt).toBeGreaterThan(started);
+    // Every 100 ms a passive checkpoint copied the WAL back: it is reused from its start, never grows.
+    const { log } = db.query<{ log: number }, []>("PRAGMA wal_checkpoint(PASSIVE)").get() as { log: number };
+    expect(log * 4096).toBeLessThan(8 * 1024 * 1024);
+    db.close();
+  });
+});
+
 describe("database connection", () => {
-  test("uses WAL, synchronous=NORMAL, a busy timeout and foreign keys, with sqlite-vec loaded", () => {
+  test("uses WAL, synchronous=FULL by default, a busy timeout and foreign keys, with sqlite-vec loaded", () => {
     const db = openDatabase(join(dir, "pragmas.db"), cacheDir);
     const pragma = (name: string) => Object.values(db.query(`PRAGMA ${name}`).get() as object)[0];
     expect(pragma("journal_mode")).toBe("wal");
-    expect(pragma("synchronous")).toBe(1); // NORMAL
+    expect(pragma("synchronous")).toBe(2); // FULL: an acknowledged commit survives power loss
     expect(pragma("busy_timeout")).toBeGreaterThanOrEqual(1000);
     expect(pragma("foreign_keys")).toBe(1);
     expect(db.query("SELECT vec_version() AS v").get()).toEqual({ v: expect.stringMatching(/^v0\./) });
