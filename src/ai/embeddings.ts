@@ -13,9 +13,14 @@ export interface PostTextInput {
 }
 
 const WORKER_INTERVAL_MS = 1000;
-const BATCH_SIZE = 64;
+/**
+ * Posts per batch: one request to a model server (which may take fewer: the provider learns its cap), or
+ * a few milliseconds of local embedding, which runs on the event loop.
+ */
+const REMOTE_BATCH_SIZE = 64;
+const LOCAL_BATCH_SIZE = 32;
 /** Batches the background worker embeds per tick. */
-const WORKER_BATCHES = 8;
+const WORKER_BATCHES = 16;
 
 export function textHash(text: PostTextInput): string {
   return Bun.hash(`${text.title}\n${text.description ?? ""}`).toString(16);
@@ -119,7 +124,7 @@ export function forgetPost(db: Db, postId: string): void {
 }
 
 async function embedBatch(db: Db, provider: AiProvider, projectId: string | null): Promise<number> {
-  const queued = store.queuedPosts(db, projectId, BATCH_SIZE);
+  const queued = store.queuedPosts(db, projectId, provider.embedNow ? LOCAL_BATCH_SIZE : REMOTE_BATCH_SIZE);
   if (queued.length === 0) return 0;
   const texts = queued.map((row) => ({ title: row.title, description: row.description }));
   const vectors = provider.embedNow
@@ -167,6 +172,9 @@ async function drainQueue(
 ): Promise<number> {
   let handled = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
+    // Each batch is bounded work; between batches the event loop serves requests (a local provider
+    // embeds without I/O, so without this a drain of thousands of posts would hold the loop for seconds).
+    if (batch > 0) await new Promise((resolve) => setImmediate(resolve));
     const count = await embedBatch(db, provider, projectId);
     if (count === 0) break;
     handled += count;
