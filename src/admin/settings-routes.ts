@@ -295,7 +295,8 @@ export function settingsRoutes(kit: DashboardKit) {
                 throw validationError("file", "is not valid JSON (a board export) nor CSV");
               }
               const input = requireValid(ImportSchema, { source: "board-export", data: document }, "file");
-              const result = act(caller, () => importData(db, projectId, input));
+              // The board-export path is synchronous, so actAs covers all it records.
+              const result = await act(caller, () => importData(db, projectId, input));
               return page(importPage(chrome, { job: null, result }));
             }
             const job = ctx.imports.start(projectId, text, caller.actor);

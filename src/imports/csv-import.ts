@@ -204,12 +204,6 @@ function requireVoteTotalWithinCap(rows: readonly Record<string, unknown>[]): vo
  * Imports csv rows in the caller's transaction, each row in its own savepoint: a bad row is reported by
  * its 1-based position and undone entirely; the good rows are kept.
  */
-export function importCsvRows(db: Db, projectId: string, rows: readonly Record<string, unknown>[]) {
-  checkCsvImport(rows);
-  const { imported, errors } = importCsvSlice(db, projectId, rows, 0);
-  return { imported, skipped: errors.length, errors };
-}
-
 /** What a whole CSV import must satisfy before any row is written (the vote cap across all rows). */
 export function checkCsvImport(rows: readonly Record<string, unknown>[]): void {
   requireVoteTotalWithinCap(rows);

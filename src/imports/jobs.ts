@@ -1,14 +1,12 @@
-import { actAs, recordActivity } from "../activity/service";
-import { type ActingMember, type Db, inTransaction, whenCommitted } from "../db/connection";
+import { actAs } from "../activity/service";
+import { type ActingMember, type Db, whenCommitted } from "../db/connection";
 import { notFound } from "../http/errors";
 import type { Logger } from "../log";
 import { describeError } from "../log";
-import { checkCsvImport, importCsvSlice } from "./csv-import";
+import { checkCsvImport } from "./csv-import";
 import type { ImportError } from "./schema";
-import { csvRowsOf } from "./service";
+import { csvRowsOf, importCsvInSlices, recordImportJob } from "./service";
 
-/** Rows written per slice: small enough that requests between slices never wait long for the database. */
-export const IMPORT_SLICE_ROWS = 250;
 /** Errors an import job keeps to show (the count of skipped rows stays exact). */
 const KEPT_ERRORS = 100;
 
@@ -76,29 +74,19 @@ export class ImportJobs {
     rows: readonly Record<string, unknown>[],
     actor: ActingMember | null,
   ): Promise<void> {
-    const asActor = <T>(change: () => T): T => (actor ? actAs(this.db, actor, change) : change());
+    const around = <T>(write: () => T): T => (actor ? actAs(this.db, actor, write) : write());
     try {
-      for (let offset = 0; offset < rows.length; offset += IMPORT_SLICE_ROWS) {
-        const slice = rows.slice(offset, offset + IMPORT_SLICE_ROWS);
-        const { imported, errors } = asActor(() => importCsvSlice(this.db, job.projectId, slice, offset));
+      const result = await importCsvInSlices(this.db, job.projectId, rows, {
+        around,
         // Progress counts what is committed, not what is merely written.
-        await whenCommitted(this.db);
-        job.imported += imported;
-        job.skipped += errors.length;
-        job.errors.push(...errors.slice(0, Math.max(0, KEPT_ERRORS - job.errors.length)));
-        job.done = offset + slice.length;
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-      asActor(() =>
-        inTransaction(this.db, () =>
-          recordActivity(this.db, job.projectId, {
-            action: "imported",
-            entityType: "import",
-            entityId: job.id,
-            metadata: { source: "csv", imported: job.imported, skipped: job.skipped },
-          }),
-        ),
-      );
+        progress: (done, imported, errors) => {
+          job.done = done;
+          job.imported = imported;
+          job.skipped += errors.length;
+          job.errors.push(...errors.slice(0, Math.max(0, KEPT_ERRORS - job.errors.length)));
+        },
+      });
+      around(() => recordImportJob(this.db, job.projectId, result, job.id));
       await whenCommitted(this.db);
       job.state = "finished";
     } catch (error) {

@@ -7,7 +7,7 @@ import { exportProject, importData } from "./service";
 export function importRoutes(ctx: AppContext) {
   const { db } = ctx;
   return secretKeyRoutes(ctx, "/api/v1", "Import and export")
-    .post("/import", ({ project, body }) => ({ data: importData(db, project.id, body) }), {
+    .post("/import", async ({ project, body }) => ({ data: await importData(db, project.id, body) }), {
       body: ImportSchema,
       response: {
         200: dataOf(ImportResultSchema, "What was imported and what was not"),

@@ -33,3 +33,25 @@ test("10,000 rows with 3 bad ones: 9,997 posts, 3 errors naming their rows", asy
     count("SELECT count(*) AS n FROM events WHERE type = 'post.created' AND project_id = ?", projectId),
   ).toBeGreaterThanOrEqual(9997);
 });
+
+test("a large import writes in slices: other work runs between them and sees the import part done", async () => {
+  const rows = Array.from({ length: 3_000 }, (_, index) => ({ title: `Sliced request ${index + 1}` }));
+  const sliced = "SELECT count(*) AS n FROM posts WHERE project_id = ? AND title LIKE 'Sliced request %'";
+  let finished = false;
+  const imported = t
+    .call("POST", "/api/v1/import", { body: { source: "csv", data: rows } })
+    .then((response) => {
+      finished = true;
+      return response;
+    });
+  // Between slices the event loop turns: work scheduled meanwhile runs, and sees some rows but not all.
+  // One long synchronous import would show 0, then all 3,000 at once.
+  const seen = new Set<number>();
+  while (!finished) {
+    seen.add(count(sliced, projectId));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect((await imported).status).toBe(200);
+  expect([...seen].some((n) => n > 0 && n < 3_000)).toBe(true);
+  expect(count(sliced, projectId)).toBe(3_000);
+});
