@@ -147,13 +147,14 @@ interface Row {
 
 function format(rows: Row[]): string {
   const header =
-    "case                          featureboard req/s  p50 ms  p99 ms | baseline req/s  p50 ms | ratio  body";
+    "case                          featureboard req/s  p50 ms  p99 ms  stall ms | baseline req/s  p50 ms | ratio  body";
   const lines = rows.map((r) =>
     [
       r.name.padEnd(30),
       r.board.perSecond.toFixed(0).padStart(18),
       r.board.p50Ms.toFixed(2).padStart(7),
       r.board.p99Ms.toFixed(2).padStart(7),
+      r.board.probeMaxMs.toFixed(1).padStart(10),
       " |",
       r.baseline.perSecond.toFixed(0).padStart(14),
       r.baseline.p50Ms.toFixed(2).padStart(7),
@@ -180,6 +181,8 @@ const board = await start(
 );
 const baseline = await start("baseline", [process.execPath, "bench/baseline-server.ts"], {}, "/fixed/1");
 const auth = { authorization: `Bearer ${secretKey}` };
+/** The stall probe of every featureboard case (bench/load.ts). */
+const healthz = `${board.url}/healthz`;
 
 /**
  * The server embeds the seeded posts in the background right after it starts: measuring during that work
@@ -212,7 +215,7 @@ async function sizeOf(path: string): Promise<number> {
 async function measureGet(name: string, path: (i: number) => string): Promise<Row> {
   const bytes = await sizeOf(path(0));
   const load = (request: (i: number) => Request) =>
-    runLoad({ concurrency: CONCURRENCY, seconds: SECONDS, request, expect: 200 });
+    runLoad({ concurrency: CONCURRENCY, seconds: SECONDS, request, expect: 200, probe: healthz });
   await load((i) => new Request(`${board.url}${path(i)}`, { headers: auth })); // warm-up round
   return {
     name,
@@ -224,7 +227,11 @@ async function measureGet(name: string, path: (i: number) => string): Promise<Ro
 try {
   const rows: Row[] = [];
   rows.push(await measureGet("GET /posts first page (votes)", () => "/api/v1/posts"));
-  rows.push(await measureGet("GET /posts offset page 1800", () => "/api/v1/posts?page=1800"));
+  // A deep page inside the data (90% of the way down at 50 a page), whatever --posts says.
+  const offsetPage = Math.max(1, Math.floor((POSTS * 0.9) / 50));
+  rows.push(
+    await measureGet(`GET /posts offset page ${offsetPage}`, () => `/api/v1/posts?page=${offsetPage}`),
+  );
   rows.push(await measureGet("GET /posts cursor first page", () => "/api/v1/posts?cursor="));
 
   // Walk the scan the way a client does, to hold a cursor about 90% of the way down.
@@ -264,7 +271,13 @@ try {
   await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: (i) => vote(i + 10_000_000), expect: 201 });
   rows.push({
     name: "POST votes (create)",
-    board: await runLoad({ concurrency: CONCURRENCY, seconds: SECONDS, request: vote, expect: 201 }),
+    board: await runLoad({
+      concurrency: CONCURRENCY,
+      seconds: SECONDS,
+      request: vote,
+      expect: 201,
+      probe: healthz,
+    }),
     baseline: await runLoad({
       concurrency: CONCURRENCY,
       seconds: SECONDS,
@@ -274,6 +287,35 @@ try {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ anonymousId: `bench-${i}` }),
+        }),
+    }),
+  });
+
+  const create = (i: number) =>
+    new Request(`${board.url}/api/v1/posts`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ title: `Bench request ${i}`, description: "Created under load" }),
+    });
+  const createBytes = (await (await fetch(create(-1))).arrayBuffer()).byteLength;
+  rows.push({
+    name: "POST /posts (create)",
+    board: await runLoad({
+      concurrency: CONCURRENCY,
+      seconds: SECONDS,
+      request: create,
+      expect: 201,
+      probe: healthz,
+    }),
+    baseline: await runLoad({
+      concurrency: CONCURRENCY,
+      seconds: SECONDS,
+      expect: 200,
+      request: () =>
+        new Request(`${baseline.url}/fixed/${createBytes}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
         }),
     }),
   });

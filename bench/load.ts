@@ -6,6 +6,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   bytes: number;
+  /** The slowest answer of the stall probe during the load (0 without a probe). */
+  probeMaxMs: number;
 }
 
 export interface LoadOptions {
@@ -15,6 +17,22 @@ export interface LoadOptions {
   request: (i: number) => Request;
   /** Status that counts as success. */
   expect: number;
+  /**
+   * A stall probe: this URL is fetched every 10 ms, one at a time, while the load runs; the slowest answer
+   * shows how long the server's event loop was held (a checkpoint, a re-embed, an import slice).
+   */
+  probe?: string;
+}
+
+async function runProbe(url: string, until: () => boolean): Promise<number> {
+  let worst = 0;
+  while (!until()) {
+    const t0 = performance.now();
+    await (await fetch(url)).arrayBuffer();
+    worst = Math.max(worst, performance.now() - t0);
+    await Bun.sleep(10);
+  }
+  return worst;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -35,7 +53,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       if (response.status !== options.expect) errors += 1;
     }
   };
+  let done = false;
+  const probe = options.probe ? runProbe(options.probe, () => done) : Promise.resolve(0);
   await Promise.all(Array.from({ length: options.concurrency }, client));
+  done = true;
+  const probeMaxMs = await probe;
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -46,5 +68,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     bytes,
+    probeMaxMs,
   };
 }
