@@ -7,7 +7,6 @@ import { backupDatabase } from "./db/backup";
 import { closeDatabase, type Db } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { createLogger, describeError } from "./log";
-import { runStdioServer, stdioConfigFrom } from "./mcp/stdio";
 import { APP_VERSION } from "./meta/version";
 import { type RunningService, startService } from "./server";
 
@@ -75,11 +74,16 @@ function run(argv: string[]): number | Promise<number> | "serving" {
     return 0;
   }
   if (command === "mcp") {
-    // The stdio server talks to a running service over HTTP: it needs none of the server's settings.
-    runStdioServer(stdioConfigFrom(process.env)).catch((error: unknown) => {
-      console.error(`featureboard mcp: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(1);
-    });
+    // The stdio server talks to a running service over HTTP: it needs none of the server's settings. Loaded
+    // here only, so `serve` never pays for the MCP SDK's client and stdio parts at start-up.
+    import("./mcp/stdio")
+      .then(({ runStdioServer, stdioConfigFrom }) => runStdioServer(stdioConfigFrom(process.env)))
+      .catch((error: unknown) => {
+        // A bad setting is a configuration error like any other (exit 2, one line naming the variable).
+        if (error instanceof ConfigError) fail(error);
+        console.error(`featureboard mcp: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      });
     return "serving";
   }
   const config = loadConfig();

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ApiError } from "../http/errors";
@@ -32,8 +32,10 @@ export interface OpenAiSettings {
 /** HTTP statuses with which a server refuses a request as such (too big, malformed), not for a while. */
 const REFUSED_REQUEST = new Set([400, 413, 422]);
 
+/** The HTTP status of a failed call (the SDK's APIError carries it), read without loading the SDK. */
 function statusOf(error: unknown): number | undefined {
-  return error instanceof OpenAI.APIError ? error.status : undefined;
+  if (!(error instanceof Error) || !("status" in error)) return undefined;
+  return typeof error.status === "number" ? error.status : undefined;
 }
 
 /**
@@ -80,10 +82,10 @@ const SummarySchema = Type.Object(
 function upstreamError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const detail =
-    error instanceof OpenAI.APIConnectionTimeoutError
+    error instanceof Error && error.name === "APIConnectionTimeoutError"
       ? "timed out"
-      : error instanceof OpenAI.APIError && error.status !== undefined
-        ? `answered ${error.status}`
+      : statusOf(error) !== undefined
+        ? `answered ${statusOf(error)}`
         : error instanceof Error
           ? error.message
           : String(error);
@@ -106,7 +108,8 @@ export class OpenAiProvider implements AiProvider {
   readonly name = "openai" as const;
   readonly modelKey: string;
   readonly calibration: { boundary: number };
-  private readonly client: OpenAI;
+  /** The SDK's client, made on the first call: the `openai` module costs nothing at start-up. */
+  private clientPromise: Promise<OpenAI> | null = null;
   /** How many inputs the server takes per request, as learnt: starts at the setting, halves on refusal. */
   private batchSize: number;
 
@@ -114,14 +117,22 @@ export class OpenAiProvider implements AiProvider {
     this.calibration = { boundary: settings.embedBoundary ?? OPENAI_BOUNDARY };
     this.batchSize = settings.embedBatchSize;
     this.modelKey = `openai:${settings.embedModel}@${settings.baseUrl ?? "api.openai.com"}`;
-    this.client = new OpenAI({
-      // Local servers (Ollama, llama.cpp) need no key, but the client insists on one.
-      apiKey: settings.apiKey ?? "unused",
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-      // The client retries time-outs, 408, 409, 429 and 5xx with backoff; then the error reaches us.
-      timeout: settings.timeoutMs,
-      maxRetries: settings.maxRetries,
-    });
+  }
+
+  private client(): Promise<OpenAI> {
+    const { settings } = this;
+    this.clientPromise ??= import("openai").then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          // Local servers (Ollama, llama.cpp) need no key, but the client insists on one.
+          apiKey: settings.apiKey ?? "unused",
+          ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+          // The client retries time-outs, 408, 409, 429 and 5xx with backoff; then the error reaches us.
+          timeout: settings.timeoutMs,
+          maxRetries: settings.maxRetries,
+        }),
+    );
+    return this.clientPromise;
   }
 
   /** The inputs per request this provider uses now (it learns a smaller one from the server). */
@@ -160,7 +171,9 @@ export class OpenAiProvider implements AiProvider {
   }
 
   private async embedChunk(inputs: string[]): Promise<Float32Array[]> {
-    const response = await this.client.embeddings.create({
+    const response = await (
+      await this.client()
+    ).embeddings.create({
       model: this.settings.embedModel,
       input: inputs,
       encoding_format: "float",
@@ -184,7 +197,9 @@ export class OpenAiProvider implements AiProvider {
     user: string,
   ): Promise<Static<S>> {
     try {
-      const completion = await this.client.chat.completions.create({
+      const completion = await (
+        await this.client()
+      ).chat.completions.create({
         model: this.settings.chatModel,
         messages: [
           { role: "system", content: system },

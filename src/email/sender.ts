@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Config } from "../config";
 import type { Db } from "../db/connection";
 import type { Logger } from "../log";
@@ -46,11 +46,15 @@ export interface MailContext {
 
 export function createMailSender(ctx: MailContext): MailSender {
   const { db, config, log } = ctx;
-  const transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : null;
+  // nodemailer loads with the first mail, not at start-up (most requests never send one).
+  const smtpUrl = config.mail.smtpUrl;
+  let transporter: Promise<Transporter> | null = null;
+  const transportOf = (url: string) =>
+    (transporter ??= import("nodemailer").then((nodemailer) => nodemailer.default.createTransport(url)));
 
   async function deliver(mail: MailRow): Promise<"smtp" | "outbox"> {
     const url = unsubscribeUrl(config.publicUrl, mail.unsubscribe_token);
-    if (!transport) {
+    if (!smtpUrl) {
       log.info("mail kept in the local outbox", {
         mailId: mail.id,
         to: mail.to_address,
@@ -58,6 +62,7 @@ export function createMailSender(ctx: MailContext): MailSender {
       });
       return "outbox";
     }
+    const transport = await transportOf(smtpUrl);
     await transport.sendMail({
       from: config.mail.from,
       to: mail.to_address,
@@ -138,10 +143,10 @@ export function createMailSender(ctx: MailContext): MailSender {
   let stopListening: (() => void) | null = null;
   return {
     flush,
-    canSend: transport !== null,
+    canSend: smtpUrl !== null,
     async sendNow(message) {
-      if (!transport) throw new Error("no SMTP server is configured (FEATUREBOARD_SMTP_URL)");
-      await transport.sendMail({ from: config.mail.from, ...message });
+      if (!smtpUrl) throw new Error("no SMTP server is configured (FEATUREBOARD_SMTP_URL)");
+      await (await transportOf(smtpUrl)).sendMail({ from: config.mail.from, ...message });
     },
     start() {
       job ??= new Cron(EVERY_TEN_SECONDS, { protect: true, unref: true }, () => flush());
@@ -156,7 +161,7 @@ export function createMailSender(ctx: MailContext): MailSender {
       job = null;
       stopListening?.();
       stopListening = null;
-      transport?.close();
+      void transporter?.then((transport) => transport.close());
     },
   };
 }

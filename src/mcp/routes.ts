@@ -1,9 +1,7 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { authenticateSecretKey } from "../http/auth";
 import { requestInfo, requestUrl } from "../http/request-info";
-import { createMcpServer } from "./server";
 import type { McpSession } from "./tool";
 
 export const MCP_PATH = "/mcp";
@@ -55,21 +53,15 @@ function sessionOf(ctx: AppContext, request: Request, headers: Record<string, st
  * body plugin), and the transport would otherwise find the body consumed.
  */
 export function mcpRoutes(ctx: AppContext) {
+  // The MCP SDK (the largest import of the service) loads on the first MCP request, not at start-up.
+  let endpoint: Promise<typeof import("./endpoint")> | null = null;
   return new Elysia({ name: "mcp" }).all(
     MCP_PATH,
     async ({ request, body, set }) => {
       if (request.method !== "POST") return methodNotAllowed();
-      const server = createMcpServer(sessionOf(ctx, request, set.headers));
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await server.connect(transport);
-      try {
-        return await transport.handleRequest(request, { parsedBody: body });
-      } finally {
-        await server.close();
-      }
+      const session = sessionOf(ctx, request, set.headers);
+      endpoint ??= import("./endpoint");
+      return (await endpoint).answerMcp(session, request, body);
     },
     { detail: { hide: true } },
   );

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction, whenCommitted } from "../db/connection";
@@ -72,15 +72,17 @@ export function deletePaymentsConfig(db: Db, projectId: string): void {
   });
 }
 
-function stripeClient(apiUrl: string, apiKey: string): Stripe {
+/** The processor's SDK loads with the first sync, not at start-up. */
+async function stripeClient(apiUrl: string, apiKey: string): Promise<Stripe> {
+  const { default: Sdk } = await import("stripe");
   const url = new URL(apiUrl);
   const protocol = url.protocol === "http:" ? "http" : "https";
-  return new Stripe(apiKey, {
+  return new Sdk(apiKey, {
     host: url.hostname,
     port: url.port || (protocol === "http" ? 80 : 443),
     protocol,
     // fetch is what Bun speaks natively, and what the compiled binary carries.
-    httpClient: Stripe.createFetchHttpClient(),
+    httpClient: Sdk.createFetchHttpClient(),
     maxNetworkRetries: 2,
     timeout: 30_000,
     telemetry: false,
@@ -222,7 +224,7 @@ function resetFormerPayers(db: Db, projectId: string, stillPaying: Set<string>):
 
 async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string): Promise<SyncResult> {
   const { db } = ctx;
-  const client = stripeClient(ctx.config.payments.apiUrl, apiKey);
+  const client = await stripeClient(ctx.config.payments.apiUrl, apiKey);
   let subscriptions: Stripe.Subscription[];
   let coupons: Map<string, Stripe.Coupon>;
   try {
