@@ -1,7 +1,7 @@
 import { actAs } from "../activity/service";
 import { newBoardComments } from "../comments/service";
 import type { AppContext } from "../context";
-import { ApiError } from "../http/errors";
+import { ApiError, validationError } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo, requestUrl } from "../http/request-info";
 import { MAX_PAGE } from "../http/paging";
@@ -10,7 +10,7 @@ import { SESSION_TTL_MS, type TeamSession } from "../team/schema";
 import { sessionFor } from "../team/service";
 import type { Html } from "../html";
 import { ADMIN_HEADERS, type Chrome, errorPage, href, type Section, signInPage } from "./pages";
-import { type Caller, callerIn, csrfRefused, formOf, sessionCookie, sessionTokenOf } from "./session";
+import { type Caller, callerIn, csrfRefused, field, formOf, sessionCookie, sessionTokenOf } from "./session";
 
 /** How many pending requests and board comments the inbox lists (and counts in the navigation). */
 export const INBOX_LIMIT = 50;
@@ -172,6 +172,33 @@ export function dashboardKit(ctx: AppContext) {
       }
     };
 
+  /**
+   * A form with a file (multipart/form-data, `parse: "formdata"`): as `change`, with the CSRF token and the
+   * project read from the parsed multipart fields, and the file named `fileField` handed over.
+   */
+  const upload =
+    (
+      section: Section,
+      fileField: string,
+      handle: (caller: Caller, file: Blob, chrome: Chrome) => Promise<string | Html>,
+    ) =>
+    async ({ request, body }: { request: Request; body: unknown }) => {
+      const session = sessionOf(request);
+      if (!session) return redirect("/admin/login");
+      let chrome: Chrome | null = null;
+      try {
+        if (field(body, "csrf") !== session.csrfToken) throw csrfRefused();
+        const caller = callerIn(session, field(body, "project"));
+        chrome = chromeOf(caller, section, null);
+        const file = Reflect.get(Object(body), fileField);
+        if (!(file instanceof Blob)) throw validationError(fileField, "choose a file");
+        const outcome = await handle(caller, file, chrome);
+        return typeof outcome === "string" ? redirect(outcome) : page(outcome);
+      } catch (error) {
+        return failure(error, chrome);
+      }
+    };
+
   return {
     ctx,
     db,
@@ -188,6 +215,7 @@ export function dashboardKit(ctx: AppContext) {
     failure,
     view,
     change,
+    upload,
   };
 }
 

@@ -28,9 +28,9 @@ import {
 } from "../projects/service";
 import { isTeamRole } from "../team/schema";
 import { changeRole, inviteMember, listMembers, removeMember, requireRole } from "../team/service";
-import { type DashboardKit, page, redirect, withNotice } from "./dashboard";
-import { type Chrome, href } from "./pages";
-import { type Caller, callerIn, csrfRefused, field } from "./session";
+import { type DashboardKit, redirect, withNotice } from "./dashboard";
+import { href } from "./pages";
+import { type Caller, callerIn } from "./session";
 import {
   importPage,
   keysPage,
@@ -42,7 +42,7 @@ import {
 
 /** Settings: members and API keys (owners), webhooks (admins and owners). */
 export function settingsRoutes(kit: DashboardKit) {
-  const { ctx, db, view, change, chromeOf, act, sessionOf, failure } = kit;
+  const { ctx, db, view, change, upload, chromeOf, act, sessionOf, failure } = kit;
   const webhookPath = (caller: Caller, webhookId: string) =>
     href({ projectSlug: caller.membership.projectSlug }, `/admin/webhooks/${webhookId}`);
 
@@ -273,38 +273,25 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/import",
-        async ({ request, body }) => {
-          // A file upload (multipart), so the CSRF token and project come from the parsed form, not formOf.
-          const session = sessionOf(request);
-          if (!session) return redirect("/admin/login");
-          let chrome: Chrome | null = null;
-          try {
-            if (field(body, "csrf") !== session.csrfToken) throw csrfRefused();
-            const caller = callerIn(session, field(body, "project"));
-            chrome = chromeOf(caller, "import", null);
-            requireRole(caller.membership, "admin", "Importing and exporting");
-            const file = Reflect.get(Object(body), "file");
-            if (!(file instanceof Blob)) throw validationError("file", "choose a CSV or board-export file");
-            const text = await file.text();
-            const { projectId, projectSlug } = caller.membership;
-            if (text.trimStart().startsWith("{")) {
-              let document: unknown;
-              try {
-                document = JSON.parse(text);
-              } catch {
-                throw validationError("file", "is not valid JSON (a board export) nor CSV");
-              }
-              const input = requireValid(ImportSchema, { source: "board-export", data: document }, "file");
-              // The board-export path is synchronous, so actAs covers all it records.
-              const result = await act(caller, () => importData(db, projectId, input));
-              return page(importPage(chrome, { job: null, result }));
+        upload("import", "file", async (caller, file, chrome) => {
+          requireRole(caller.membership, "admin", "Importing and exporting");
+          const text = await file.text();
+          const { projectId, projectSlug } = caller.membership;
+          if (text.trimStart().startsWith("{")) {
+            let document: unknown;
+            try {
+              document = JSON.parse(text);
+            } catch {
+              throw validationError("file", "is not valid JSON (a board export) nor CSV");
             }
-            const job = ctx.imports.start(projectId, text, caller.actor);
-            return redirect(href({ projectSlug }, `/admin/import/${job.id}`));
-          } catch (error) {
-            return failure(error, chrome);
+            const input = requireValid(ImportSchema, { source: "board-export", data: document }, "file");
+            // The board-export path is synchronous, so actAs covers all it records.
+            const result = await act(caller, () => importData(db, projectId, input));
+            return importPage(chrome, { job: null, result });
           }
-        },
+          const job = ctx.imports.start(projectId, text, caller.actor);
+          return href({ projectSlug }, `/admin/import/${job.id}`);
+        }),
         { parse: "formdata" },
       )
       .get(
@@ -384,25 +371,11 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/settings/logo",
-        async ({ request, body }) => {
-          const session = sessionOf(request);
-          if (!session) return redirect("/admin/login");
-          let chrome: Chrome | null = null;
-          try {
-            if (field(body, "csrf") !== session.csrfToken) throw csrfRefused();
-            const caller = callerIn(session, field(body, "project"));
-            chrome = chromeOf(caller, "settings", null);
-            requireRole(caller.membership, "admin", "Changing the project's settings");
-            const file = Reflect.get(Object(body), "logo");
-            if (!(file instanceof Blob)) throw validationError("logo", "choose an image");
-            setProjectLogo(db, caller.membership.projectId, new Uint8Array(await file.arrayBuffer()));
-            return redirect(
-              withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved"),
-            );
-          } catch (error) {
-            return failure(error, chrome);
-          }
-        },
+        upload("settings", "logo", async (caller, file) => {
+          requireRole(caller.membership, "admin", "Changing the project's settings");
+          setProjectLogo(db, caller.membership.projectId, new Uint8Array(await file.arrayBuffer()));
+          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
+        }),
         { parse: "formdata" },
       )
       .post(

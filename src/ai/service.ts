@@ -17,7 +17,14 @@ import type {
   SummaryRequest,
   TriageInput,
 } from "./schema";
-import { embedQuery, nearest, REQUEST_DRAIN_BATCHES, type SimilarPost, similarTo } from "./similarity";
+import {
+  embedQuery,
+  nearest,
+  REQUEST_DRAIN_BATCHES,
+  type SimilarPost,
+  similarPostsOf,
+  similarTo,
+} from "./similarity";
 import * as store from "./store";
 import type { CandidateRow } from "./store";
 import { fromBlob } from "./vectors";
@@ -93,25 +100,7 @@ export async function similarRequests(
     0,
     options.limit,
   );
-  const rows = store.unmergedPostsById(
-    ai.db,
-    projectId,
-    hits.map((hit) => hit.postId),
-  );
-  return hits.flatMap((hit) => {
-    const row = rows.get(hit.postId);
-    return row
-      ? [
-          {
-            id: row.id,
-            title: row.title,
-            similarity: hit.similarity,
-            voteCount: row.vote_count,
-            status: row.status,
-          },
-        ]
-      : [];
-  });
+  return similarPostsOf(ai.db, projectId, hits);
 }
 
 // ---- from text ----

@@ -86,13 +86,22 @@ export async function similarTo(
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
     .filter((hit) => hit.similarity >= options.threshold)
     .slice(0, options.limit);
-  if (scored.length === 0) return [];
+  return similarPostsOf(db, projectId, scored);
+}
+
+/** Scored hits as the answers list them: each post's title, votes and status; merged posts left out. */
+export function similarPostsOf(
+  db: Db,
+  projectId: string,
+  hits: readonly { postId: string; similarity: number }[],
+): SimilarPost[] {
+  if (hits.length === 0) return [];
   const rows = store.unmergedPostsById(
     db,
     projectId,
-    scored.map((hit) => hit.postId),
+    hits.map((hit) => hit.postId),
   );
-  return scored.flatMap((hit) => {
+  return hits.flatMap((hit) => {
     const row = rows.get(hit.postId);
     return row
       ? [
