@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { type DeliveryWorker, startDeliveryWorker } from "../../src/events/worker";
 import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
-import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
+import { csrfOf, memberInBrowser, memberInInbox, postForm, sessionCookieOf } from "../support/dashboard";
 import { type Receiver, startReceiver } from "../support/receiver";
 import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
 import { FAKE_STRIPE_KEY, type FakeStripe, startFakeStripe } from "../payments/fake-stripe";
@@ -29,19 +29,8 @@ describe.skipIf(browserMissing())("the roadmap, changelog and activity screens i
     t.close();
   });
 
-  async function signedIn(email: string, name: string, role: "owner" | "admin" | "member"): Promise<Page> {
-    const { token } = inviteMember(t.ctx.db, { email, role, projectSlug: "acme" });
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on("pageerror", (error) => {
-      throw error;
-    });
-    await page.goto(`${server.url}/admin/invite/${token}`);
-    await page.getByLabel("Your name").fill(name);
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Set password and sign in" }).click();
-    await page.getByRole("heading", { name: "Inbox" }).waitFor();
-    return page;
-  }
+  const signedIn = (email: string, name: string, role: "owner" | "admin" | "member") =>
+    memberInInbox(browser, t, server.url, { email, name, role });
 
   const statusOf = async (id: string) => (await t.call("GET", `/api/v1/posts/${id}`)).body.data.status;
 
@@ -303,18 +292,11 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
   });
 
   test("create a webhook, trigger an event, see the delivery, replay it: the receiver gets the same webhook-id", async () => {
-    const { token } = inviteMember(t.ctx.db, {
+    const page = await memberInBrowser(browser, t, server.url, {
       email: "hooks@example.com",
       role: "admin",
-      projectSlug: "acme",
+      context: { viewport: { width: 1280, height: 900 } },
     });
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on("pageerror", (error) => {
-      throw error;
-    });
-    await page.goto(`${server.url}/admin/invite/${token}`);
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Set password and sign in" }).click();
     await page.getByRole("link", { name: "Webhooks" }).click();
     await page.getByLabel("URL (https, reachable from the internet)").fill(`${receiver.url}/hooks`);
     await page.getByRole("checkbox", { name: "Every event (*)" }).uncheck();
@@ -366,19 +348,12 @@ describe.skipIf(browserMissing())("import and export from the dashboard in Chrom
   });
 
   test("upload a 10,000-row CSV and watch its real progress reach 100%; download the export and import it elsewhere", async () => {
-    const { token } = inviteMember(t.ctx.db, {
+    const page = await memberInBrowser(browser, t, server.url, {
       email: "importer@example.com",
       role: "owner",
-      projectSlug: "acme",
+      name: "Ivo Importer",
+      context: { acceptDownloads: true },
     });
-    const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
-    page.on("pageerror", (error) => {
-      throw error;
-    });
-    await page.goto(`${server.url}/admin/invite/${token}`);
-    await page.getByLabel("Your name").fill("Ivo Importer");
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Set password and sign in" }).click();
     await page.getByRole("link", { name: "Import", exact: true }).click();
 
     const lines = ["title,description,status,votes,tags"];
@@ -460,19 +435,11 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
   });
 
   test("an owner creates a key the API accepts and revokes it; changes a role; the last owner cannot step down", async () => {
-    const { token } = inviteMember(t.ctx.db, {
+    const page = await memberInBrowser(browser, t, server.url, {
       email: "boss@example.com",
       role: "owner",
-      projectSlug: "acme",
+      name: "Bea Boss",
     });
-    const page = await (await browser.newContext()).newPage();
-    page.on("pageerror", (error) => {
-      throw error;
-    });
-    await page.goto(`${server.url}/admin/invite/${token}`);
-    await page.getByLabel("Your name").fill("Bea Boss");
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Set password and sign in" }).click();
 
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByLabel("New key").selectOption("secret");
@@ -537,18 +504,7 @@ describe.skipIf(browserMissing())("the settings screen in Chromium", () => {
 
   test("name, accent colour and logo show on the board and reach the widget; a private board disappears; a test email arrives", async () => {
     await makePost(t, { title: "Branded request", status: "APPROVED" });
-    const { token } = inviteMember(t.ctx.db, {
-      email: "brand@example.com",
-      role: "admin",
-      projectSlug: "acme",
-    });
-    const page = await (await browser.newContext()).newPage();
-    page.on("pageerror", (error) => {
-      throw error;
-    });
-    await page.goto(`${server.url}/admin/invite/${token}`);
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    const page = await memberInBrowser(browser, t, server.url, { email: "brand@example.com", role: "admin" });
     await page.getByRole("link", { name: "Settings" }).click();
 
     await page.getByLabel(/^Name/).fill("Acme Rockets");
@@ -641,18 +597,7 @@ describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
   });
 
   test("set up chat, code host and payments; each test reaches its service; Sync now shows its result", async () => {
-    const { token } = inviteMember(t.ctx.db, {
-      email: "ops@example.com",
-      role: "admin",
-      projectSlug: "acme",
-    });
-    const page = await (await browser.newContext()).newPage();
-    page.on("pageerror", (error) => {
-      throw error;
-    });
-    await page.goto(`${server.url}/admin/invite/${token}`);
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    const page = await memberInBrowser(browser, t, server.url, { email: "ops@example.com", role: "admin" });
     await page.getByRole("link", { name: "Integrations" }).click();
 
     const teamChat = page.locator('[data-integration="team-chat"]');

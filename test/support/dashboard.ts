@@ -1,3 +1,7 @@
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { TeamRole } from "../../src/team/schema";
+import { inviteMember } from "../../src/team/service";
+import type { TestApp } from "./app";
 // Helpers for tests of the team dashboard: forms posted as a browser posts them, the session cookie and
 // the CSRF token a page carries.
 
@@ -23,4 +27,51 @@ export async function csrfOf(base: string, cookie: string): Promise<string> {
   const match = /name="csrf" value="([^"]+)"/.exec(inbox);
   if (!match) throw new Error("no CSRF token on the inbox page");
   return match[1]!;
+}
+
+/**
+ * A team member invited to a project who opened the invite in a fresh Chromium context and set a
+ * password, as a person would; a script error on any dashboard page fails the test.
+ */
+export async function memberInBrowser(
+  browser: Browser,
+  t: TestApp,
+  baseUrl: string,
+  member: {
+    email: string;
+    role: TeamRole;
+    name?: string;
+    project?: string;
+    context?: BrowserContextOptions;
+  },
+): Promise<Page> {
+  const { token } = inviteMember(t.ctx.db, {
+    email: member.email,
+    role: member.role,
+    projectSlug: member.project ?? "acme",
+  });
+  const page = await (await browser.newContext(member.context ?? {})).newPage();
+  page.on("pageerror", (error) => {
+    throw error;
+  });
+  await page.goto(`${baseUrl}/admin/invite/${token}`);
+  if (member.name) await page.getByLabel("Your name").fill(member.name);
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByRole("button", { name: "Set password and sign in" }).click();
+  return page;
+}
+
+/** memberInBrowser at a screenshot-friendly size, waiting until the inbox shows. */
+export async function memberInInbox(
+  browser: Browser,
+  t: TestApp,
+  baseUrl: string,
+  member: { email: string; name: string; role: TeamRole },
+): Promise<Page> {
+  const page = await memberInBrowser(browser, t, baseUrl, {
+    ...member,
+    context: { viewport: { width: 1280, height: 900 } },
+  });
+  await page.getByRole("heading", { name: "Inbox" }).waitFor();
+  return page;
 }
