@@ -7,7 +7,7 @@ import type { Release } from "../releases/schema";
 import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
 import { html, type Html, raw } from "../html";
-import { type Chrome, formFields, href, layout, teamMemberOf } from "./pages";
+import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "./pages";
 
 const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [
   { status: "APPROVED", key: "approved", label: "Planned" },
@@ -212,37 +212,25 @@ export function activityPage(
         </div>
         <div><button type="submit">Apply</button></div>
       </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When (UTC)</th>
-              <th scope="col">Entity</th>
-              <th scope="col">Action</th>
-              <th scope="col">By</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${view.entries.map(
-              (entry) =>
-                html`<tr>
-                  <td>${entry.createdAt.slice(0, 19).replace("T", " ")}</td>
-                  <td>
-                    ${
-                      entry.entityType === "post" && entry.entityId
-                        ? html`<a href="${href(chrome, `/admin/posts/${entry.entityId}`)}">post</a>`
-                        : entry.entityType
-                    }
-                  </td>
-                  <td>${entry.action}</td>
-                  <td>${teamMemberOf(entry) ?? "API or board"}</td>
-                  <td><code>${entry.metadata ? JSON.stringify(entry.metadata) : ""}</code></td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      ${dataTable(
+        ["When (UTC)", "Entity", "Action", "By", "Details"],
+        view.entries.map(
+          (entry) =>
+            html`<tr>
+              <td>${entry.createdAt.slice(0, 19).replace("T", " ")}</td>
+              <td>
+                ${
+                  entry.entityType === "post" && entry.entityId
+                    ? html`<a href="${href(chrome, `/admin/posts/${entry.entityId}`)}">post</a>`
+                    : entry.entityType
+                }
+              </td>
+              <td>${entry.action}</td>
+              <td>${teamMemberOf(entry) ?? "API or board"}</td>
+              <td><code>${entry.metadata ? JSON.stringify(entry.metadata) : ""}</code></td>
+            </tr>`,
+        ),
+      )}
       <nav aria-label="Pages" class="toolbar">
         ${view.page > 1 ? html`<a href="${link(view.page - 1)}" rel="prev">Newer</a>` : ""}
         <span>Page ${view.page} of ${view.totalPages}</span>
@@ -310,31 +298,25 @@ export function analyticsPage(
       </script>
       <details>
         <summary>The numbers per day</summary>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                <th scope="col" class="number">New requests</th>
-                <th scope="col" class="number">Votes</th>
-                <th scope="col" class="number">Comments</th>
-                <th scope="col" class="number">Page views</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${view.series.map(
-                (day) =>
-                  html`<tr>
-                    <td>${day.day}</td>
-                    <td class="number">${day.new_posts}</td>
-                    <td class="number">${day.votes}</td>
-                    <td class="number">${day.new_comments}</td>
-                    <td class="number">${day.page_views}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable(
+          [
+            "Day (UTC)",
+            { label: "New requests", numeric: true },
+            { label: "Votes", numeric: true },
+            { label: "Comments", numeric: true },
+            { label: "Page views", numeric: true },
+          ],
+          view.series.map(
+            (day) =>
+              html`<tr>
+                <td>${day.day}</td>
+                <td class="number">${day.new_posts}</td>
+                <td class="number">${day.votes}</td>
+                <td class="number">${day.new_comments}</td>
+                <td class="number">${day.page_views}</td>
+              </tr>`,
+          ),
+        )}
       </details>
       <div class="columns">
         <div>

@@ -1,6 +1,6 @@
 import type { ActivityEntry } from "../activity/schema";
 import type { TeamRole } from "../team/schema";
-import { html, type Html } from "../html";
+import { html, type Html, type HtmlValue } from "../html";
 import adminCss from "./admin.css" with { type: "text" };
 
 export const ADMIN_CSS = adminCss;
@@ -280,4 +280,28 @@ export function teamMemberOf(entry: ActivityEntry): string | null {
     return member.name;
   }
   return null;
+}
+
+/** A column of a dashboard table: its heading, right-aligned numbers, or a heading only screen readers read. */
+export type Column = string | { label: string; numeric?: boolean; hidden?: boolean };
+
+/** The dashboard's one table: scrolls sideways on small screens, headings scoped for screen readers. */
+export function dataTable(columns: readonly Column[], rows: HtmlValue): Html {
+  const heading = (column: Column) => {
+    if (typeof column === "string") return html`<th scope="col">${column}</th>`;
+    const label = column.hidden ? html`<span class="skip">${column.label}</span>` : column.label;
+    return html`<th scope="col" ${column.numeric ? html`class="number"` : ""}>${label}</th>`;
+  };
+  return html`<div class="table-wrap">
+    <table>
+      <thead>
+        <tr>
+          ${columns.map(heading)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
 }

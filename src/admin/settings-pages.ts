@@ -5,7 +5,7 @@ import type { ImportJob } from "../imports/jobs";
 import type { ImportResult } from "../imports/schema";
 import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
 import { html, type Html } from "../html";
-import { type Chrome, formFields, href, layout } from "./pages";
+import { type Chrome, formFields, href, layout, dataTable } from "./pages";
 
 /** Owners only: the project's team members, inviting and removing them. */
 export function membersPage(
@@ -50,21 +50,7 @@ export function membersPage(
     chrome,
     "Members",
     html`<h1>Members of ${chrome.projectName}</h1>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col"><span class="skip">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>
-      </div>
+      ${dataTable(["Name", "Email", "Role", { label: "Actions", hidden: true }], rows)}
       <h2>Invite someone</h2>
       ${
         view.inviteUrl
@@ -119,21 +105,7 @@ export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey:
             </p>`
           : ""
       }
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Created</th>
-              <th scope="col"><span class="skip">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}
-          </tbody>
-        </table>
-      </div>
+      ${dataTable(["Key", "Kind", "Created", { label: "Actions", hidden: true }], rows)}
       <form method="post" action="/admin/keys">
         ${formFields(chrome)}
         <label for="key-kind">New key</label>
@@ -188,33 +160,23 @@ export function webhooksPage(
       ${
         view.webhooks.length === 0
           ? html`<p>No endpoints yet.</p>`
-          : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Events</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${view.webhooks.map(
-                    (webhook) =>
-                      html`<tr>
-                        <td><a href="${href(chrome, `/admin/webhooks/${webhook.id}`)}">${webhook.url}</a></td>
-                        <td>${webhook.events.join(", ")}</td>
-                        <td>
-                          ${
-                            webhook.enabled
-                              ? "enabled"
-                              : html`disabled${webhook.disabledReason ? html` (${webhook.disabledReason})` : ""}`
-                          }
-                        </td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
+          : html`${dataTable(
+              ["URL", "Events", "State"],
+              view.webhooks.map(
+                (webhook) =>
+                  html`<tr>
+                    <td><a href="${href(chrome, `/admin/webhooks/${webhook.id}`)}">${webhook.url}</a></td>
+                    <td>${webhook.events.join(", ")}</td>
+                    <td>
+                      ${
+                        webhook.enabled
+                          ? "enabled"
+                          : html`disabled${webhook.disabledReason ? html` (${webhook.disabledReason})` : ""}`
+                      }
+                    </td>
+                  </tr>`,
+              ),
+            )}`
       }
       <h2>Add an endpoint</h2>
       <form method="post" action="/admin/webhooks">
@@ -262,51 +224,39 @@ export function webhookPage(
           ${
             webhook.recentDeliveries.length === 0
               ? html`<p>No deliveries yet.</p>`
-              : html`<div class="table-wrap">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">When (UTC)</th>
-                        <th scope="col">Event</th>
-                        <th scope="col">Attempt</th>
-                        <th scope="col">Result</th>
-                        <th scope="col"><span class="skip">Actions</span></th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${webhook.recentDeliveries.map(
-                        (delivery) =>
-                          html`<tr data-delivery="${delivery.webhookId}">
-                            <td>${delivery.attemptedAt.slice(0, 19).replace("T", " ")}</td>
-                            <td>
-                              <code>${delivery.eventType}</code><br /><small class="muted"
-                                >${delivery.webhookId}</small
-                              >
-                            </td>
-                            <td class="number">${delivery.attempt}</td>
-                            <td>
-                              ${delivery.state}${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`}
-                              · ${delivery.durationMs} ms
-                              ${delivery.error ? html`<br /><span class="error">${delivery.error}</span>` : ""}
-                            </td>
-                            <td>
-                              ${
-                                delivery.state === "pending"
-                                  ? html`<span class="muted">queued</span>`
-                                  : html`<form class="inline" method="post" action="${base}/replay">
-                                      ${formFields(chrome)}
-                                      <input type="hidden" name="deliveryId" value="${delivery.webhookId}" />
-                                      <button type="submit" aria-label="Replay ${delivery.webhookId}">
-                                        Replay
-                                      </button>
-                                    </form>`
-                              }
-                            </td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>
-                </div>`
+              : html`${dataTable(
+                  ["When (UTC)", "Event", "Attempt", "Result", { label: "Actions", hidden: true }],
+                  webhook.recentDeliveries.map(
+                    (delivery) =>
+                      html`<tr data-delivery="${delivery.webhookId}">
+                        <td>${delivery.attemptedAt.slice(0, 19).replace("T", " ")}</td>
+                        <td>
+                          <code>${delivery.eventType}</code><br /><small class="muted"
+                            >${delivery.webhookId}</small
+                          >
+                        </td>
+                        <td class="number">${delivery.attempt}</td>
+                        <td>
+                          ${delivery.state}${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`}
+                          · ${delivery.durationMs} ms
+                          ${delivery.error ? html`<br /><span class="error">${delivery.error}</span>` : ""}
+                        </td>
+                        <td>
+                          ${
+                            delivery.state === "pending"
+                              ? html`<span class="muted">queued</span>`
+                              : html`<form class="inline" method="post" action="${base}/replay">
+                                  ${formFields(chrome)}
+                                  <input type="hidden" name="deliveryId" value="${delivery.webhookId}" />
+                                  <button type="submit" aria-label="Replay ${delivery.webhookId}">
+                                    Replay
+                                  </button>
+                                </form>`
+                          }
+                        </td>
+                      </tr>`,
+                  ),
+                )}`
           }
         </div>
         <aside>

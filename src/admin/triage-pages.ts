@@ -6,7 +6,7 @@ import type { SimilarPost } from "../ai/similarity";
 import type { Tag } from "../tags/schema";
 import type { Voter } from "../votes/schema";
 import { html, type Html } from "../html";
-import { type Chrome, formFields, href, layout, teamMemberOf } from "./pages";
+import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "./pages";
 
 const STATUS_LABELS: Record<PostStatus, string> = {
   PENDING: "Pending",
@@ -208,24 +208,7 @@ export function requestsPage(
           </select>
           <button type="submit">Change status</button>
         </div>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col"><span class="skip">Select</span></th>
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="number">Votes</th>
-                <th scope="col" class="number">Revenue</th>
-                <th scope="col">Tags</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable([{ label: "Select", hidden: true }, "Request", "Status", { label: "Votes", numeric: true }, { label: "Revenue", numeric: true }, "Tags", "Created"], rows)}
       </form>
       <nav aria-label="Pages" class="toolbar">
         ${query.page > 1 ? html`<a href="${pageLink(query.page - 1)}" rel="prev">Previous</a>` : ""}
@@ -327,21 +310,7 @@ export function requestPage(
     ${
       view.voters.length === 0
         ? html`<p>No votes yet.</p>`
-        : html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Voter</th>
-                  <th scope="col">Email</th>
-                  <th scope="col" class="number">Monthly spend</th>
-                  <th scope="col">Voted</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${voters}
-              </tbody>
-            </table>
-          </div>`
+        : html`${dataTable(["Voter", "Email", { label: "Monthly spend", numeric: true }, "Voted"], voters)}`
     }
     <form method="post" action="/admin/posts/${post.id}/votes">
       ${formFields(chrome)}
