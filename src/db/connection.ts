@@ -1,5 +1,4 @@
 import { Database, SQLiteError } from "bun:sqlite";
-import { Cron } from "croner";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { sqliteVecPath } from "./sqlite-vec";
@@ -152,12 +151,12 @@ function checkpointBetweenBatches(db: Db): void {
 export function startCheckpoints(db: Db, onError: (error: unknown) => void, everyMs = 1000): () => void {
   db.checkpointEveryMs = everyMs;
   db.checkpointError = onError;
-  const job = new Cron("* * * * * *", { protect: true }, () => {
+  const timer = setInterval(() => {
     if (db.inTransaction || Date.now() - db.lastCheckpointAt < everyMs) return;
     checkpoint(db);
-  });
+  }, everyMs);
   return () => {
-    job.stop();
+    clearInterval(timer);
     db.checkpointEveryMs = null;
   };
 }

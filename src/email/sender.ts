@@ -1,4 +1,3 @@
-import { Cron } from "croner";
 import type { Transporter } from "nodemailer";
 import type { Config } from "../config";
 import type { Db } from "../db/connection";
@@ -15,7 +14,7 @@ import type { MailRow } from "./store";
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 24 * 3_600_000];
 const BATCH = 50;
 /** The safety net behind the wake-up after each commit: picks up mail left by a restart or a retry. */
-const EVERY_TEN_SECONDS = "*/10 * * * * *";
+const FLUSH_EVERY_MS = 10_000;
 
 export interface MailSender {
   /** Sends everything due, then resolves; concurrent calls share one pass. */
@@ -139,7 +138,7 @@ export function createMailSender(ctx: MailContext): MailSender {
     return queued;
   }
 
-  let job: Cron | null = null;
+  let timer: ReturnType<typeof setInterval> | null = null;
   let stopListening: (() => void) | null = null;
   return {
     flush,
@@ -149,7 +148,8 @@ export function createMailSender(ctx: MailContext): MailSender {
       await (await transportOf(smtpUrl)).sendMail({ from: config.mail.from, ...message });
     },
     start() {
-      job ??= new Cron(EVERY_TEN_SECONDS, { protect: true, unref: true }, () => flush());
+      // flush never overlaps itself (`running`); the timer never keeps the process alive.
+      timer ??= setInterval(() => void flush(), FLUSH_EVERY_MS).unref();
       // Mail queued by a change leaves right after that change commits, not on the next round.
       stopListening ??= onCommit(db, () => {
         if (!running && hasDueMail(db, Date.now())) void flush();
@@ -157,8 +157,8 @@ export function createMailSender(ctx: MailContext): MailSender {
       void flush();
     },
     stop() {
-      job?.stop();
-      job = null;
+      if (timer) clearInterval(timer);
+      timer = null;
       stopListening?.();
       stopListening = null;
       void transporter?.then((transport) => transport.close());

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomToken } from "../random";
 import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { findProjectById } from "../projects/service";
@@ -48,7 +48,7 @@ export function queueStatusEmails(db: Db, projectId: string, change: StatusChang
       to_address: subscriber.email,
       subject: message.subject,
       body_text: message.text,
-      unsubscribe_token: randomBytes(24).toString("base64url"),
+      unsubscribe_token: randomToken(24, "base64url"),
       created_at: now,
     });
   }
@@ -87,7 +87,7 @@ export function queueReplyEmails(db: Db, projectId: string, reply: TeamReply, no
       to_address: subscriber.email,
       subject: message.subject,
       body_text: message.text,
-      unsubscribe_token: randomBytes(24).toString("base64url"),
+      unsubscribe_token: randomToken(24, "base64url"),
       created_at: now,
     });
   }

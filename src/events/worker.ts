@@ -1,4 +1,3 @@
-import { Cron } from "croner";
 import { recordActivity } from "../activity/service";
 import type { AppContext } from "../context";
 import { commitNow, inTransaction, onCommit } from "../db/connection";
@@ -17,7 +16,7 @@ import * as deliveries from "./store";
  * delivery row per matching webhook endpoint and integration (committed before anything is sent, so a
  * crash loses nothing and the `webhook-id` never changes), then sends the due rows concurrently and records
  * every attempt. Woken after each commit, so a delivery normally leaves within milliseconds, and every
- * second by croner for retries that come due. Rows pending at a crash are simply due on the next start.
+ * second by a timer for retries that come due. Rows pending at a crash are simply due on the next start.
  */
 export interface DeliveryWorker {
   /** Look for new events and due deliveries now. */
@@ -250,13 +249,15 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
 
   // A commit's listeners run inside commitNow, possibly while fanOut is committing: defer to a fresh turn.
   const removeListener = onCommit(db, () => queueMicrotask(wake));
-  const timer = new Cron("* * * * * *", { protect: true }, wake);
+  // A plain interval, not a cron: wake never overlaps itself (`running`), and a cron in local time would
+  // load the time-zone data at start-up (~10 ms; issue 19).
+  const timer = setInterval(wake, 1000);
   queueMicrotask(wake);
 
   return {
     wake,
     async stop() {
-      timer.stop();
+      clearInterval(timer);
       removeListener();
       stopping.abort();
       await Promise.allSettled([...inFlight.values()]);

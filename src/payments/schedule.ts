@@ -27,6 +27,6 @@ export async function syncAllProjects(ctx: AppContext): Promise<void> {
 
 /** Starts the daily sync; returns a function that stops it. The timer never keeps the process alive. */
 export function startDailySync(ctx: AppContext): () => void {
-  const job = new Cron(DAILY, { timezone: "UTC", protect: true, unref: true }, () => syncAllProjects(ctx));
+  const job = new Cron(DAILY, { utcOffset: 0, protect: true, unref: true }, () => syncAllProjects(ctx));
   return () => job.stop();
 }

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import { KEY_PREFIX, type KeyKind } from "./schema";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -36,5 +35,5 @@ export function hashKey(key: string): Uint8Array {
 }
 
 export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && timingSafeEqual(a, b);
+  return a.byteLength === b.byteLength && crypto.timingSafeEqual(a, b);
 }

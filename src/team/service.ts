@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomToken } from "../random";
 import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
 import { findProjectById, requireProjectBySlug } from "../projects/service";
@@ -17,7 +17,7 @@ import * as store from "./store";
 
 /** Tokens travel in links and cookies; only their SHA-256 is stored, so a copy of the database opens nothing. */
 function newToken(): string {
-  return randomBytes(32).toString("base64url");
+  return randomToken(32, "base64url");
 }
 
 function tokenHash(token: string): Uint8Array {

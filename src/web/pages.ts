@@ -114,15 +114,20 @@ function excerpt(text: string | null): string {
   return flat.length > EXCERPT_LENGTH ? `${flat.slice(0, EXCERPT_LENGTH - 1).trimEnd()}…` : flat;
 }
 
-const dateFormat = new Intl.DateTimeFormat("en", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  timeZone: "UTC",
-});
+// Built on first use: the first Intl formatter loads ICU data (~15 ms), which no request but a page needs.
+let dateFormat: Intl.DateTimeFormat | undefined;
+function formatDate(iso: string): string {
+  dateFormat ??= new Intl.DateTimeFormat("en", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+  return dateFormat.format(new Date(iso));
+}
 
 function date(iso: string): Html {
-  return html`<time datetime="${iso}">${dateFormat.format(new Date(iso))}</time>`;
+  return html`<time datetime="${iso}">${formatDate(iso)}</time>`;
 }
 
 function statusBadge(status: ShownStatus): Html {

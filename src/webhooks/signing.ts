@@ -1,8 +1,8 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { randomToken } from "../random";
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export function generateSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
+  return `whsec_${randomToken(32, "base64")}`;
 }
 
 /** A fresh Standard Webhooks message id; one per event and endpoint, kept across retries. */
@@ -22,7 +22,9 @@ export function signatureHeaders(
 ): Record<string, string> {
   const timestamp = Math.floor(now / 1000).toString();
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  const signature = createHmac("sha256", key).update(`${messageId}.${timestamp}.${body}`).digest("base64");
+  const signature = new Bun.CryptoHasher("sha256", key)
+    .update(`${messageId}.${timestamp}.${body}`)
+    .digest("base64");
   return {
     "webhook-id": messageId,
     "webhook-timestamp": timestamp,

@@ -1,7 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startSmtpReceiver } from "../email/smtp-receiver";
+import { connectHttp } from "../support/mcp";
 import { readJson, tempDir } from "../support/app";
+import { compileCommand } from "../support/build";
 import { runCommand, startServiceProcess } from "../support/process";
 
 // The binary lives in a folder with no node_modules anywhere above it, and runs from there. CI points
@@ -18,11 +23,7 @@ describe("the compiled binary", () => {
       copyFileSync(prebuilt, binary);
     } else {
       const root = new URL("../../", import.meta.url).pathname;
-      const build = runCommand(
-        [process.execPath, "build", "--compile", "src/binary.ts", "--outfile", binary],
-        {},
-        root,
-      );
+      const build = runCommand(compileCommand("src/binary.ts", binary), {}, root);
       expect(build.exitCode).toBe(0);
     }
     expect(existsSync(binary)).toBe(true);
@@ -83,5 +84,57 @@ describe("the compiled binary", () => {
 
     service.proc.kill("SIGTERM");
     expect(await service.exited).toBe(0);
+  });
+
+  // The build splits what start-up does not need (MCP SDK, mail, payments, model client, API document)
+  // into chunks inside the binary, loaded on first use: each must still load from the binary alone.
+  test("loads its parts split off at build time: MCP over HTTP and stdio, the API document, mail", async () => {
+    const smtp = await startSmtpReceiver();
+    const env = {
+      FEATUREBOARD_DB: join(dir, "data", "split.db"),
+      FEATUREBOARD_CACHE_DIR: join(dir, "cache"),
+      FEATUREBOARD_SMTP_URL: smtp.url,
+    };
+    const created = runCommand([binary, "project", "create", "--slug", "split", "--json"], env, dir);
+    const { secretKey } = JSON.parse(created.stdout);
+    const service = await startServiceProcess([binary], env, dir);
+    const clients: Client[] = [];
+    try {
+      const document = await readJson(await fetch(`${service.url}/api/v1/openapi.json`));
+      expect(document.openapi).toBe("3.1.0");
+
+      const overHttp = await connectHttp(service.url, { key: secretKey });
+      clients.push(overHttp);
+      expect((await overHttp.listTools()).tools.length).toBeGreaterThan(0);
+      const overStdio = new Client({ name: "featureboard-binary-test", version: "1.0.0" });
+      await overStdio.connect(
+        new StdioClientTransport({
+          command: binary,
+          args: ["mcp"],
+          env: { FEATUREBOARD_URL: service.url, FEATUREBOARD_API_KEY: secretKey },
+          stderr: "pipe",
+        }),
+      );
+      clients.push(overStdio);
+      expect((await overStdio.listTools()).tools.length).toBeGreaterThan(0);
+
+      const auth = { authorization: `Bearer ${secretKey}`, "content-type": "application/json" };
+      const call = async (method: string, path: string, body: unknown) =>
+        readJson(
+          await fetch(`${service.url}/api/v1${path}`, { method, headers: auth, body: JSON.stringify(body) }),
+        );
+      const post = (await call("POST", "/posts", { title: "Offline mode", status: "APPROVED" })).data;
+      const user = (await call("POST", "/users", { email: "waiting@example.com", name: "Ada" })).data;
+      await call("POST", `/posts/${post.id}/votes`, { boardUserId: user.id });
+      await call("PATCH", `/posts/${post.id}`, { status: "COMPLETE", notify: true });
+      const deadline = Date.now() + 10_000;
+      while (smtp.mail.length === 0 && Date.now() < deadline) await Bun.sleep(20);
+      expect(smtp.mail.map((mail) => mail.to[0])).toEqual(["waiting@example.com"]);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      service.proc.kill("SIGTERM");
+      await service.exited;
+      await smtp.close();
+    }
   });
 });
