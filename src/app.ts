@@ -1,4 +1,4 @@
-import { Elysia, type InternalRoute } from "elysia";
+import { type AnyElysia, Elysia, type InternalRoute } from "elysia";
 import type { AppContext } from "./context";
 import { jsonBodies, SERVER_BODY_LIMIT } from "./http/body";
 import { closedQueries } from "./http/closed-query";
@@ -31,8 +31,10 @@ import { integrationRoutes } from "./integrations/routes";
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
 export function createApp(ctx: AppContext) {
-  // Discovery lists the finished app's routes, which exist only once the chain below is built.
-  let routes: () => InternalRoute[] = () => [];
+  // Discovery and the API document read the finished app's routes, which exist only once the chain below
+  // is built.
+  let finished: AnyElysia | null = null;
+  const routes = (): InternalRoute[] => finished?.routes ?? [];
   const app = new Elysia({
     // Unknown fields are refused, and a response carrying a field its schema does not list fails closed.
     normalize: false,
@@ -54,10 +56,10 @@ export function createApp(ctx: AppContext) {
     .use(jsonBodies())
     .use(errorHandler(ctx))
     .use(commitBeforeAnswering(ctx))
-    .use(closedQueries(() => routes()))
-    .use(openApi(ctx))
+    .use(closedQueries(routes))
+    .use(openApi(ctx, () => finished))
     .use(docsRoutes(ctx))
-    .use(metaRoutes(ctx, () => routes()))
+    .use(metaRoutes(ctx, routes))
     .use(tagRoutes(ctx))
     .use(postRoutes(ctx))
     .use(voteRoutes(ctx))
@@ -77,7 +79,7 @@ export function createApp(ctx: AppContext) {
     .use(mcpRoutes(ctx))
     .use(aiRoutes(ctx))
     .use(userRoutes(ctx));
-  routes = () => app.routes;
+  finished = app;
   return app;
 }
 

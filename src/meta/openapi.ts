@@ -1,10 +1,10 @@
-import { openapi } from "@elysiajs/openapi";
-import { Elysia } from "elysia";
-import { requestPath } from "../http/request-info";
+import { type AnyElysia, Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { API_VERSION } from "./version";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
+// 3.1 schemas are plain JSON Schema, which is what TypeBox emits (const, examples arrays).
+const OPENAPI_VERSION = "3.1.0";
 
 const description = `Feature-request board API. Every route except discovery needs \`Authorization: Bearer sk_…\`.
 
@@ -12,60 +12,69 @@ Every error answers with the ApiError body: \`error_code\`, \`message\`, \`resol
 \`docs_url\`, and the legacy aliases \`error\` (= message) and \`suggestion\` (= resolution_hint). The
 page at /api/v1/docs lists every error code under "Errors"; each \`docs_url\` links to its row.`;
 
+const TAGS = [
+  { name: "Discovery", description: "What this API offers; no key needed" },
+  { name: "Posts", description: "Feature requests" },
+  { name: "Votes", description: "One per voter per post" },
+  { name: "Comments", description: "Discussion and internal notes on a post" },
+  { name: "Tags", description: "Labels that group posts" },
+  { name: "Board users", description: "The customers behind the votes" },
+  { name: "Payments", description: "Customer revenue from the payment processor, as board-user spend" },
+  { name: "Webhooks", description: "Signed event deliveries to your endpoints (docs/webhooks.md)" },
+  { name: "Integrations", description: "Team chat, community chat, code host and issue tracker" },
+  { name: "Roadmap", description: "Planned, in-progress and shipped posts" },
+  { name: "Releases", description: "Changelog entries and the posts they ship" },
+  { name: "Analytics", description: "What moved on the board over a period" },
+  { name: "Activity", description: "The audit log of every change" },
+  { name: "Public", description: "The keyless public API of public boards (/api/public)" },
+  { name: "Import and export", description: "CSV and board-export in, the whole project out" },
+  { name: "AI", description: "Triage, summaries and sprint plans (growth plan)" },
+];
+
 /**
- * The OpenAPI 3.1 document at /api/v1/openapi.json, generated from the route schemas. The page that shows
- * it (Swagger UI from assets embedded in the binary) is `docsRoutes` in docs-page.ts, not the plugin's,
- * whose page loads its scripts from a public CDN.
+ * The OpenAPI 3.1 document at /api/v1/openapi.json, generated from the route schemas of the finished app
+ * by @elysiajs/openapi's generator. The generator is loaded with the first request for the document, not
+ * at start-up (issue 19: the plugin module and its dependencies cost start-up time and memory that no
+ * other request needs). The page that shows it (Swagger UI from assets embedded in the binary) is
+ * `docsRoutes` in docs-page.ts.
  */
-export function openApi(ctx: AppContext) {
-  const plugin = openapi({
-    path: "/api/v1/docs",
-    specPath: OPENAPI_PATH,
-    provider: null,
-    // 3.1 schemas are plain JSON Schema, which is what TypeBox emits (const, examples arrays).
-    openapiVersion: "3.1.0",
-    exclude: { paths: ["/api/v1/docs", OPENAPI_PATH, /^\/api\/v1\/docs\//] },
-    documentation: {
-      info: { title: "featureboard API", version: API_VERSION, description },
-      servers: [{ url: ctx.config.publicUrl }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: "http", scheme: "bearer", description: "A project secret key, sk_…" },
-        },
-      },
-      tags: [
-        { name: "Discovery", description: "What this API offers; no key needed" },
-        { name: "Posts", description: "Feature requests" },
-        { name: "Votes", description: "One per voter per post" },
-        { name: "Comments", description: "Discussion and internal notes on a post" },
-        { name: "Tags", description: "Labels that group posts" },
-        { name: "Board users", description: "The customers behind the votes" },
-        { name: "Payments", description: "Customer revenue from the payment processor, as board-user spend" },
-        { name: "Webhooks", description: "Signed event deliveries to your endpoints (docs/webhooks.md)" },
-        { name: "Integrations", description: "Team chat, community chat, code host and issue tracker" },
-        { name: "Roadmap", description: "Planned, in-progress and shipped posts" },
-        { name: "Releases", description: "Changelog entries and the posts they ship" },
-        { name: "Analytics", description: "What moved on the board over a period" },
-        { name: "Activity", description: "The audit log of every change" },
-        { name: "Public", description: "The keyless public API of public boards (/api/public)" },
-        { name: "Import and export", description: "CSV and board-export in, the whole project out" },
-        { name: "AI", description: "Triage, summaries and sprint plans (growth plan)" },
-      ],
-    },
-  });
-  // The fix-up hook is registered before the plugin: a hook only wraps the routes added after it.
-  let generated: unknown = null;
-  let fixed: unknown = null;
-  return new Elysia({ name: "meta.openapi" })
-    .onAfterHandle({ as: "local" }, ({ request, response }) => {
-      if (requestPath(request) !== OPENAPI_PATH) return;
-      if (response !== generated) {
-        generated = response;
-        fixed = standardDocument(response);
+export function openApi(ctx: AppContext, finishedApp: () => AnyElysia | null) {
+  let generated: { routeCount: number; document: unknown } | null = null;
+  return new Elysia({ name: "meta.openapi" }).get(
+    OPENAPI_PATH,
+    async () => {
+      const app = finishedApp();
+      const routeCount = app?.routes.length ?? 0;
+      if (app && generated?.routeCount !== routeCount) {
+        const { toOpenAPISchema } = await import("@elysiajs/openapi/openapi");
+        const { paths, components } = toOpenAPISchema(
+          app,
+          { paths: ["/api/v1/docs", OPENAPI_PATH, /^\/api\/v1\/docs\//] },
+          undefined,
+          undefined,
+          OPENAPI_VERSION,
+        );
+        generated = {
+          routeCount,
+          document: standardDocument({
+            openapi: OPENAPI_VERSION,
+            info: { title: "featureboard API", version: API_VERSION, description },
+            servers: [{ url: ctx.config.publicUrl }],
+            tags: TAGS,
+            paths,
+            components: {
+              securitySchemes: {
+                bearerAuth: { type: "http", scheme: "bearer", description: "A project secret key, sk_…" },
+              },
+              schemas: components.schemas,
+            },
+          }),
+        };
       }
-      return fixed;
-    })
-    .use(plugin);
+      return generated?.document ?? {};
+    },
+    { detail: { hide: true } },
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
