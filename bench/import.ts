@@ -16,14 +16,14 @@ import { closeDatabase, commitNow, type Db, inTransaction } from "../src/db/conn
 import { createLogger } from "../src/log";
 import { createProject } from "../src/projects/service";
 import { createContext } from "../src/server";
+import { badRowsOf, type ImportRow, importRows } from "./import-rows";
 
 const { values } = parseArgs({
   options: { rows: { type: "string", default: "10000" }, runs: { type: "string", default: "3" } },
 });
 const ROWS = Number(values.rows);
 const RUNS = Number(values.runs);
-const BAD_ROWS = new Set([99, Math.floor(ROWS / 2), ROWS - 1]);
-const STATUSES = ["PENDING", "APPROVED", "IN_PROGRESS", "COMPLETE"];
+const BAD_ROWS = badRowsOf(ROWS);
 
 const dir = mkdtempSync(join(tmpdir(), "featureboard-bench-import-"));
 const config = loadConfig({
@@ -36,42 +36,7 @@ const ctx = createContext(config, createLogger(config.logLevel));
 const app = createApp(ctx);
 const db = ctx.db;
 
-interface Row {
-  title: string;
-  description: string;
-  status: string;
-  votes: number;
-  tags: string;
-  author_email: string;
-  author_name: string;
-  created_at: string;
-  comments: string;
-}
-
-/** Rows like an export of another board: a few tags, a few hundred authors, some votes and comments. */
-function makeRows(): Row[] {
-  const start = Date.parse("2024-01-01T00:00:00Z");
-  return Array.from({ length: ROWS }, (_, index) => {
-    const row: Row = {
-      title: `Imported request ${index}: make exports faster`,
-      description: "Collected by the support team; several customers asked for it on calls.",
-      status: STATUSES[index % STATUSES.length]!,
-      votes: index % 4,
-      tags: index % 3 === 0 ? "reports, performance" : `area-${index % 20}`,
-      author_email: `customer${index % 500}@example.com`,
-      author_name: `Customer ${index % 500}`,
-      created_at: new Date(start + index * 60_000).toISOString(),
-      comments: index % 5 === 0 ? "Me too\nWe need this for Q3" : "",
-    };
-    // Three bad rows: no title, an unknown status, a negative vote count.
-    if (index === 99) row.title = "";
-    if (index === Math.floor(ROWS / 2)) row.status = "SOMEDAY";
-    if (index === ROWS - 1) row.votes = -1;
-    return row;
-  });
-}
-
-async function featureboardImport(rows: Row[], run: number): Promise<number> {
+async function featureboardImport(rows: ImportRow[], run: number): Promise<number> {
   const { secretKey } = createProject(db, { slug: `import-${run}`, plan: "growth" });
   commitNow(db);
   const body = JSON.stringify({ source: "csv", data: rows });
@@ -92,7 +57,7 @@ async function featureboardImport(rows: Row[], run: number): Promise<number> {
 }
 
 /** The same rows as bare inserts: what SQLite alone costs for the data, without any of the promises. */
-function rawInserts(target: Db, rows: Row[], run: number): number {
+function rawInserts(target: Db, rows: ImportRow[], run: number): number {
   const { project } = createProject(target, { slug: `raw-${run}`, plan: "growth" });
   commitNow(target);
   const projectId = project.id;
@@ -161,7 +126,7 @@ function rawInserts(target: Db, rows: Row[], run: number): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const rows = makeRows();
+const rows = importRows(ROWS);
 const imports: number[] = [];
 const baselines: number[] = [];
 for (let run = 0; run < RUNS; run++) {

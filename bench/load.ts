@@ -18,21 +18,39 @@ export interface LoadOptions {
   /** Status that counts as success. */
   expect: number;
   /**
-   * A stall probe: this URL is fetched every 10 ms, one at a time, while the load runs; the slowest answer
-   * shows how long the server's event loop was held (a checkpoint, a re-embed, an import slice).
+   * A stall probe: this URL is fetched every 10 ms, one at a time, from a process of its own, while the load
+   * runs; the slowest answer shows how long the server's event loop was held (a checkpoint, a re-embed, an
+   * import slice) or how long a request waited behind the load.
    */
   probe?: string;
 }
 
-async function runProbe(url: string, until: () => boolean): Promise<number> {
-  let worst = 0;
-  while (!until()) {
-    const t0 = performance.now();
-    await (await fetch(url)).arrayBuffer();
-    worst = Math.max(worst, performance.now() - t0);
-    await Bun.sleep(10);
-  }
-  return worst;
+export interface ProbeResult {
+  count: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * Starts the stall probe (bench/probe.ts) in a process of its own against `url`; `stop` ends it and gives
+ * its answer times.
+ */
+export function startProbe(url: string): { stop: () => Promise<ProbeResult> } {
+  const proc = Bun.spawn([process.execPath, new URL("./probe.ts", import.meta.url).pathname, url], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  return {
+    async stop() {
+      proc.stdin.write("stop\n");
+      await proc.stdin.end();
+      const output = await new Response(proc.stdout).text();
+      await proc.exited;
+      return JSON.parse(output) as ProbeResult;
+    },
+  };
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -53,11 +71,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       if (response.status !== options.expect) errors += 1;
     }
   };
-  let done = false;
-  const probe = options.probe ? runProbe(options.probe, () => done) : Promise.resolve(0);
+  const probe = options.probe ? startProbe(options.probe) : null;
   await Promise.all(Array.from({ length: options.concurrency }, client));
-  done = true;
-  const probeMaxMs = await probe;
+  const probeMaxMs = probe ? (await probe.stop()).maxMs : 0;
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;

@@ -2,7 +2,7 @@ import { type Db, inTransaction } from "../db/connection";
 import type { Logger } from "../log";
 import { type AiProvider, isRejected } from "./provider";
 import * as store from "./store";
-import { signature } from "./vectors";
+import { preparePlanes, signature } from "./vectors";
 
 /** `ai reindex`: forgets every vector and queues every post again. */
 export { resetIndex } from "./store";
@@ -15,12 +15,13 @@ export interface PostTextInput {
 const WORKER_INTERVAL_MS = 1000;
 /**
  * Posts per batch: one request to a model server (which may take fewer: the provider learns its cap), or
- * a few milliseconds of local embedding, which runs on the event loop.
+ * local embedding, which runs on the event loop: 8 posts are ~3 ms of embedding and writing (32 held the
+ * loop ~18 ms, issue 19), and requests are served between batches.
  */
 const REMOTE_BATCH_SIZE = 64;
-const LOCAL_BATCH_SIZE = 32;
-/** Batches the background worker embeds per tick. */
-const WORKER_BATCHES = 16;
+const LOCAL_BATCH_SIZE = 8;
+/** Posts the background worker embeds per tick, at most: a 10,000-post re-embed takes ~20 ticks. */
+const WORKER_POSTS_PER_TICK = 512;
 
 export function textHash(text: PostTextInput): string {
   return Bun.hash(`${text.title}\n${text.description ?? ""}`).toString(16);
@@ -80,9 +81,15 @@ export class AiRuntime {
 
   startWorker(): void {
     if (this.timer) return;
+    // A local provider signs vectors from the first post on: its hyperplanes are built now, in steps,
+    // rather than all at once inside the first request or batch that needs them.
+    if (this.provider.embedNow) {
+      const dimension = this.provider.embedNow({ title: "", description: null }).length;
+      void preparePlanes(dimension);
+    }
     this.timer = setInterval(() => {
       if (this.draining || Date.now() < this.resumeAt) return;
-      this.drain(null, WORKER_BATCHES)
+      this.drain(null, Math.ceil(WORKER_POSTS_PER_TICK / batchSizeOf(this.provider)))
         .then(() => {
           this.failures = 0;
         })
@@ -123,8 +130,12 @@ export function forgetPost(db: Db, postId: string): void {
   store.dequeue(db, postId);
 }
 
+function batchSizeOf(provider: AiProvider): number {
+  return provider.embedNow ? LOCAL_BATCH_SIZE : REMOTE_BATCH_SIZE;
+}
+
 async function embedBatch(db: Db, provider: AiProvider, projectId: string | null): Promise<number> {
-  const queued = store.queuedPosts(db, projectId, provider.embedNow ? LOCAL_BATCH_SIZE : REMOTE_BATCH_SIZE);
+  const queued = store.queuedPosts(db, projectId, batchSizeOf(provider));
   if (queued.length === 0) return 0;
   const texts = queued.map((row) => ({ title: row.title, description: row.description }));
   const vectors = provider.embedNow
@@ -156,10 +167,6 @@ async function embedBatch(db: Db, provider: AiProvider, projectId: string | null
   return queued.length;
 }
 
-/**
- * Embeds queued posts (of one project, or of all when `projectId` is null), at most `maxBatches` batches;
- * returns how many posts it handled. Provider failures propagate (UPSTREAM_ERROR).
- */
 /**
  * Embeds queued posts with `provider` (of one project, or of all when `projectId` is null), at most
  * `maxBatches` batches; returns how many posts it handled. Callers go through AiRuntime.drain.

@@ -42,15 +42,17 @@ export function seededRandom(seed: number): () => number {
 }
 
 const planesByDimension = new Map<number, Float32Array>();
+/** Normal draws per step of planeSteps: a few milliseconds of work. */
+const DRAWS_PER_STEP = 65_536;
 
 /**
  * SIGNATURE_BITS random hyperplanes (standard normal entries) for vectors of `dimension`, stored dimension
  * by dimension (entry `i * SIGNATURE_BITS + plane`): a vector's non-zero entry then adds one contiguous
  * run to every plane's projection, which is what makes signing cheap enough for a 10,000-row import.
+ * Built in steps (a generator), so the service can build them in the background (preparePlanes) instead
+ * of in the first request that signs a vector: all of it at once holds the event loop ~40 ms.
  */
-function planes(dimension: number): Float32Array {
-  let found = planesByDimension.get(dimension);
-  if (found) return found;
+function* planeSteps(dimension: number): Generator<void, Float32Array> {
   const random = seededRandom(0x5eed + dimension);
   // Drawn plane by plane, so the planes stay the same whatever the storage order.
   const byPlane = new Float32Array(SIGNATURE_BITS * dimension);
@@ -60,13 +62,41 @@ function planes(dimension: number): Float32Array {
     const angle = 2 * Math.PI * random();
     byPlane[i] = radius * Math.cos(angle);
     if (i + 1 < byPlane.length) byPlane[i + 1] = radius * Math.sin(angle);
+    if (i % DRAWS_PER_STEP === 0) yield;
   }
-  found = new Float32Array(SIGNATURE_BITS * dimension);
+  const planes = new Float32Array(SIGNATURE_BITS * dimension);
   for (let plane = 0; plane < SIGNATURE_BITS; plane++) {
-    for (let i = 0; i < dimension; i++) found[i * SIGNATURE_BITS + plane] = byPlane[plane * dimension + i]!;
+    for (let i = 0; i < dimension; i++) planes[i * SIGNATURE_BITS + plane] = byPlane[plane * dimension + i]!;
+    if (plane % 64 === 0) yield;
+  }
+  return planes;
+}
+
+function planes(dimension: number): Float32Array {
+  let found = planesByDimension.get(dimension);
+  if (found) return found;
+  const steps = planeSteps(dimension);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) {
+      found = step.value;
+      break;
+    }
   }
   planesByDimension.set(dimension, found);
   return found;
+}
+
+/** Builds the planes for `dimension` a step at a time, with the event loop free between steps. */
+export async function preparePlanes(dimension: number): Promise<void> {
+  const steps = planeSteps(dimension);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (planesByDimension.has(dimension)) return;
+    if (step.done) {
+      planesByDimension.set(dimension, step.value);
+      return;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**

@@ -26,7 +26,7 @@ export interface ImportJob {
 
 /**
  * CSV imports started from the dashboard: checked whole before the first row is written, then written in
- * slices of IMPORT_SLICE_ROWS with the event loop free between them, so the page can show real progress
+ * slices of IMPORT_SLICE_MS with the event loop free between them, so the page can show real progress
  * (`done` of `total`) and other requests go on. Jobs live in the runtime object (src/context.ts) until the
  * process ends: they report progress, the rows themselves are in the database as each slice commits.
  */

@@ -27,8 +27,12 @@ export function csvRowsOf(input: Pick<ImportInput, "csv" | "data">): Record<stri
   return input.data;
 }
 
-/** Rows written per slice: small enough that requests between slices never wait long for the database. */
-export const IMPORT_SLICE_ROWS = 250;
+/**
+ * How long one slice of an import may hold the event loop: requests that arrive meanwhile wait at most
+ * about this long (issue 19: no slice longer than ~10 ms). A slice is cut by time, not by a row count,
+ * because a row's cost varies (tags, votes, comments) and so does the machine.
+ */
+export const IMPORT_SLICE_MS = 8;
 
 export interface SliceHooks {
   /** Runs each slice's synchronous writes (the dashboard wraps them in `actAs`). */
@@ -38,7 +42,7 @@ export interface SliceHooks {
 }
 
 /**
- * A CSV import in slices of IMPORT_SLICE_ROWS: checked whole first (nothing is written for a bad file),
+ * A CSV import in slices of IMPORT_SLICE_MS: checked whole first (nothing is written for a bad file),
  * then each slice's rows are written (a savepoint per row, so a bad row is reported and skipped) and
  * committed, with the event loop free between slices, so a 10,000-row import never holds up other
  * requests for long (docs/reporting.md).
@@ -53,14 +57,14 @@ export async function importCsvInSlices(
   const around = hooks.around ?? (<T>(write: () => T) => write());
   const errors: ImportError[] = [];
   let imported = 0;
-  for (let offset = 0; offset < rows.length; offset += IMPORT_SLICE_ROWS) {
-    const slice = around(() =>
-      importCsvSlice(db, projectId, rows.slice(offset, offset + IMPORT_SLICE_ROWS), offset),
-    );
+  for (let offset = 0; offset < rows.length;) {
+    const until = performance.now() + IMPORT_SLICE_MS;
+    const slice = around(() => importCsvSlice(db, projectId, rows, offset, until));
     await whenCommitted(db);
+    offset += slice.written;
     imported += slice.imported;
     errors.push(...slice.errors);
-    hooks.progress?.(Math.min(rows.length, offset + IMPORT_SLICE_ROWS), imported, slice.errors);
+    hooks.progress?.(offset, imported, slice.errors);
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { imported, skipped: errors.length, errors };

@@ -15,6 +15,7 @@ import activityOfPost from "./0012_activity_of_post.sql" with { type: "text" };
 import signInLinks from "./0013_sign_in_links.sql" with { type: "text" };
 import projectBranding from "./0014_project_branding.sql" with { type: "text" };
 import embeddingFailures from "./0015_embedding_failures.sql" with { type: "text" };
+import embeddingQueueDue from "./0016_embedding_queue_due.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   { version: 13, name: "0013_sign_in_links", sql: signInLinks },
   { version: 14, name: "0014_project_branding", sql: projectBranding },
   { version: 15, name: "0015_embedding_failures", sql: embeddingFailures },
+  { version: 16, name: "0016_embedding_queue_due", sql: embeddingQueueDue },
 ];

@@ -1,0 +1,180 @@
+// Stalls, tails and durability cost (issue 19). One run, one seeded database, the service as a separate
+// process (from source, or --binary dist/featureboard), the stall probe (bench/probe.ts: a /healthz every
+// 10 ms from a process of its own) running through each scenario:
+//   1. re-embed: the service starts on --posts seeded posts, none embedded yet, and embeds them all;
+//   2. votes and create-post at --concurrency clients for --seconds each, under synchronous=FULL;
+//   3. an import of --rows csv rows through POST /api/v1/import;
+//   4. the same vote and create-post loads under FEATUREBOARD_DURABILITY=fast (synchronous=NORMAL), the
+//      baseline of the rate target.
+// Prints each scenario's figures and the issue's targets; the figures go in docs/performance.md.
+//
+//   npx bun bench/stalls.ts [--posts 10000] [--votes 100000] [--rows 10000] [--seconds 30] [--concurrency 16]
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { seedBoard, startServer, waitForEmbeddings } from "./board-fixture";
+import { badRowsOf, importRows } from "./import-rows";
+import { type LoadResult, type ProbeResult, runLoad, startProbe } from "./load";
+
+const { values } = parseArgs({
+  options: {
+    posts: { type: "string", default: "10000" },
+    votes: { type: "string", default: "100000" },
+    rows: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "30" },
+    concurrency: { type: "string", default: "16" },
+    binary: { type: "string" },
+  },
+});
+const POSTS = Number(values.posts);
+const ROWS = Number(values.rows);
+const SECONDS = Number(values.seconds);
+const CONCURRENCY = Number(values.concurrency);
+const dir = mkdtempSync(join(tmpdir(), "featureboard-stalls-"));
+const databasePath = join(dir, "bench.db");
+const cacheDir = join(dir, "cache");
+const command = values.binary ? [values.binary, "serve"] : [process.execPath, "src/main.ts", "serve"];
+
+const { secretKey, postIds } = seedBoard({
+  databasePath,
+  cacheDir,
+  posts: POSTS,
+  votes: Number(values.votes),
+});
+const auth = { authorization: `Bearer ${secretKey}` };
+const json = { ...auth, "content-type": "application/json" };
+
+async function startService(durability: "full" | "fast") {
+  return startServer(
+    dir,
+    `featureboard-${durability}`,
+    command,
+    {
+      FEATUREBOARD_DB: databasePath,
+      FEATUREBOARD_CACHE_DIR: cacheDir,
+      FEATUREBOARD_DURABILITY: durability,
+      FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE: "1000000",
+      FEATUREBOARD_RATE_LIMIT_KEY_BURST: "1000000",
+    },
+    "/healthz",
+  );
+}
+
+let round = 0;
+function vote(url: string) {
+  const tag = `${round++}`;
+  return (i: number) =>
+    new Request(`${url}/api/v1/posts/${postIds[(i * 104729) % postIds.length]}/votes`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ anonymousId: `stall-${tag}-${i}` }),
+    });
+}
+function create(url: string) {
+  return (i: number) =>
+    new Request(`${url}/api/v1/posts`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ title: `Load request ${i}`, description: "Created under load" }),
+    });
+}
+
+const lines: string[] = [];
+const show = (name: string, text: string) => {
+  const line = `${name.padEnd(34)} ${text}`;
+  lines.push(line);
+  console.log(line);
+};
+const probeText = (probe: ProbeResult) =>
+  `probe p50 ${probe.p50Ms.toFixed(1)} ms, p99 ${probe.p99Ms.toFixed(1)} ms, max ${probe.maxMs.toFixed(1)} ms (${probe.count} probes)`;
+const loadText = (load: LoadResult) =>
+  `${load.perSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms ` +
+  `(${(load.p99Ms / load.p50Ms).toFixed(1)}×), probe max ${load.probeMaxMs.toFixed(1)} ms` +
+  (load.errors ? `, ${load.errors} errors` : "");
+
+const full = await startService("full");
+const results: Record<string, LoadResult> = {};
+try {
+  // 1. Re-embed: every seeded post is queued; the service embeds them in the background from its start.
+  const reembedProbe = startProbe(`${full.url}/healthz`);
+  const reembedSeconds = await waitForEmbeddings(databasePath);
+  const reembed = await reembedProbe.stop();
+  show(`re-embed ${POSTS} posts`, `${reembedSeconds.toFixed(1)} s; ${probeText(reembed)}`);
+
+  // 2. Writes under synchronous=FULL, after a short warm-up.
+  await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(full.url), expect: 201 });
+  results.voteFull = await runLoad({
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+    request: vote(full.url),
+    expect: 201,
+    probe: `${full.url}/healthz`,
+  });
+  show("votes, FULL", loadText(results.voteFull));
+  results.createFull = await runLoad({
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+    request: create(full.url),
+    expect: 201,
+    probe: `${full.url}/healthz`,
+  });
+  show("create-post, FULL", loadText(results.createFull));
+  await waitForEmbeddings(databasePath);
+
+  // 3. Import: one request carrying every row.
+  const importProbe = startProbe(`${full.url}/healthz`);
+  const importStarted = performance.now();
+  const imported = await fetch(`${full.url}/api/v1/import`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ source: "csv", data: importRows(ROWS) }),
+  });
+  const importBody = (await imported.json()) as { data?: { imported: number } };
+  const importMs = performance.now() - importStarted;
+  const importStalls = await importProbe.stop();
+  if (importBody.data?.imported !== ROWS - badRowsOf(ROWS).size) {
+    throw new Error(`import answered ${imported.status}: ${JSON.stringify(importBody).slice(0, 300)}`);
+  }
+  show(`import ${ROWS} rows`, `${(importMs / 1000).toFixed(1)} s; ${probeText(importStalls)}`);
+} finally {
+  full.stop();
+  await Bun.sleep(500);
+}
+
+// 4. The same writes under synchronous=NORMAL: the rate the FULL figures are held against.
+const fast = await startService("fast");
+try {
+  await waitForEmbeddings(databasePath);
+  await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(fast.url), expect: 201 });
+  results.voteFast = await runLoad({
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+    request: vote(fast.url),
+    expect: 201,
+  });
+  show("votes, fast (NORMAL)", loadText(results.voteFast));
+  results.createFast = await runLoad({
+    concurrency: CONCURRENCY,
+    seconds: SECONDS,
+    request: create(fast.url),
+    expect: 201,
+  });
+  show("create-post, fast (NORMAL)", loadText(results.createFast));
+} finally {
+  fast.stop();
+  await Bun.sleep(500);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const { voteFull, createFull, voteFast, createFast } = results as Record<string, LoadResult>;
+console.log(`\n${POSTS} posts; ${CONCURRENCY} clients, ${SECONDS} s per load; ${command.join(" ")}\n`);
+console.log(lines.join("\n"));
+console.log(`
+targets (issue 19):
+  vote p99 ≤ 3× p50 under FULL:          ${(voteFull!.p99Ms / voteFull!.p50Ms).toFixed(1)}×
+  create p99 ≤ 3× p50 under FULL:        ${(createFull!.p99Ms / createFull!.p50Ms).toFixed(1)}×
+  vote rate FULL ≥ 0.8× NORMAL:          ${(voteFull!.perSecond / voteFast!.perSecond).toFixed(2)}×
+  create rate FULL ≥ 0.8× NORMAL:        ${(createFull!.perSecond / createFast!.perSecond).toFixed(2)}×
+  probe max ≤ 20 ms (re-embed, import, votes): see the lines above`);
