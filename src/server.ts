@@ -4,7 +4,8 @@ import { createProvider } from "./ai/providers";
 import { type App, createApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
-import { closeDatabase, commitNow, startCheckpoints } from "./db/connection";
+import { startCheckpoints } from "./db/checkpoints";
+import { closeDatabase, commitNow } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
@@ -94,7 +95,7 @@ export function startService(
       ctx.ai.stopWorker();
       ctx.mail.stop();
       stopDailySync();
-      stopCheckpoints();
+      await stopCheckpoints();
       closeDatabase(ctx.db);
       log.info("stopped");
     })();

@@ -21,10 +21,8 @@ export class Db extends Database {
    * Service calls are synchronous, so no other request's change can run while it is set.
    */
   actingMember: ActingMember | null = null;
-  /** Set by startCheckpoints: a passive checkpoint runs between batches at most this often. */
-  checkpointEveryMs: number | null = null;
+  /** When the background checkpointer (checkpoints.ts) last copied the WAL back; 0 before its first. */
   lastCheckpointAt = 0;
-  checkpointError: ((error: unknown) => void) | null = null;
 }
 
 /**
@@ -56,8 +54,8 @@ export function openDatabase(path: string, cacheDir: string, durability: Durabil
   // Larger page cache and memory-mapped reads: sqlite-vec inserts and KNN scans are much faster with them.
   db.run("PRAGMA cache_size = -65536");
   db.run("PRAGMA mmap_size = 268435456");
-  // Checkpoints run on a timer (startCheckpoints), which copies a page rewritten many times only once;
-  // the automatic one stays, much later, as a safety valve should the timer ever stall.
+  // Checkpoints run in a worker thread of their own (checkpoints.ts), off the event loop; the automatic
+  // one stays, much later, as a safety valve should that worker ever stall.
   db.run("PRAGMA wal_autocheckpoint = 16384");
   // Every change runs in a savepoint (see group commit below); its journal stays in memory.
   db.run("PRAGMA temp_store = MEMORY");
@@ -111,7 +109,6 @@ export function commitNow(db: Db): void {
     db.run("COMMIT");
     batch.resolve();
     for (const listener of db.commitListeners) listener();
-    checkpointBetweenBatches(db);
   } catch (error) {
     if (db.inTransaction) db.run("ROLLBACK");
     batch.reject(error);
@@ -121,44 +118,6 @@ export function commitNow(db: Db): void {
 /** Resolves once every change made so far is committed; rejects if that commit failed. */
 export function whenCommitted(db: Db): Promise<void> {
   return db.openBatch?.committed ?? Promise.resolve();
-}
-
-function checkpoint(db: Db): void {
-  db.lastCheckpointAt = Date.now();
-  try {
-    db.run("PRAGMA wal_checkpoint(PASSIVE)");
-  } catch (error) {
-    db.checkpointError?.(error);
-  }
-}
-
-/**
- * Right after a commit no transaction is open: the moment a passive checkpoint can run even under steady
- * writes (a timer that waits for an idle moment never gets one when batches follow each other). At most
- * once per interval, so each copies about one interval of WAL and the WAL never grows to the automatic
- * checkpoint that would stall a request.
- */
-function checkpointBetweenBatches(db: Db): void {
-  if (db.checkpointEveryMs === null || db.inTransaction) return;
-  if (Date.now() - db.lastCheckpointAt >= db.checkpointEveryMs) checkpoint(db);
-}
-
-/**
- * Copies the WAL back into the database file about every second: after a commit when writes keep coming
- * (checkpointBetweenBatches), and from a timer when they do not, so the WAL stays small and checkpoint
- * work (and its fsync) stays off the busy path. Returns a function that stops it.
- */
-export function startCheckpoints(db: Db, onError: (error: unknown) => void, everyMs = 1000): () => void {
-  db.checkpointEveryMs = everyMs;
-  db.checkpointError = onError;
-  const timer = setInterval(() => {
-    if (db.inTransaction || Date.now() - db.lastCheckpointAt < everyMs) return;
-    checkpoint(db);
-  }, everyMs);
-  return () => {
-    clearInterval(timer);
-    db.checkpointEveryMs = null;
-  };
 }
 
 /** Commits what is pending, then closes the database. */
