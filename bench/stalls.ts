@@ -94,6 +94,13 @@ const loadText = (load: LoadResult) =>
   `(${(load.p99Ms / load.p50Ms).toFixed(1)}×), probe max ${load.probeMaxMs.toFixed(1)} ms` +
   (load.errors ? `, ${load.errors} errors` : "");
 
+/** One write load of SECONDS at CONCURRENCY clients, shown under `name`; probed when `probe` is given. */
+async function writeLoad(name: string, request: (i: number) => Request, probe?: string): Promise<LoadResult> {
+  const result = await runLoad({ concurrency: CONCURRENCY, seconds: SECONDS, request, expect: 201, probe });
+  show(name, loadText(result));
+  return result;
+}
+
 const full = await startService("full");
 const results: Record<string, LoadResult> = {};
 try {
@@ -105,22 +112,8 @@ try {
 
   // 2. Writes under synchronous=FULL, after a short warm-up.
   await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(full.url), expect: 201 });
-  results.voteFull = await runLoad({
-    concurrency: CONCURRENCY,
-    seconds: SECONDS,
-    request: vote(full.url),
-    expect: 201,
-    probe: `${full.url}/healthz`,
-  });
-  show("votes, FULL", loadText(results.voteFull));
-  results.createFull = await runLoad({
-    concurrency: CONCURRENCY,
-    seconds: SECONDS,
-    request: create(full.url),
-    expect: 201,
-    probe: `${full.url}/healthz`,
-  });
-  show("create-post, FULL", loadText(results.createFull));
+  results.voteFull = await writeLoad("votes, FULL", vote(full.url), `${full.url}/healthz`);
+  results.createFull = await writeLoad("create-post, FULL", create(full.url), `${full.url}/healthz`);
   await waitForEmbeddings(databasePath);
 
   // 3. Import: one request carrying every row.
@@ -148,20 +141,8 @@ const fast = await startService("fast");
 try {
   await waitForEmbeddings(databasePath);
   await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(fast.url), expect: 201 });
-  results.voteFast = await runLoad({
-    concurrency: CONCURRENCY,
-    seconds: SECONDS,
-    request: vote(fast.url),
-    expect: 201,
-  });
-  show("votes, fast (NORMAL)", loadText(results.voteFast));
-  results.createFast = await runLoad({
-    concurrency: CONCURRENCY,
-    seconds: SECONDS,
-    request: create(fast.url),
-    expect: 201,
-  });
-  show("create-post, fast (NORMAL)", loadText(results.createFast));
+  results.voteFast = await writeLoad("votes, fast (NORMAL)", vote(fast.url));
+  results.createFast = await writeLoad("create-post, fast (NORMAL)", create(fast.url));
 } finally {
   fast.stop();
   await Bun.sleep(500);
