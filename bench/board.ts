@@ -129,43 +129,52 @@ try {
     await measureGet("GET /posts/{id}", (i) => `/api/v1/posts/${postIds[(i * 7919) % postIds.length]}`),
   );
 
-  const voteBytes = (
-    await (
-      await fetch(`${board.url}/api/v1/posts/${postIds[0]}/votes`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ anonymousId: "probe" }),
-      })
-    ).arrayBuffer()
-  ).byteLength;
+  /**
+   * Measures a write on featureboard (201 expected, with the stall probe), then the baseline answering a
+   * POST of the same response size with `baselineBody(i)`.
+   */
+  async function measureWrite(
+    name: string,
+    request: (i: number) => Request,
+    bytes: number,
+    baselineBody: (i: number) => string,
+  ): Promise<Row> {
+    return {
+      name,
+      board: await runLoad({
+        concurrency: CONCURRENCY,
+        seconds: SECONDS,
+        request,
+        expect: 201,
+        probe: healthz,
+      }),
+      baseline: await runLoad({
+        concurrency: CONCURRENCY,
+        seconds: SECONDS,
+        expect: 200,
+        request: (i) =>
+          new Request(`${baseline.url}/fixed/${bytes}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: baselineBody(i),
+          }),
+      }),
+    };
+  }
+
   const vote = (i: number) =>
     new Request(`${board.url}/api/v1/posts/${postIds[(i * 104729) % postIds.length]}/votes`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ anonymousId: `bench-${i}` }),
     });
+  const voteBytes = (await (await fetch(vote(-1))).arrayBuffer()).byteLength;
   await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: (i) => vote(i + 10_000_000), expect: 201 });
-  rows.push({
-    name: "POST votes (create)",
-    board: await runLoad({
-      concurrency: CONCURRENCY,
-      seconds: SECONDS,
-      request: vote,
-      expect: 201,
-      probe: healthz,
-    }),
-    baseline: await runLoad({
-      concurrency: CONCURRENCY,
-      seconds: SECONDS,
-      expect: 200,
-      request: (i) =>
-        new Request(`${baseline.url}/fixed/${voteBytes}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ anonymousId: `bench-${i}` }),
-        }),
-    }),
-  });
+  rows.push(
+    await measureWrite("POST votes (create)", vote, voteBytes, (i) =>
+      JSON.stringify({ anonymousId: `bench-${i}` }),
+    ),
+  );
 
   const create = (i: number) =>
     new Request(`${board.url}/api/v1/posts`, {
@@ -174,27 +183,7 @@ try {
       body: JSON.stringify({ title: `Bench request ${i}`, description: "Created under load" }),
     });
   const createBytes = (await (await fetch(create(-1))).arrayBuffer()).byteLength;
-  rows.push({
-    name: "POST /posts (create)",
-    board: await runLoad({
-      concurrency: CONCURRENCY,
-      seconds: SECONDS,
-      request: create,
-      expect: 201,
-      probe: healthz,
-    }),
-    baseline: await runLoad({
-      concurrency: CONCURRENCY,
-      seconds: SECONDS,
-      expect: 200,
-      request: () =>
-        new Request(`${baseline.url}/fixed/${createBytes}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: "{}",
-        }),
-    }),
-  });
+  rows.push(await measureWrite("POST /posts (create)", create, createBytes, () => "{}"));
 
   console.log(`\n${POSTS} posts, ${VOTES} votes; ${CONCURRENCY} concurrent clients, ${SECONDS} s per case\n`);
   console.log(format(rows));
