@@ -4,9 +4,12 @@ import type { Db } from "./connection";
  * The checkpointer: a worker thread with its own connection to the database file that runs a passive
  * checkpoint (copies the WAL back into the database file) every interval. On the event loop a checkpoint
  * under steady writes took 30–45 ms each second, and a WAL left to the automatic checkpoint made commits of
- * ~170 ms (issue 19; docs/performance.md). A passive checkpoint never blocks the service's connection: it
- * copies what no reader still needs and the service's next write transaction reuses the WAL from its
- * start, so the WAL stays about one interval of writes long.
+ * ~170 ms (issue 19; docs/performance.md). A passive checkpoint never blocks the service's connection.
+ *
+ * Under writes that never pause, the worker never sees the WAL whole: frames arrive while it copies, and
+ * the WAL is reused from its start only once every frame is copied. So it reports how far it got, and the
+ * service's own connection copies the last few frames right after a commit (finishCheckpoint in
+ * connection.ts), a millisecond or two, after which its next write starts the WAL over.
  *
  * The worker's code is a string run from a Blob URL, so the compiled binary needs no second entry point.
  */
@@ -22,7 +25,7 @@ self.onmessage = ({ data }) => {
     timer = setInterval(() => {
       try {
         const result = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-        postMessage({ type: "checkpointed", frames: result.checkpointed });
+        postMessage({ type: "checkpointed", frames: result.log, copied: result.checkpointed });
       } catch (error) {
         postMessage({ type: "failed", error: String(error) });
       }
@@ -36,7 +39,16 @@ self.onmessage = ({ data }) => {
 `;
 
 type CheckpointerMessage =
-  { type: "checkpointed"; frames: number } | { type: "failed"; error: string } | { type: "stopped" };
+  | { type: "checkpointed"; frames: number; copied: number }
+  | { type: "failed"; error: string }
+  | { type: "stopped" };
+
+export interface CheckpointOptions {
+  /** How often the worker checkpoints. */
+  everyMs?: number;
+  /** The WAL length (frames) past which the service's connection finishes a checkpoint and starts it over. */
+  restartAfterFrames?: number;
+}
 
 /** How long `stop` waits for the worker to close its connection before ending the thread anyway. */
 const STOP_TIMEOUT_MS = 2_000;
@@ -48,16 +60,22 @@ const STOP_TIMEOUT_MS = 2_000;
 export function startCheckpoints(
   db: Db,
   onError: (error: unknown) => void,
-  everyMs = 250,
+  // Every 25 ms: the frames the service's connection then copies are those of one short checkpoint. 32 MiB:
+  // that copy happens about once a second under a heavy vote load (docs/performance.md).
+  { everyMs = 25, restartAfterFrames = 8192 }: CheckpointOptions = {},
 ): () => Promise<void> {
   if (db.filename === ":memory:" || db.filename === "") return () => Promise.resolve();
+  db.restartWalAfterFrames = restartAfterFrames;
   const synchronous = db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous ?? 2;
   const source = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
   const worker = new Worker(source);
   let stopped: () => void = () => undefined;
   worker.onmessage = ({ data }: MessageEvent<CheckpointerMessage>) => {
-    if (data.type === "checkpointed") db.lastCheckpointAt = Date.now();
-    else if (data.type === "failed") onError(new Error(data.error));
+    if (data.type === "checkpointed") {
+      db.lastCheckpointAt = Date.now();
+      db.walFrames = data.frames;
+      db.walBacklog = data.frames - data.copied;
+    } else if (data.type === "failed") onError(new Error(data.error));
     else stopped();
   };
   worker.onerror = (event) => onError(event.error ?? new Error(event.message));
@@ -66,6 +84,7 @@ export function startCheckpoints(
     const closed = new Promise<void>((resolve) => {
       stopped = resolve;
     });
+    db.restartWalAfterFrames = null;
     worker.postMessage({ type: "stop" });
     await Promise.race([closed, Bun.sleep(STOP_TIMEOUT_MS)]);
     worker.terminate();

@@ -23,6 +23,11 @@ export class Db extends Database {
   actingMember: ActingMember | null = null;
   /** When the background checkpointer (checkpoints.ts) last copied the WAL back; 0 before its first. */
   lastCheckpointAt = 0;
+  /** What the checkpointer last saw: frames in the WAL, and how many of them it had not copied yet. */
+  walFrames = 0;
+  walBacklog = 0;
+  /** While the checkpointer runs: the WAL length (frames) past which this connection finishes a checkpoint. */
+  restartWalAfterFrames: number | null = null;
 }
 
 /**
@@ -100,6 +105,25 @@ export function inTransaction<T>(db: Db, work: () => T): T {
   return db.transaction(work)();
 }
 
+/** The last frames of a WAL copied here, not by the checkpointer thread: a millisecond or two of copying. */
+const FINISH_AT_MOST_FRAMES = 256;
+
+/**
+ * Right after a commit (no transaction open), copies the few frames the checkpointer thread has not, so
+ * the WAL is whole in the database file and the next write starts it over (checkpoints.ts says why).
+ */
+function finishCheckpoint(db: Db): void {
+  const restartAfter = db.restartWalAfterFrames;
+  if (restartAfter === null || db.inTransaction) return;
+  if (db.walFrames < restartAfter || db.walBacklog > FINISH_AT_MOST_FRAMES) return;
+  db.walFrames = 0;
+  try {
+    db.run("PRAGMA wal_checkpoint(PASSIVE)");
+  } catch {
+    // The commit stands; the checkpointer thread copies these frames on its next round.
+  }
+}
+
 /** Commits the open batch, if any, right away. */
 export function commitNow(db: Db): void {
   const batch = db.openBatch;
@@ -109,6 +133,7 @@ export function commitNow(db: Db): void {
     db.run("COMMIT");
     batch.resolve();
     for (const listener of db.commitListeners) listener();
+    finishCheckpoint(db);
   } catch (error) {
     if (db.inTransaction) db.run("ROLLBACK");
     batch.reject(error);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startCheckpoints } from "../../src/db/checkpoints";
 import { commitNow, inTransaction, openDatabase } from "../../src/db/connection";
@@ -27,14 +27,25 @@ describe("durability and checkpoints", () => {
     const db = openDatabase(path, cacheDir);
     db.run("CREATE TABLE log (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
     const errors: unknown[] = [];
-    const stop = startCheckpoints(db, (error) => errors.push(error), 100);
+    // A small restart length, so this short test sees the WAL started over many times.
+    const stop = startCheckpoints(db, (error) => errors.push(error), {
+      everyMs: 25,
+      restartAfterFrames: 256,
+    });
     const started = Date.now();
     let batches = 0;
     // A new batch opens on every turn of the event loop: a timer on this thread waiting for an idle moment
     // would never run.
-    while (Date.now() - started < 800) {
+    while (Date.now() - started < 1500) {
+      // About 5 ms of writing per batch, spread over many pages, as a busy service writes.
+      const until = performance.now() + 5;
       inTransaction(db, () => {
-        for (let row = 0; row < 50; row++) db.query("INSERT INTO log (body) VALUES (?)").run("x".repeat(200));
+        while (performance.now() < until) {
+          db.query("INSERT INTO log (id, body) VALUES (?, ?)").run(
+            Math.floor(Math.random() * 1e12),
+            "x".repeat(200),
+          );
+        }
       });
       batches++;
       await new Promise((resolve) => setImmediate(resolve));
@@ -43,9 +54,12 @@ describe("durability and checkpoints", () => {
     await stop();
     expect(errors).toEqual([]);
     expect(batches).toBeGreaterThan(20);
-    // The worker thread checkpointed while this thread kept writing, and left nothing broken behind: a
-    // checkpoint from here completes, and the WAL is then reused from its start.
+    // The worker thread checkpointed while this thread kept writing, and the WAL was started over again
+    // and again, and a last checkpoint from here completes.
     expect(db.lastCheckpointAt).toBeGreaterThan(started);
+    // Without this connection finishing checkpoints (restartAfterFrames past reach) the WAL reached ~118 MB
+    // here, beyond the 64 MiB automatic checkpoint that stalls a commit; with it, ~43 MB.
+    expect(statSync(`${path}-wal`).size).toBeLessThan(64 * 1024 * 1024);
     const after = db
       .query<{ busy: number; log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(PASSIVE)")
       .get();
