@@ -13,7 +13,7 @@ import { AiRuntime, embedPost } from "../src/ai/embeddings";
 import { LocalProvider } from "../src/ai/local-provider";
 import { CANDIDATES, embedQuery, EXACT_SCAN_LIMIT } from "../src/ai/similarity";
 import { allVectors } from "../src/ai/store";
-import { fromBlob, seededRandom } from "../src/ai/vectors";
+import { seededRandom } from "../src/ai/vectors";
 import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { closeDatabase, commitNow, inTransaction } from "../src/db/connection";
@@ -221,9 +221,9 @@ async function measure() {
     commitNow(ctx.db);
     // Ground truth: every vector of the project in one matrix, scanned in full for each query.
     const stored = allVectors(ctx.db, project.id);
-    const dimension = fromBlob(stored[0]!.vector).length;
+    const dimension = stored[0]!.vector.length;
     const matrix = new Float32Array(stored.length * dimension);
-    stored.forEach((row, index) => matrix.set(fromBlob(row.vector), index * dimension));
+    stored.forEach((row, index) => matrix.set(row.vector, index * dimension));
     const exactTop5 = (query: Float32Array): string[] => {
       const best: { index: number; score: number }[] = [];
       for (let index = 0; index < stored.length; index++) {

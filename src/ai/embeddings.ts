@@ -22,6 +22,8 @@ const REMOTE_BATCH_SIZE = 64;
 const LOCAL_BATCH_SIZE = 8;
 /** Posts the background worker embeds per tick, at most: a 10,000-post re-embed takes ~20 ticks. */
 const WORKER_POSTS_PER_TICK = 512;
+/** Vectors from before migration 0017 the worker rewrites in half precision per tick: a few ms of work. */
+const HALVED_PER_TICK = 64;
 
 export function textHash(text: PostTextInput): string {
   return Bun.hash(`${text.title}\n${text.description ?? ""}`).toString(16);
@@ -49,6 +51,8 @@ export class AiRuntime {
   /** Failures of the background worker in a row, and when it may try again. */
   private failures = 0;
   private resumeAt = 0;
+  /** Set once no vector is left in the old 32-bit format. */
+  private allHalved = false;
 
   constructor(
     readonly db: Db,
@@ -92,6 +96,7 @@ export class AiRuntime {
       this.drain(null, Math.ceil(WORKER_POSTS_PER_TICK / batchSizeOf(this.provider)))
         .then(() => {
           this.failures = 0;
+          this.halveOldVectors();
         })
         .catch((error: unknown) => {
           // The database was closed under the timer (shutdown, end of a test): nothing left to do.
@@ -107,6 +112,13 @@ export class AiRuntime {
         });
     }, WORKER_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  /** Rewrites a few vectors stored before migration 0017 in half precision (store.halveStoredVectors). */
+  private halveOldVectors(): void {
+    if (this.allHalved) return;
+    const rewritten = inTransaction(this.db, () => store.halveStoredVectors(this.db, HALVED_PER_TICK));
+    if (rewritten === 0) this.allHalved = true;
   }
 
   stopWorker(): void {

@@ -27,7 +27,6 @@ import {
 } from "./similarity";
 import * as store from "./store";
 import type { CandidateRow } from "./store";
-import { fromBlob } from "./vectors";
 
 export const DEFAULT_THRESHOLD = 0.7;
 export const DEFAULT_SIMILAR_LIMIT = 5;
@@ -184,9 +183,7 @@ async function neighboursOf(
 ) {
   const { db, provider } = ai;
   const stored = store.storedVector(db, post.id);
-  const vector = stored
-    ? fromBlob(stored)
-    : await embedQuery(provider, { title: post.title, description: post.description });
+  const vector = stored ?? (await embedQuery(provider, { title: post.title, description: post.description }));
   return nearest(db, projectId, vector, limit + 1)
     .filter((hit) => hit.postId !== post.id)
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))

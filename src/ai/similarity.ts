@@ -4,7 +4,7 @@ import type { AiRuntime } from "./embeddings";
 import { ApiError } from "../http/errors";
 import { type AiProvider, calibrate, isRejected } from "./provider";
 import * as store from "./store";
-import { dot, fromBlob, signature } from "./vectors";
+import { dot, signature } from "./vectors";
 
 /** Up to this many posts a project is scanned exactly; above it the signature index finds candidates. */
 export const EXACT_SCAN_LIMIT = 1000;
@@ -30,7 +30,7 @@ export interface Scored {
 }
 
 function scoreRows(rows: store.EmbeddingRow[], query: Float32Array): Scored[] {
-  return rows.map((row) => ({ postId: row.post_id, raw: dot(fromBlob(row.vector), query) }));
+  return rows.map((row) => ({ postId: row.post_id, raw: dot(row.vector, query) }));
 }
 
 /** The `k` nearest posts by exact cosine over every vector of the project: the ground truth. */

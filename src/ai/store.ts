@@ -1,11 +1,22 @@
 import type { Db } from "../db/connection";
 import type { PostStatus } from "../posts/schema";
-import { toBlob } from "./vectors";
+import { fromBlob, toHalfBlob, type VectorFormat } from "./vectors";
 
 export interface EmbeddingRow {
   vector_id: number;
   post_id: string;
+  vector: Float32Array;
+}
+
+interface StoredVectorRow {
+  vector_id: number;
+  post_id: string;
   vector: Uint8Array;
+  vector_format: VectorFormat;
+}
+
+function decoded(row: StoredVectorRow): EmbeddingRow {
+  return { vector_id: row.vector_id, post_id: row.post_id, vector: fromBlob(row.vector, row.vector_format) };
 }
 
 export function storedModelKey(db: Db): string | null {
@@ -52,10 +63,10 @@ export function writeEmbedding(
   deleteEmbedding(db, input.postId);
   const inserted = db
     .query<{ vector_id: number }, [string, string, string, string, Uint8Array, number]>(
-      `INSERT INTO post_embeddings (post_id, project_id, model_key, text_hash, vector, embedded_at)
-       VALUES (?, ?, ?, ?, ?, ?) RETURNING vector_id`,
+      `INSERT INTO post_embeddings (post_id, project_id, model_key, text_hash, vector, vector_format, embedded_at)
+       VALUES (?, ?, ?, ?, ?, 'f16', ?) RETURNING vector_id`,
     )
-    .get(input.postId, input.projectId, input.modelKey, input.textHash, toBlob(input.vector), input.now);
+    .get(input.postId, input.projectId, input.modelKey, input.textHash, toHalfBlob(input.vector), input.now);
   db.query("INSERT INTO post_signatures (rowid, project_id, signature) VALUES (?, ?, vec_bit(?))").run(
     inserted!.vector_id,
     input.projectId,
@@ -149,10 +160,11 @@ export function countEmbeddings(db: Db, projectId: string | null = null): number
 /** Every vector of a project: the exact scan, for small projects and for the benchmark's ground truth. */
 export function allVectors(db: Db, projectId: string): EmbeddingRow[] {
   return db
-    .query<EmbeddingRow, [string]>(
-      "SELECT vector_id, post_id, vector FROM post_embeddings WHERE project_id = ?",
+    .query<StoredVectorRow, [string]>(
+      "SELECT vector_id, post_id, vector, vector_format FROM post_embeddings WHERE project_id = ?",
     )
-    .all(projectId);
+    .all(projectId)
+    .map(decoded);
 }
 
 /** The `k` signatures nearest by Hamming distance, within one project's partition. */
@@ -168,10 +180,12 @@ export function nearestSignatures(db: Db, projectId: string, signature: Uint8Arr
 export function vectorsById(db: Db, vectorIds: number[]): EmbeddingRow[] {
   if (vectorIds.length === 0) return [];
   return db
-    .query<EmbeddingRow, [string]>(
-      "SELECT vector_id, post_id, vector FROM post_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+    .query<StoredVectorRow, [string]>(
+      `SELECT vector_id, post_id, vector, vector_format FROM post_embeddings
+       WHERE vector_id IN (SELECT value FROM json_each(?))`,
     )
-    .all(JSON.stringify(vectorIds));
+    .all(JSON.stringify(vectorIds))
+    .map(decoded);
 }
 
 /** Searchable posts of a project: posts merged into another are duplicates already. */
@@ -197,12 +211,29 @@ export function currentPostText(
     .get(postId);
 }
 
-export function storedVector(db: Db, postId: string): Uint8Array | null {
-  return (
-    db
-      .query<{ vector: Uint8Array }, [string]>("SELECT vector FROM post_embeddings WHERE post_id = ?")
-      .get(postId)?.vector ?? null
-  );
+export function storedVector(db: Db, postId: string): Float32Array | null {
+  const row = db
+    .query<StoredVectorRow, [string]>(
+      "SELECT vector_id, post_id, vector, vector_format FROM post_embeddings WHERE post_id = ?",
+    )
+    .get(postId);
+  return row ? decoded(row).vector : null;
+}
+
+/**
+ * Rewrites up to `limit` vectors stored as 32-bit floats (from before migration 0017) as 16-bit ones;
+ * returns how many it rewrote. The signatures stay: they were made from the full vectors.
+ */
+export function halveStoredVectors(db: Db, limit: number): number {
+  const rows = db
+    .query<StoredVectorRow, [number]>(
+      `SELECT vector_id, post_id, vector, vector_format FROM post_embeddings
+       WHERE vector_format = 'f32' LIMIT ?`,
+    )
+    .all(limit);
+  const update = db.query("UPDATE post_embeddings SET vector = ?, vector_format = 'f16' WHERE vector_id = ?");
+  for (const row of rows) update.run(toHalfBlob(decoded(row).vector), row.vector_id);
+  return rows.length;
 }
 
 export interface CandidateRow {

@@ -124,12 +124,19 @@ export function signature(vector: Float32Array): Uint8Array {
   return bits;
 }
 
-export function toBlob(vector: Float32Array): Uint8Array {
-  return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+/** How a vector is stored: 16-bit floats for what is written now, 32-bit for rows from before (0017). */
+export type VectorFormat = "f16" | "f32";
+
+/** A vector as stored: 16-bit floats, half the bytes of 32-bit ones (migration 0017 says why). */
+export function toHalfBlob(vector: Float32Array): Uint8Array {
+  const half = Float16Array.from(vector);
+  return new Uint8Array(half.buffer, half.byteOffset, half.byteLength);
 }
 
-export function fromBlob(blob: Uint8Array): Float32Array {
-  // Copy: a blob from SQLite need not be 4-byte aligned.
+export function fromBlob(blob: Uint8Array, format: VectorFormat): Float32Array {
+  // Copy: a blob from SQLite need not be aligned to its element size.
   const copy = new Uint8Array(blob);
-  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+  return format === "f16"
+    ? Float32Array.from(new Float16Array(copy.buffer, 0, copy.byteLength / 2))
+    : new Float32Array(copy.buffer, 0, copy.byteLength / 4);
 }
