@@ -26,6 +26,7 @@ import {
   similarTo,
 } from "./similarity";
 import * as store from "./store";
+import { titlesSetApart } from "./text";
 import type { CandidateRow } from "./store";
 
 export const DEFAULT_THRESHOLD = 0.7;
@@ -131,7 +132,10 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
     { threshold: RELATED_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
   );
   const duplicate = similar.find(
-    (hit) => hit.similarity >= DEFAULT_THRESHOLD && !NEVER_ABSORBS.includes(hit.status),
+    (hit) =>
+      hit.similarity >= DEFAULT_THRESHOLD &&
+      !NEVER_ABSORBS.includes(hit.status) &&
+      !titlesSetApart(hit.title, extracted.title),
   );
   if (duplicate) {
     const post = toPost(requirePostRow(db, projectId, duplicate.id));
@@ -217,7 +221,7 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
     );
     for (const hit of hits) {
       const other = others.get(hit.postId);
-      if (!other || other.id === post.id) continue;
+      if (!other || other.id === post.id || titlesSetApart(other.title, post.title)) continue;
       if (
         other.status !== "PENDING" ||
         other.created_at < post.created_at ||

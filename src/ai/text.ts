@@ -126,6 +126,21 @@ export const CONTRAST_TERMS = new Set([
   "outbound",
 ]);
 
+/**
+ * True when two titles each name a contrast term the other does not ("Desktop client for Mac" and
+ * "Desktop client for Windows"): two requests, however alike the rest of their text, so never duplicates.
+ * Titles only: a description often names every platform the customer uses.
+ */
+export function titlesSetApart(a: string, b: string): boolean {
+  // Unstemmed words too: "windows" is a platform, its stem "window" is not.
+  const contrasts = (title: string) =>
+    new Set([...normalise(title).split(" "), ...terms(title)].filter((word) => CONTRAST_TERMS.has(word)));
+  const first = contrasts(a);
+  const second = contrasts(b);
+  const onlyIn = (one: Set<string>, other: Set<string>) => [...one].some((term) => !other.has(term));
+  return onlyIn(first, second) && onlyIn(second, first);
+}
+
 /** Single words rewritten to a canonical stem (after stemming). */
 const WORDS: Record<string, string> = {
   colour: "color",

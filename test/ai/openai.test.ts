@@ -150,7 +150,7 @@ describe("the openai provider against an OpenAI-compatible server", () => {
       json_schema: { name: "feature_request", strict: true },
     });
     const again = await t.call("POST", "/api/v1/posts/from-text", {
-      body: { text: "A phone app for iOS please" },
+      body: { text: "A phone app please" },
     });
     expect(again.body.data).toMatchObject({
       action: "matched_duplicate",

@@ -57,6 +57,37 @@ describe("words a product manager would sign", () => {
     expect(recommendation.suggested_status).not.toBe("CLOSED");
   });
 
+  test("triage keeps platforms apart even when both descriptions name both platforms", async () => {
+    const mac = await makePost(t, {
+      title: "Desktop client for Mac",
+      description:
+        "Our team uses the browser on Mac and Windows laptops; a desktop client for Mac would help",
+      status: "APPROVED",
+    });
+    const windows = await makePost(t, {
+      title: "Desktop client for Windows",
+      description:
+        "Our team uses the browser on Mac and Windows laptops; a desktop client for Windows would help",
+    });
+    const triage = await t.call("POST", "/api/v1/ai/triage", { body: { limit: 50 } });
+    const recommendation = triage.body.data.recommendations.find(
+      (item: { postId: string }) => item.postId === windows.id,
+    );
+    expect(recommendation.duplicate_of).not.toBe(mac.id);
+    expect(recommendation.duplicate_of).toBeNull();
+    expect(recommendation.suggested_status).not.toBe("CLOSED");
+    // The same request in other words is still found: no platform named against another.
+    const again = await makePost(t, {
+      title: "A desktop client for Windows laptops",
+      description: "Our team uses the browser on Windows laptops; a desktop client would help",
+    });
+    const second = await t.call("POST", "/api/v1/ai/triage", { body: { limit: 50 } });
+    const found = second.body.data.recommendations.find(
+      (item: { postId: string }) => item.postId === again.id,
+    );
+    expect(found.duplicate_of).toBe(windows.id);
+  });
+
   test("sprint-plan reasons are specific to each request: its rank, its customers, what its text says of its size", async () => {
     const payer = await makeUser(t, { email: "cfo@bigco.example" });
     await t.call("PATCH", `/api/v1/users/${payer.id}`, { body: { userSpend: 1200 } });
