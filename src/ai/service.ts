@@ -288,16 +288,10 @@ const PLANNABLE: readonly PostStatus[] = ["PENDING", "APPROVED", "IN_PROGRESS"];
 /** How many of the period's most voted posts a summary reads. */
 const SUMMARY_POSTS = 100;
 
-/** Effort in rough units: a longer request usually hides more work; 1 is a one-liner. */
-function effortOf(post: CandidateRow): number {
-  const words = `${post.title} ${post.description ?? ""}`.split(/\s+/).filter(Boolean).length;
-  return 1 + words / 40;
-}
-
 function scoreFor(strategy: Strategy, post: CandidateRow, maxima: { votes: number; spend: number }): number {
   const votes = post.vote_count / Math.max(1, maxima.votes);
   const spend = post.spend_cents / Math.max(1, maxima.spend);
-  const quickness = 1 / effortOf(post);
+  const quickness = 1 / effortOf(post).units;
   const started = post.status === "IN_PROGRESS" ? 0.1 : 0;
   switch (strategy) {
     case "popular":
@@ -317,17 +311,28 @@ const SMALL_SIGNS =
 const LARGE_SIGNS =
   /\b(integration|integrate|sync|migrat\w*|mobile app|android|ios|offline|permissions?|roles?|sso|saml|api|import|export|real[\s-]?time|multi[\s-]?\w+|workflow|automation|reporting|dashboard)\b/i;
 
-/** What the text says about the effort, in words a product manager reads. */
-function effortSignal(post: CandidateRow): string {
+/**
+ * How big a request looks from its text: a sign of a larger build (an integration, a mobile app, SSO…)
+ * or of a small change (a button, a default…), else its length, since a longer request usually hides more
+ * work. `units` ranks quick wins (1 is a one-line request); `words` says why, as a product manager reads it.
+ * One estimate for both, so a plan never ranks as quick what its reason calls large.
+ */
+function effortOf(post: CandidateRow): { units: number; words: string } {
   const text = `${post.title} ${post.description ?? ""}`;
-  const words = text.split(/\s+/).filter(Boolean).length;
+  const length = text.split(/\s+/).filter(Boolean).length;
+  const byLength = 1 + length / 40;
   const large = LARGE_SIGNS.exec(text)?.[0];
-  if (large) return `likely a larger build (it involves ${large.toLowerCase()})`;
+  if (large)
+    return { units: 3 + byLength, words: `likely a larger build (it involves ${large.toLowerCase()})` };
   const small = SMALL_SIGNS.exec(text)?.[0];
-  if (small) return `likely a small change (a ${small.toLowerCase()})`;
-  return words <= 12
-    ? "small as written (a one-line request)"
-    : `a ${words}-word request: size it before committing`;
+  if (small) return { units: 1, words: `likely a small change (a ${small.toLowerCase()})` };
+  return {
+    units: byLength,
+    words:
+      length <= 12
+        ? "small as written (a one-line request)"
+        : `a ${length}-word request: size it before committing`,
+  };
 }
 
 function planReason(strategy: Strategy, post: CandidateRow, rank: { byVotes: number; open: number }): string {
@@ -336,7 +341,7 @@ function planReason(strategy: Strategy, post: CandidateRow, rank: { byVotes: num
     post.spend_cents > 0
       ? `${plural(post.paying_voters, "paying customer")} spending ${money(post.spend_cents)}/month`
       : "no paying voters yet";
-  const effort = effortSignal(post);
+  const effort = effortOf(post).words;
   const started =
     post.status === "IN_PROGRESS" ? "; already in progress, so finishing it frees capacity" : "";
   switch (strategy) {

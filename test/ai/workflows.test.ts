@@ -261,6 +261,24 @@ describe("POST /ai/sprint-plan", () => {
     expect(items[ids.indexOf(short.id)].reason).toContain("Quick win");
   });
 
+  test("quick-wins sizes by what the text says, not by its length: a two-word integration is no quick win", async () => {
+    const integration = await makePost(t, { title: "Salesforce integration" });
+    const tweak = await makePost(t, {
+      title: "Newest first as the default sort order",
+      description:
+        "Most of our visitors come to see what was just posted, and the current default puts new requests " +
+        "at the bottom of the list where nobody scrolls; newest first would fix that for everyone.",
+    });
+    for (const post of [integration, tweak])
+      for (let i = 0; i < 30; i++) await vote(post.id, { anonymousId: `size-${post.id}-${i}` });
+    const items = (
+      await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "quick-wins", capacity: 50 } })
+    ).body.data.items;
+    const ids = items.map((item: { postId: string }) => item.postId);
+    expect(ids.indexOf(tweak.id)).toBeLessThan(ids.indexOf(integration.id));
+    expect(items[ids.indexOf(integration.id)].reason).toContain("larger build");
+  });
+
   test("an unknown strategy is refused", async () => {
     expectApiError(
       await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "vibes" } }),
