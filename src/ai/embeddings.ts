@@ -85,12 +85,6 @@ export class AiRuntime {
 
   startWorker(): void {
     if (this.timer) return;
-    // A local provider signs vectors from the first post on: its hyperplanes are built now, in steps,
-    // rather than all at once inside the first request or batch that needs them.
-    if (this.provider.embedNow) {
-      const dimension = this.provider.embedNow({ title: "", description: null }).length;
-      void preparePlanes(dimension);
-    }
     this.timer = setInterval(() => {
       if (this.draining || Date.now() < this.resumeAt) return;
       this.drain(null, Math.ceil(WORKER_POSTS_PER_TICK / batchSizeOf(this.provider)))
@@ -114,11 +108,18 @@ export class AiRuntime {
     this.timer.unref();
   }
 
-  /** Rewrites a few vectors stored before migration 0017 in half precision (store.halveStoredVectors). */
+  /**
+   * Rewrites a few vectors stored before migration 0017 in half precision. Read first, outside any
+   * transaction: an up-to-date index costs no commit (no fsync) per tick.
+   */
   private halveOldVectors(): void {
     if (this.allHalved) return;
-    const rewritten = inTransaction(this.db, () => store.halveStoredVectors(this.db, HALVED_PER_TICK));
-    if (rewritten === 0) this.allHalved = true;
+    const rows = store.fullPrecisionVectors(this.db, HALVED_PER_TICK);
+    if (rows.length === 0) {
+      this.allHalved = true;
+      return;
+    }
+    inTransaction(this.db, () => store.storeInHalfPrecision(this.db, rows));
   }
 
   stopWorker(): void {
@@ -153,6 +154,10 @@ async function embedBatch(db: Db, provider: AiProvider, projectId: string | null
   const vectors = provider.embedNow
     ? texts.map((text) => provider.embedNow!(text))
     : await provider.embed(texts);
+  // The signatures' hyperplanes are built a step at a time the first time they are needed (~45 ms in
+  // one piece): here, not at start-up, so a service with nothing to embed does not hold their ~4 MB.
+  const first = vectors.find((vector) => !isRejected(vector));
+  if (first && !isRejected(first)) await preparePlanes(first.length);
   inTransaction(db, () => {
     queued.forEach((row, index) => {
       // The post may have changed or gone while the provider was answering: only a vector of the text

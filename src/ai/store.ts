@@ -220,20 +220,21 @@ export function storedVector(db: Db, postId: string): Float32Array | null {
   return row ? decoded(row).vector : null;
 }
 
-/**
- * Rewrites up to `limit` vectors stored as 32-bit floats (from before migration 0017) as 16-bit ones;
- * returns how many it rewrote. The signatures stay: they were made from the full vectors.
- */
-export function halveStoredVectors(db: Db, limit: number): number {
-  const rows = db
+/** Up to `limit` vectors still stored as 32-bit floats (from before migration 0017). */
+export function fullPrecisionVectors(db: Db, limit: number): EmbeddingRow[] {
+  return db
     .query<StoredVectorRow, [number]>(
       `SELECT vector_id, post_id, vector, vector_format FROM post_embeddings
        WHERE vector_format = 'f32' LIMIT ?`,
     )
-    .all(limit);
+    .all(limit)
+    .map(decoded);
+}
+
+/** Stores these vectors as 16-bit floats. The signatures stay: they were made from the full vectors. */
+export function storeInHalfPrecision(db: Db, rows: EmbeddingRow[]): void {
   const update = db.query("UPDATE post_embeddings SET vector = ?, vector_format = 'f16' WHERE vector_id = ?");
-  for (const row of rows) update.run(toHalfBlob(decoded(row).vector), row.vector_id);
-  return rows.length;
+  for (const row of rows) update.run(toHalfBlob(row.vector), row.vector_id);
 }
 
 export interface CandidateRow {

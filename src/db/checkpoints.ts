@@ -1,4 +1,4 @@
-import type { Db } from "./connection";
+import { type Db, onCommit } from "./connection";
 
 /**
  * The checkpointer: a worker thread with its own connection to the database file that runs a passive
@@ -53,23 +53,21 @@ export interface CheckpointOptions {
 /** How long `stop` waits for the worker to close its connection before ending the thread anyway. */
 const STOP_TIMEOUT_MS = 2_000;
 
-/**
- * Starts the checkpointer for `db` (nothing for an in-memory database, which has no WAL). Returns the
- * function that stops it: the worker finishes the checkpoint it is in, closes its connection, and ends.
- */
-export function startCheckpoints(
-  db: Db,
-  onError: (error: unknown) => void,
-  // Every 25 ms: the frames the service's connection then copies are those of one short checkpoint. 32 MiB:
-  // that copy happens about once a second under a heavy vote load (docs/performance.md).
-  { everyMs = 25, restartAfterFrames = 8192 }: CheckpointOptions = {},
-): () => Promise<void> {
-  if (db.filename === ":memory:" || db.filename === "") return () => Promise.resolve();
-  db.restartWalAfterFrames = restartAfterFrames;
+/** The running worker: its thread, the Blob URL of its code, and how to learn it has closed. */
+interface RunningCheckpointer {
+  worker: Worker;
+  source: string;
+  closed: Promise<void>;
+}
+
+function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number): RunningCheckpointer {
   const synchronous = db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous ?? 2;
   const source = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
   const worker = new Worker(source);
   let stopped: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
   worker.onmessage = ({ data }: MessageEvent<CheckpointerMessage>) => {
     if (data.type === "checkpointed") {
       db.lastCheckpointAt = Date.now();
@@ -80,11 +78,34 @@ export function startCheckpoints(
   };
   worker.onerror = (event) => onError(event.error ?? new Error(event.message));
   worker.postMessage({ type: "start", path: db.filename, synchronous, everyMs });
+  return { worker, source, closed };
+}
+
+/**
+ * Starts the checkpointer for `db` (nothing for an in-memory database, which has no WAL). Its thread
+ * starts with the first commit after this call: a service nobody writes to has nothing to copy back and
+ * does not pay the thread's ~10 MB. Returns the function that stops it: the worker finishes the checkpoint
+ * it is in, closes its connection, and ends.
+ */
+export function startCheckpoints(
+  db: Db,
+  onError: (error: unknown) => void,
+  // Every 25 ms: the frames the service's connection then copies are those of one short checkpoint. 32 MiB:
+  // that copy happens about once a second under a heavy vote load (docs/performance.md).
+  { everyMs = 25, restartAfterFrames = 8192 }: CheckpointOptions = {},
+): () => Promise<void> {
+  if (db.filename === ":memory:" || db.filename === "") return () => Promise.resolve();
+  db.restartWalAfterFrames = restartAfterFrames;
+  let running: RunningCheckpointer | null = null;
+  const stopListening = onCommit(db, () => {
+    stopListening();
+    running = startWorker(db, onError, everyMs);
+  });
   return async () => {
-    const closed = new Promise<void>((resolve) => {
-      stopped = resolve;
-    });
+    stopListening();
     db.restartWalAfterFrames = null;
+    if (!running) return;
+    const { worker, source, closed } = running;
     worker.postMessage({ type: "stop" });
     await Promise.race([closed, Bun.sleep(STOP_TIMEOUT_MS)]);
     worker.terminate();
