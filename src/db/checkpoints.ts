@@ -17,18 +17,24 @@ const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
 let db = null;
 let timer = null;
+// Only news is posted: an idle WAL, or the same failure again, would wake the service 40 times a second.
+let last = "";
 self.onmessage = ({ data }) => {
   if (data.type === "start") {
     db = new Database(data.path);
     db.run("PRAGMA busy_timeout = 5000");
     db.run("PRAGMA synchronous = " + data.synchronous);
     timer = setInterval(() => {
+      let message;
       try {
         const result = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-        postMessage({ type: "checkpointed", frames: result.log, copied: result.checkpointed });
+        message = { type: "checkpointed", frames: result.log, copied: result.checkpointed };
       } catch (error) {
-        postMessage({ type: "failed", error: String(error) });
+        message = { type: "failed", error: String(error) };
       }
+      const text = JSON.stringify(message);
+      if (text !== last) postMessage(message);
+      last = text;
     }, data.everyMs);
   } else if (data.type === "stop") {
     clearInterval(timer);
