@@ -3,10 +3,15 @@
 // then prints precision, recall and F1. The hard fixture's `held-out` half is never used for tuning: its
 // figures are the ones docs/ai.md reports.
 //
-//   npx bun bench/duplicates.ts
+//   npx bun bench/duplicates.ts [--misses] [--fit]
+//
+// --fit finds the raw-cosine boundary with the best mean F1 of the easy fixture and the hard fixture's
+// tuning half (never the held-out halves), prints it and scores every set with it instead of
+// LOCAL_BOUNDARY (src/ai/local-provider.ts), which is set from it.
 
 import { DEFAULT_THRESHOLD } from "../src/ai/service";
 import { LocalProvider } from "../src/ai/local-provider";
+import { bestBoundary } from "../src/ai/calibration";
 import { calibrate } from "../src/ai/provider";
 import { dot } from "../src/ai/vectors";
 
@@ -25,16 +30,13 @@ const provider = new LocalProvider();
 const fixtures = new URL("../test/fixtures/", import.meta.url).pathname;
 const load = async (name: string): Promise<Pair[]> => (await Bun.file(fixtures + name).json()).pairs;
 
-function score(pairs: Pair[]) {
+function score(pairs: Pair[], calibration: { boundary: number }) {
   let truePositives = 0;
   let falsePositives = 0;
   let falseNegatives = 0;
   const misses: string[] = [];
   for (const pair of pairs) {
-    const similarity = calibrate(
-      dot(provider.embedNow(pair.a), provider.embedNow(pair.b)),
-      provider.calibration,
-    );
+    const similarity = calibrate(dot(provider.embedNow(pair.a), provider.embedNow(pair.b)), calibration);
     const predicted = similarity >= DEFAULT_THRESHOLD;
     if (predicted && pair.duplicate) truePositives++;
     else if (predicted) falsePositives++;
@@ -59,9 +61,23 @@ const sets: [string, Pair[]][] = [
   ["hard, held-out half", hard.filter((pair) => pair.half === "held-out")],
 ];
 const showMisses = process.argv.includes("--misses");
-console.log(`local provider ${provider.modelKey}, threshold ${DEFAULT_THRESHOLD}`);
+let calibration = provider.calibration;
+if (process.argv.includes("--fit")) {
+  const cosines = (pairs: Pair[]) =>
+    pairs.map((pair) => ({
+      raw: dot(provider.embedNow(pair.a), provider.embedNow(pair.b)),
+      duplicate: pair.duplicate,
+    }));
+  const fitted = bestBoundary(cosines(sets[0]![1]), cosines(sets[2]![1]));
+  if (!fitted) throw new Error("no duplicate among the fitting pairs");
+  calibration = { boundary: fitted.boundary };
+  console.log(`fitted boundary ${fitted.boundary.toFixed(3)} (mean F1 of easy and hard tuning half)`);
+}
+console.log(
+  `local provider ${provider.modelKey}, boundary ${calibration.boundary.toFixed(3)}, threshold ${DEFAULT_THRESHOLD}`,
+);
 for (const [name, pairs] of sets) {
-  const result = score(pairs);
+  const result = score(pairs, calibration);
   console.log(
     `${name.padEnd(42)} pairs ${String(result.pairs).padStart(3)}  precision ${result.precision.toFixed(3)}  recall ${result.recall.toFixed(3)}  F1 ${result.f1.toFixed(3)}`,
   );

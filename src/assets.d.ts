@@ -23,3 +23,7 @@ declare module "uplot/dist/uPlot.iife.min.js" {
   const text: string;
   export default text;
 }
+declare module "*.bin" {
+  const path: string;
+  export default path;
+}

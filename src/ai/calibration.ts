@@ -19,6 +19,53 @@ export interface CalibrationReport {
   neighbours: { max: number; median: number } | null;
 }
 
+interface LabelledCosine {
+  raw: number;
+  duplicate: boolean;
+}
+
+function measure(
+  pairs: LabelledCosine[],
+  boundary: number,
+): { precision: number; recall: number; f1: number } {
+  let truePositives = 0;
+  let predicted = 0;
+  let duplicates = 0;
+  for (const pair of pairs) {
+    if (pair.duplicate) duplicates++;
+    if (pair.raw < boundary) continue;
+    predicted++;
+    if (pair.duplicate) truePositives++;
+  }
+  const precision = truePositives / Math.max(1, predicted);
+  const recall = truePositives / Math.max(1, duplicates);
+  return { precision, recall, f1: (2 * precision * recall) / Math.max(1e-9, precision + recall) };
+}
+
+/**
+ * The raw-cosine cut that gives the best F1 (ties: the higher precision) with its precision and recall;
+ * null without a duplicate. With several sets of labelled pairs, the best mean of their F1s: each set
+ * counts once, however many pairs it holds. Used by `ai calibrate` (one set) and bench/duplicates.ts.
+ */
+export function bestBoundary(
+  ...sets: LabelledCosine[][]
+): { boundary: number; precision: number; recall: number } | null {
+  const all = sets.flat();
+  if (!all.some((pair) => pair.duplicate)) return null;
+  const cosines = [...new Set(all.map((pair) => pair.raw))].sort((a, b) => a - b);
+  let best = { boundary: 0, f1: -1, precision: 0, recall: 0 };
+  for (let index = 0; index < cosines.length; index++) {
+    const boundary = index === 0 ? cosines[0]! - 1e-6 : (cosines[index - 1]! + cosines[index]!) / 2;
+    const scores = sets.map((set) => measure(set, boundary));
+    const f1 = scores.reduce((sum, score) => sum + score.f1, 0) / scores.length;
+    const overall = measure(all, boundary);
+    if (f1 > best.f1 || (f1 === best.f1 && overall.precision > best.precision)) {
+      best = { boundary, f1, precision: overall.precision, recall: overall.recall };
+    }
+  }
+  return { boundary: best.boundary, precision: best.precision, recall: best.recall };
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -53,21 +100,10 @@ export async function calibrateFromMerges(
     if (neighbour) negatives.push(neighbour.raw);
   });
   if (positives.length < MIN_MERGED_PAIRS) return { mergedPairs: pairs.length, current, ...empty };
-  const scored = [
+  const best = bestBoundary([
     ...positives.map((raw) => ({ raw, duplicate: true })),
     ...negatives.map((raw) => ({ raw, duplicate: false })),
-  ].sort((a, b) => a.raw - b.raw);
-  let best = { boundary: current, f1: -1, precision: 0, recall: 0 };
-  for (let index = 0; index < scored.length; index++) {
-    const boundary = index === 0 ? scored[0]!.raw - 1e-6 : (scored[index - 1]!.raw + scored[index]!.raw) / 2;
-    const above = scored.filter((pair) => pair.raw >= boundary);
-    const truePositives = above.filter((pair) => pair.duplicate).length;
-    const precision = truePositives / Math.max(1, above.length);
-    const recall = truePositives / positives.length;
-    const f1 = (2 * precision * recall) / Math.max(1e-9, precision + recall);
-    if (f1 > best.f1 || (f1 === best.f1 && precision > best.precision))
-      best = { boundary, f1, precision, recall };
-  }
+  ]) ?? { boundary: current, precision: 0, recall: 0 };
   const round = (value: number) => Math.round(value * 1000) / 1000;
   return {
     mergedPairs: pairs.length,

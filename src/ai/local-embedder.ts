@@ -1,9 +1,21 @@
-import { CONTRAST_TERMS, terms } from "./text";
+import { CONTRAST_TERMS, meaningWords, terms } from "./text";
 import { fnv1a, l2Normalise } from "./vectors";
+import { WORD_VECTOR_DIMENSION } from "./word-vector-format";
+import { addWordVectors } from "./word-vectors";
 
-export const LOCAL_DIMENSION = 512;
+/** Hashed word features, then the word-vector mean (see below). */
+const LEXICAL_DIMENSION = 512;
+export const LOCAL_DIMENSION = LEXICAL_DIMENSION + WORD_VECTOR_DIMENSION;
 /** Changes whenever the features below change, so stored vectors are rebuilt (see embeddings.ts). */
-export const LOCAL_MODEL_KEY = `local-hash-v2:${LOCAL_DIMENSION}`;
+export const LOCAL_MODEL_KEY = `local-hash-v3:${LOCAL_DIMENSION}`;
+
+/**
+ * A local vector has two parts: hashed word features (what the request literally says, its product
+ * phrases and contrast terms) and the mean of its words' general-English vectors (word-vectors.ts: what it
+ * means in other words). The cosine of two vectors is LEXICAL_SHARE times the first parts' cosine plus the
+ * rest times the second's.
+ */
+const LEXICAL_SHARE = 0.6;
 
 const TITLE_WEIGHT = 1;
 const DESCRIPTION_WEIGHT = 0.5;
@@ -14,7 +26,7 @@ const CONTRAST_WEIGHT = 2.5;
 
 function addFeature(vector: Float32Array, feature: string, weight: number): void {
   const hash = fnv1a(feature);
-  const index = hash % LOCAL_DIMENSION;
+  const index = hash % LEXICAL_DIMENSION;
   // The sign bit spreads colliding features around zero instead of piling them up.
   vector[index] = vector[index]! + ((hash & 0x80000000) !== 0 ? -weight : weight);
 }
@@ -47,8 +59,21 @@ function addText(vector: Float32Array, text: string, weight: number): void {
 
 /** The local embedding of a post: title words count double the description's. Deterministic, no network. */
 export function embedLocally(title: string, description: string | null = null): Float32Array {
+  const lexical = new Float32Array(LEXICAL_DIMENSION);
+  addText(lexical, title, TITLE_WEIGHT);
+  if (description) addText(lexical, description, DESCRIPTION_WEIGHT);
+  l2Normalise(lexical);
+
+  const meaning = new Float32Array(WORD_VECTOR_DIMENSION);
+  addWordVectors(meaning, meaningWords(title), TITLE_WEIGHT);
+  if (description) addWordVectors(meaning, meaningWords(description), DESCRIPTION_WEIGHT);
+  l2Normalise(meaning);
+
   const vector = new Float32Array(LOCAL_DIMENSION);
-  addText(vector, title, TITLE_WEIGHT);
-  if (description) addText(vector, description, DESCRIPTION_WEIGHT);
+  const lexicalWeight = Math.sqrt(LEXICAL_SHARE);
+  const meaningWeight = Math.sqrt(1 - LEXICAL_SHARE);
+  for (let i = 0; i < LEXICAL_DIMENSION; i++) vector[i] = lexicalWeight * lexical[i]!;
+  for (let d = 0; d < WORD_VECTOR_DIMENSION; d++) vector[LEXICAL_DIMENSION + d] = meaningWeight * meaning[d]!;
+  // A text without words (only stopwords) has no second part: the vector is its first part alone.
   return l2Normalise(vector);
 }

@@ -124,6 +124,10 @@ export const CONTRAST_TERMS = new Set([
   "us",
   "inbound",
   "outbound",
+  "darkmode",
+  "lightmode",
+  "dark",
+  "light",
 ]);
 
 /**
@@ -261,4 +265,21 @@ export function terms(text: string): string[] {
     result.push(canonical);
   }
   return result;
+}
+
+/** How the local embedder reads a word's meaning (word-vectors.ts). */
+export type WordKind = "general" | "concept" | "contrast";
+
+/**
+ * The distinct words of a text with product phrases folded (unstemmed), stopwords removed, each with its
+ * kind: a contrast term, a canonical token of the phrases above ("2fa", "darkmode"), or a general word.
+ */
+export function meaningWords(text: string): Map<string, WordKind> {
+  const words = new Map<string, WordKind>();
+  for (const word of normalise(text).split(" ")) {
+    if (word === "" || STOPWORDS.has(word)) continue;
+    const contrast = CONTRAST_TERMS.has(word) || CONTRAST_TERMS.has(stem(word));
+    words.set(word, contrast ? "contrast" : CANONICAL.has(word) ? "concept" : "general");
+  }
+  return words;
 }

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { rmSync } from "node:fs";
+import { LOCAL_MODEL_KEY } from "../../src/ai/local-embedder";
 import { createApp } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { closeDatabase, commitNow } from "../../src/db/connection";
@@ -44,14 +45,14 @@ describe("re-embedding after a provider change", () => {
     // `ai status` only reads: the stored vectors' model stays the other provider's until a reindex.
     const before = JSON.parse(status.stdout);
     expect(before).toMatchObject({ provider: "local", queued: 3, embedded: 0 });
-    expect(before.modelKey).not.toBe("local-hash-v2:512");
+    expect(before.modelKey).not.toBe(LOCAL_MODEL_KEY);
     expect(JSON.parse(runCommand([...SOURCE_COMMAND, "ai", "status"], env).stdout)).toEqual(before);
 
     const reindex = runCommand([...SOURCE_COMMAND, "ai", "reindex"], env);
     expect(reindex.exitCode).toBe(0);
     expect(reindex.stdout).toContain("3 posts embedded");
     const after = JSON.parse(runCommand([...SOURCE_COMMAND, "ai", "status"], env).stdout);
-    expect(after).toMatchObject({ modelKey: "local-hash-v2:512", embedded: 3, queued: 0 });
+    expect(after).toMatchObject({ modelKey: LOCAL_MODEL_KEY, embedded: 3, queued: 0 });
 
     const again = runCommand([...SOURCE_COMMAND, "ai", "reindex", "--all"], env);
     expect(again.stdout).toContain("3 posts embedded");

@@ -1,9 +1,10 @@
 import { afterAll, expect, test } from "bun:test";
 import { commitNow } from "../../src/db/connection";
+import { LOCAL_DIMENSION } from "../../src/ai/local-embedder";
 import { createPost } from "../../src/posts/service";
 import { createAiTestApp } from "./support";
 
-// Vectors are stored as 16-bit floats (migration 0017): a local 512-dimension vector takes 1,024 bytes, so
+// Vectors are stored as 16-bit floats (migration 0017): a local 612-dimension vector takes 1,224 bytes, so
 // rows no longer leave half of each 4 KiB page empty; rows from before are rewritten by the worker.
 const t = createAiTestApp();
 afterAll(() => t.close());
@@ -32,11 +33,11 @@ test("new vectors take half precision, three rows to a page", async () => {
       "SELECT vector_format, length(vector) AS bytes, count(*) AS n FROM post_embeddings GROUP BY 1, 2",
     )
     .all();
-  expect(formats).toEqual([{ vector_format: "f16", bytes: 1024, n: 300 }]);
+  expect(formats).toEqual([{ vector_format: "f16", bytes: 2 * LOCAL_DIMENSION, n: 300 }]);
   const pages = db
     .query<{ n: number }, []>("SELECT count(*) AS n FROM dbstat WHERE name = 'post_embeddings'")
     .get()!.n;
-  // 2,048-byte vectors took one page per row (~300 pages); 1,024-byte ones fit three.
+  // 4-byte floats took one page per row (~300 pages); 2-byte ones fit three.
   expect(pages).toBeLessThan(130);
 });
 

@@ -1,0 +1,44 @@
+import { describe, expect, test } from "bun:test";
+import { embedLocally } from "../../src/ai/local-embedder";
+import { LOCAL_BOUNDARY } from "../../src/ai/local-provider";
+import { calibrate } from "../../src/ai/provider";
+import { DEFAULT_THRESHOLD } from "../../src/ai/service";
+import { dot } from "../../src/ai/vectors";
+
+// The local embedder's word vectors (docs/ai.md, "Word vectors"). None of these pairs is in a fixture.
+const similarity = (a: string, b: string) =>
+  calibrate(dot(embedLocally(a), embedLocally(b)), { boundary: LOCAL_BOUNDARY });
+
+describe("local embeddings with word vectors", () => {
+  test("requests in other words, with no phrase of the lexicon in common, are duplicates", () => {
+    // Hashed features alone scored these 0.54 and 0.56.
+    expect(
+      similarity("Automatic translation of incoming tickets", "Machine translate customer messages"),
+    ).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+    expect(similarity("Print shipping labels", "Generate postage labels for parcels")).toBeGreaterThanOrEqual(
+      DEFAULT_THRESHOLD,
+    );
+  });
+
+  test("opposites that general English puts together stay apart", () => {
+    for (const [a, b] of [
+      ["Export to CSV", "Import from CSV"],
+      ["Dark mode", "Light mode"],
+      ["Android app", "iOS app"],
+    ] as const) {
+      expect(similarity(a, b)).toBeLessThan(DEFAULT_THRESHOLD);
+    }
+  });
+
+  test("the lexicon's concepts still join their phrasings, words it does not know included", () => {
+    expect(similarity("Dark mode", "Night theme for the app")).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+    expect(similarity("Two-factor authentication", "2FA login")).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+  });
+
+  test("words outside the vocabulary still embed; a text of stopwords only is like nothing", () => {
+    const unknown = embedLocally("zorbl quux");
+    expect(Math.abs(dot(unknown, unknown) - 1)).toBeLessThan(1e-5);
+    expect(similarity("zorbl quux", "quux zorbl")).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+    expect(embedLocally("please add it").every((value) => value === 0)).toBe(true);
+  });
+});
