@@ -15,11 +15,12 @@ export interface PostTextInput {
 const WORKER_INTERVAL_MS = 1000;
 /**
  * Posts per batch: one request to a model server (which may take fewer: the provider learns its cap), or
- * local embedding, which runs on the event loop: 8 posts are ~3 ms of embedding and writing (32 held the
- * loop ~18 ms, issue 19), and requests are served between batches.
+ * local embedding, which runs on the event loop: 4 posts are ~4 ms of embedding, signing and writing with
+ * local-hash-v3 (whose 100 word-vector dimensions are never zero, so signing costs more than v2's sparse
+ * vectors; 8 posts held the loop ~7-12 ms, 32 posts of v2 ~18 ms), and requests are served between batches.
  */
 const REMOTE_BATCH_SIZE = 64;
-const LOCAL_BATCH_SIZE = 8;
+const LOCAL_BATCH_SIZE = 4;
 /** Posts the background worker embeds per tick, at most: a 10,000-post re-embed takes ~20 ticks. */
 const WORKER_POSTS_PER_TICK = 512;
 /** Vectors from before migration 0017 the worker rewrites in half precision per tick: a few ms of work. */

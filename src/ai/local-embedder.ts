@@ -1,4 +1,4 @@
-import { CONTRAST_TERMS, meaningWords, terms } from "./text";
+import { CONTRAST_TERMS, readText } from "./text";
 import { fnv1a, l2Normalise } from "./vectors";
 import { WORD_VECTOR_DIMENSION } from "./word-vector-format";
 import { addWordVectors } from "./word-vectors";
@@ -31,8 +31,7 @@ function addFeature(vector: Float32Array, feature: string, weight: number): void
   vector[index] = vector[index]! + ((hash & 0x80000000) !== 0 ? -weight : weight);
 }
 
-function addText(vector: Float32Array, text: string, weight: number): void {
-  const words = terms(text);
+function addTerms(vector: Float32Array, words: string[], weight: number): void {
   // Repeating a word adds little: each distinct word counts once, then sub-linearly.
   const counts = new Map<string, number>();
   for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
@@ -59,14 +58,16 @@ function addText(vector: Float32Array, text: string, weight: number): void {
 
 /** The local embedding of a post: title words count double the description's. Deterministic, no network. */
 export function embedLocally(title: string, description: string | null = null): Float32Array {
+  const titleText = readText(title);
+  const descriptionText = description ? readText(description) : null;
   const lexical = new Float32Array(LEXICAL_DIMENSION);
-  addText(lexical, title, TITLE_WEIGHT);
-  if (description) addText(lexical, description, DESCRIPTION_WEIGHT);
+  addTerms(lexical, titleText.terms, TITLE_WEIGHT);
+  if (descriptionText) addTerms(lexical, descriptionText.terms, DESCRIPTION_WEIGHT);
   l2Normalise(lexical);
 
   const meaning = new Float32Array(WORD_VECTOR_DIMENSION);
-  addWordVectors(meaning, meaningWords(title), TITLE_WEIGHT);
-  if (description) addWordVectors(meaning, meaningWords(description), DESCRIPTION_WEIGHT);
+  addWordVectors(meaning, titleText.meaningWords, TITLE_WEIGHT);
+  if (descriptionText) addWordVectors(meaning, descriptionText.meaningWords, DESCRIPTION_WEIGHT);
   l2Normalise(meaning);
 
   const vector = new Float32Array(LOCAL_DIMENSION);

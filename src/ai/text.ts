@@ -254,32 +254,32 @@ export function normalise(text: string): string {
   return value.replace(/\s+/g, " ").trim();
 }
 
-/** The content words of a text, stemmed and mapped to canonical forms, stopwords removed, in order. */
-export function terms(text: string): string[] {
-  const result: string[] = [];
-  for (const word of normalise(text).split(" ")) {
-    if (word === "" || STOPWORDS.has(word)) continue;
-    const stemmed = CANONICAL.has(word) ? word : stem(word);
-    const canonical = WORDS[stemmed] ?? stemmed;
-    if (canonical.length < 2 && !/\d/.test(canonical)) continue;
-    result.push(canonical);
-  }
-  return result;
-}
-
 /** How the local embedder reads a word's meaning (word-vectors.ts). */
 export type WordKind = "general" | "concept" | "contrast";
 
 /**
- * The distinct words of a text with product phrases folded (unstemmed), stopwords removed, each with its
- * kind: a contrast term, a canonical token of the phrases above ("2fa", "darkmode"), or a general word.
+ * A text as the local embedder reads it, normalised once: its terms (content words, stemmed and mapped to
+ * canonical forms, stopwords removed, in order) and its meaning words (the distinct words with phrases
+ * folded but unstemmed, each with its kind: a contrast term, a canonical token of the phrases above such
+ * as "2fa" or "darkmode", or a general word).
  */
-export function meaningWords(text: string): Map<string, WordKind> {
-  const words = new Map<string, WordKind>();
+export function readText(text: string): { terms: string[]; meaningWords: Map<string, WordKind> } {
+  const termList: string[] = [];
+  const meaningWords = new Map<string, WordKind>();
   for (const word of normalise(text).split(" ")) {
     if (word === "" || STOPWORDS.has(word)) continue;
-    const contrast = CONTRAST_TERMS.has(word) || CONTRAST_TERMS.has(stem(word));
-    words.set(word, contrast ? "contrast" : CANONICAL.has(word) ? "concept" : "general");
+    const concept = CANONICAL.has(word);
+    const stemmed = concept ? word : stem(word);
+    const contrast = CONTRAST_TERMS.has(word) || CONTRAST_TERMS.has(stemmed);
+    meaningWords.set(word, contrast ? "contrast" : concept ? "concept" : "general");
+    const canonical = WORDS[stemmed] ?? stemmed;
+    if (canonical.length < 2 && !/\d/.test(canonical)) continue;
+    termList.push(canonical);
   }
-  return words;
+  return { terms: termList, meaningWords };
+}
+
+/** The content words of a text, stemmed and mapped to canonical forms, stopwords removed, in order. */
+export function terms(text: string): string[] {
+  return readText(text).terms;
 }

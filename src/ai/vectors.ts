@@ -88,6 +88,9 @@ function planes(dimension: number): Float32Array {
 
 /** Builds the planes for `dimension` a step at a time, with the event loop free between steps. */
 export async function preparePlanes(dimension: number): Promise<void> {
+  // Called before every batch: once built, nothing to do (starting the generator would allocate its
+  // 2.5 MB scratch array each time, which the garbage collector then has to take back).
+  if (planesByDimension.has(dimension)) return;
   const steps = planeSteps(dimension);
   for (let step = steps.next(); ; step = steps.next()) {
     if (planesByDimension.has(dimension)) return;

@@ -2,7 +2,15 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startCheckpoints } from "../../src/db/checkpoints";
-import { commitNow, inTransaction, openDatabase } from "../../src/db/connection";
+import {
+  closeDatabase,
+  commitNow,
+  inTransaction,
+  onCommit,
+  openDatabase,
+  syncCommitsOffLoop,
+  whenCommitted,
+} from "../../src/db/connection";
 import { loadConfig } from "../../src/config";
 import { MigrationError, migrate, openMigrated } from "../../src/db/migrate";
 import { migrations } from "../../src/db/migrations";
@@ -20,6 +28,45 @@ describe("durability and checkpoints", () => {
     expect(loadConfig({}).durability).toBe("full");
     expect(loadConfig({ FEATUREBOARD_DURABILITY: "fast" }).durability).toBe("fast");
     expect(() => loadConfig({ FEATUREBOARD_DURABILITY: "sometimes" })).toThrow("FEATUREBOARD_DURABILITY");
+  });
+
+  test("the service's full durability: commits count once a WAL sync off the event loop has completed after them", async () => {
+    const path = join(dir, "off-loop.db");
+    const db = openDatabase(path, cacheDir);
+    db.run("CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    syncCommitsOffLoop(db);
+    // The COMMIT itself no longer syncs (NORMAL); the WAL sync below does.
+    expect(db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous).toBe(1);
+    const seen: number[] = [];
+    onCommit(db, () => seen.push(db.walSyncs));
+
+    inTransaction(db, () => db.query("INSERT INTO note (body) VALUES ('first')").run());
+    const first = whenCommitted(db);
+    commitNow(db);
+    // Committed, not yet durable: nothing is acknowledged and no listener has run in this turn.
+    expect(db.walSyncs).toBe(0);
+    expect(seen).toEqual([]);
+    // A change committed while that sync runs waits for the next one.
+    inTransaction(db, () => db.query("INSERT INTO note (body) VALUES ('second')").run());
+    commitNow(db);
+    const second = whenCommitted(db);
+    await first;
+    expect(db.walSyncs).toBeGreaterThanOrEqual(1);
+    await second;
+    expect(db.walSyncs).toBe(2);
+    // Listeners ran after the sync that covered each batch.
+    expect(seen).toEqual([1, 2]);
+    // Nothing pending: answers do not wait.
+    await whenCommitted(db);
+
+    // Closing syncs what is left, even with a sync under way.
+    inTransaction(db, () => db.query("INSERT INTO note (body) VALUES ('third')").run());
+    const third = whenCommitted(db);
+    closeDatabase(db);
+    await third;
+    const reopened = openDatabase(path, cacheDir);
+    expect(reopened.query<{ n: number }, []>("SELECT count(*) AS n FROM note").get()?.n).toBe(3);
+    reopened.close();
   });
 
   test("under writes that never pause, the checkpointer thread copies the WAL back", async () => {
