@@ -6,6 +6,9 @@
 //   3. an import of --rows csv rows through POST /api/v1/import;
 //   4. the same vote and create-post loads under FEATUREBOARD_DURABILITY=fast (synchronous=NORMAL), the
 //      baseline of the rate target.
+// From source, each line also shows `loop max`: the longest the service's own event loop was held
+// (bench/loop-lag.ts, preloaded), which the probe's figure includes along with its wait behind busy
+// clients and the machine's scheduling.
 // Prints each scenario's figures and the issue's targets; the figures go in docs/performance.md.
 //
 //   npx bun bench/stalls.ts [--posts 10000] [--votes 100000] [--rows 10000] [--seconds 30] [--concurrency 16]
@@ -35,7 +38,24 @@ const CONCURRENCY = Number(values.concurrency);
 const dir = mkdtempSync(join(tmpdir(), "featureboard-stalls-"));
 const databasePath = join(dir, "bench.db");
 const cacheDir = join(dir, "cache");
-const command = values.binary ? [values.binary, "serve"] : [process.execPath, "src/main.ts", "serve"];
+// From source, bench/loop-lag.ts is preloaded into the service to note how long its event loop was held.
+const loopLagFile = join(dir, "loop-lag.txt");
+const command = values.binary
+  ? [values.binary, "serve"]
+  : [process.execPath, "--preload", "./bench/loop-lag.ts", "src/main.ts", "serve"];
+
+/** The longest the service's event loop was held between two moments (from source only). */
+async function loopMaxMs(from: number, to: number): Promise<string> {
+  if (values.binary) return "n/a";
+  const file = Bun.file(loopLagFile);
+  if (!(await file.exists())) return "0.0";
+  let max = 0;
+  for (const line of (await file.text()).split("\n")) {
+    const [at, ms] = line.split(" ").map(Number);
+    if (at !== undefined && ms !== undefined && at >= from && at <= to) max = Math.max(max, ms);
+  }
+  return max.toFixed(1);
+}
 
 const { secretKey, postIds } = seedBoard({
   databasePath,
@@ -57,6 +77,7 @@ async function startService(durability: "full" | "fast") {
       FEATUREBOARD_DURABILITY: durability,
       FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE: "1000000",
       FEATUREBOARD_RATE_LIMIT_KEY_BURST: "1000000",
+      FEATUREBOARD_BENCH_LOOP_LAG_FILE: loopLagFile,
     },
     "/healthz",
   );
@@ -87,17 +108,18 @@ const show = (name: string, text: string) => {
   lines.push(line);
   console.log(line);
 };
-const probeText = (probe: ProbeResult) =>
-  `probe p50 ${probe.p50Ms.toFixed(1)} ms, p99 ${probe.p99Ms.toFixed(1)} ms, max ${probe.maxMs.toFixed(1)} ms (${probe.count} probes)`;
-const loadText = (load: LoadResult) =>
+const probeText = (probe: ProbeResult, loopMs: string) =>
+  `probe p50 ${probe.p50Ms.toFixed(1)} ms, p99 ${probe.p99Ms.toFixed(1)} ms, max ${probe.maxMs.toFixed(1)} ms (${probe.count} probes); loop max ${loopMs} ms`;
+const loadText = (load: LoadResult, loopMs: string) =>
   `${load.perSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms ` +
-  `(${(load.p99Ms / load.p50Ms).toFixed(1)}×), probe max ${load.probeMaxMs.toFixed(1)} ms` +
+  `(${(load.p99Ms / load.p50Ms).toFixed(1)}×), probe max ${load.probeMaxMs.toFixed(1)} ms; loop max ${loopMs} ms` +
   (load.errors ? `, ${load.errors} errors` : "");
 
 /** One write load of SECONDS at CONCURRENCY clients, shown under `name`; probed when `probe` is given. */
 async function writeLoad(name: string, request: (i: number) => Request, probe?: string): Promise<LoadResult> {
+  const from = Date.now();
   const result = await runLoad({ concurrency: CONCURRENCY, seconds: SECONDS, request, expect: 201, probe });
-  show(name, loadText(result));
+  show(name, loadText(result, await loopMaxMs(from, Date.now())));
   return result;
 }
 
@@ -105,10 +127,12 @@ const full = await startService("full");
 const results: Record<string, LoadResult> = {};
 try {
   // 1. Re-embed: every seeded post is queued; the service embeds them in the background from its start.
+  const reembedFrom = Date.now();
   const reembedProbe = startProbe(`${full.url}/healthz`);
   const reembedSeconds = await waitForEmbeddings(databasePath);
   const reembed = await reembedProbe.stop();
-  show(`re-embed ${POSTS} posts`, `${reembedSeconds.toFixed(1)} s; ${probeText(reembed)}`);
+  const reembedLoop = await loopMaxMs(reembedFrom, Date.now());
+  show(`re-embed ${POSTS} posts`, `${reembedSeconds.toFixed(1)} s; ${probeText(reembed, reembedLoop)}`);
 
   // 2. Writes under synchronous=FULL, after a short warm-up.
   await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(full.url), expect: 201 });
@@ -117,6 +141,7 @@ try {
   await waitForEmbeddings(databasePath);
 
   // 3. Import: one request carrying every row.
+  const importFrom = Date.now();
   const importProbe = startProbe(`${full.url}/healthz`);
   const importStarted = performance.now();
   const imported = await fetch(`${full.url}/api/v1/import`, {
@@ -130,7 +155,8 @@ try {
   if (importBody.data?.imported !== ROWS - badRowsOf(ROWS).size) {
     throw new Error(`import answered ${imported.status}: ${JSON.stringify(importBody).slice(0, 300)}`);
   }
-  show(`import ${ROWS} rows`, `${(importMs / 1000).toFixed(1)} s; ${probeText(importStalls)}`);
+  const importLoop = await loopMaxMs(importFrom, Date.now());
+  show(`import ${ROWS} rows`, `${(importMs / 1000).toFixed(1)} s; ${probeText(importStalls, importLoop)}`);
 } finally {
   full.stop();
   await Bun.sleep(500);
