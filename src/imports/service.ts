@@ -37,7 +37,7 @@ export const IMPORT_SLICE_MS = 8;
 export interface SliceHooks {
   /** Runs each slice's synchronous writes (the dashboard wraps them in `actAs`). */
   around?: <T>(write: () => T) => T;
-  /** After each slice is committed: how far the import got. */
+  /** After each slice is committed (and synced): how far the import got. Called in slice order. */
   progress?: (done: number, imported: number, errors: ImportError[]) => void;
 }
 
@@ -57,16 +57,30 @@ export async function importCsvInSlices(
   const around = hooks.around ?? (<T>(write: () => T) => write());
   const errors: ImportError[] = [];
   let imported = 0;
-  for (let offset = 0; offset < rows.length;) {
+  // Each slice commits on its own turn (group commit); the next slice is written while that commit's WAL
+  // sync runs off the event loop (docs/decisions.md, "Durability"). Progress is reported once a slice is
+  // committed and synced, and the import answers once every slice is.
+  const commits: Promise<void>[] = [];
+  const failures: unknown[] = [];
+  for (let offset = 0; offset < rows.length && failures.length === 0;) {
     const until = performance.now() + IMPORT_SLICE_MS;
     const slice = around(() => importCsvSlice(db, projectId, rows, offset, until));
-    await whenCommitted(db);
     offset += slice.written;
     imported += slice.imported;
     errors.push(...slice.errors);
-    hooks.progress?.(offset, imported, slice.errors);
+    const reached = { done: offset, imported };
+    commits.push(
+      whenCommitted(db).then(
+        () => hooks.progress?.(reached.done, reached.imported, slice.errors),
+        (error: unknown) => {
+          failures.push(error);
+        },
+      ),
+    );
     await new Promise((resolve) => setImmediate(resolve));
   }
+  await Promise.all(commits);
+  if (failures.length > 0) throw failures[0];
   return { imported, skipped: errors.length, errors };
 }
 
