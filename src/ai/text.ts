@@ -1,3 +1,5 @@
+import { inVocabulary, nearestVocabularyWord, type WordKind } from "./word-vectors";
+
 /**
  * Text normalisation for the local provider: what makes "Dark theme for the app" and "please add a night
  * mode" land on the same features. Deterministic and network-free (docs/ai.md).
@@ -242,23 +244,57 @@ export function stem(word: string): string {
   return stemmed;
 }
 
-/** Lower case, accents and punctuation removed, product phrases folded to canonical tokens. */
-export function normalise(text: string): string {
-  let value = ` ${text
+/** Lower case, accents and punctuation removed: words separated by single spaces. */
+function plainText(text: string): string {
+  return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/['’]/g, "")
-    .replace(/[^a-z0-9@]+/g, " ")} `;
+    .replace(/[^a-z0-9@]+/g, " ");
+}
+
+function foldPhrases(plain: string): string {
+  let value = ` ${plain} `;
   for (const [pattern, replacement] of PHRASES) value = value.replace(pattern, replacement);
   return value.replace(/\s+/g, " ").trim();
 }
 
-/** How the local embedder reads a word's meaning (word-vectors.ts). */
-export type WordKind = "general" | "concept" | "contrast";
+/** Lower case, accents and punctuation removed, product phrases folded to canonical tokens. */
+export function normalise(text: string): string {
+  return foldPhrases(plainText(text));
+}
+
+/** Words the lexicon knows on its own: never "corrected" into a general-English neighbour ("csv" → "cv"). */
+function lexiconWord(word: string): boolean {
+  return (
+    CANONICAL.has(word) ||
+    CONTRAST_TERMS.has(word) ||
+    WORDS[stem(word)] !== undefined ||
+    foldPhrases(word) !== word
+  );
+}
 
 /**
- * A text as the local embedder reads it, normalised once: its terms (content words, stemmed and mapped to
+ * Misspelt words mended from the word vectors' vocabulary (word-vectors.ts): "intergration" →
+ * "integration", "calender" → "calendar". Only a word that looks like an ordinary word is mended: at least
+ * 5 letters, all lower case, neither in the vocabulary nor in the lexicon; and only into a word one edit
+ * away that starts with the same letter. A word with a capital may be a name ("Figma", "OAuth", "Zapier"
+ * are one edit from "sigma", "oath", "napier") and stays as it is, wherever it stands in the text.
+ */
+function mendSpelling(text: string): string {
+  return text.replace(/[A-Za-z]+/g, (word) => {
+    if (word.length < 5) return word;
+    const lower = word.toLowerCase();
+    if (word !== lower) return word;
+    if (STOPWORDS.has(lower) || inVocabulary(lower) || lexiconWord(lower)) return word;
+    const nearest = nearestVocabularyWord(lower);
+    return nearest !== null && nearest !== lower && nearest[0] === lower[0] ? nearest : word;
+  });
+}
+
+/**
+ * A text as the local embedder reads it, normalised once (misspellings mended, phrases folded): its terms (content words, stemmed and mapped to
  * canonical forms, stopwords removed, in order) and its meaning words (the distinct words with phrases
  * folded but unstemmed, each with its kind: a contrast term, a canonical token of the phrases above such
  * as "2fa" or "darkmode", or a general word).
@@ -266,7 +302,7 @@ export type WordKind = "general" | "concept" | "contrast";
 export function readText(text: string): { terms: string[]; meaningWords: Map<string, WordKind> } {
   const termList: string[] = [];
   const meaningWords = new Map<string, WordKind>();
-  for (const word of normalise(text).split(" ")) {
+  for (const word of foldPhrases(plainText(mendSpelling(text))).split(" ")) {
     if (word === "" || STOPWORDS.has(word)) continue;
     const concept = CANONICAL.has(word);
     const stemmed = concept ? word : stem(word);

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import wordVectorsPath from "./word-vectors.bin" with { type: "file" };
-import type { WordKind } from "./text";
 import { fnv1a } from "./vectors";
 import { WORD_VECTOR_DIMENSION, WORD_VECTORS_HEADER_BYTES, WORD_VECTORS_MAGIC } from "./word-vector-format";
 
@@ -63,6 +62,9 @@ function rowOf(vectors: WordVectors, word: string): number {
   return -1;
 }
 
+/** How the local embedder reads a word's meaning: its general-English vector, or a direction of its own. */
+export type WordKind = "general" | "concept" | "contrast";
+
 /**
  * A word with a direction of its own weighs as much as a typical known word: contrast terms, the concepts
  * of text.ts, and words outside the vocabulary (product names and jargon: "Zapier", "SCIM").
@@ -114,4 +116,43 @@ export function addWordVectors(target: Float32Array, words: Map<string, WordKind
   norm = Math.sqrt(norm);
   if (norm === 0) return;
   for (let d = 0; d < dimensions; d++) target[d] = target[d]! + (weight * sum[d]!) / norm;
+}
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz";
+
+/** Whether the vocabulary has the word (one hash lookup). */
+export function inVocabulary(word: string): boolean {
+  return rowOf(wordVectors(), word) >= 0;
+}
+
+/**
+ * The most frequent vocabulary word one edit away from `word` (a letter deleted, swapped with the next,
+ * replaced or inserted), or null: how "recuring" and "calender" find "recurring" and "calendar". Words in
+ * the vocabulary are returned as they are. Only hashes are stored, so each candidate is hashed and looked up
+ * (~50 n lookups for a word of n letters).
+ */
+export function nearestVocabularyWord(word: string): string | null {
+  const vectors = wordVectors();
+  if (rowOf(vectors, word) >= 0) return word;
+  let best: string | null = null;
+  let bestWeight = Number.POSITIVE_INFINITY;
+  const consider = (candidate: string) => {
+    const row = rowOf(vectors, candidate);
+    // The weight grows with rarity: the smallest is the most frequent word.
+    if (row >= 0 && vectors.weights[row]! < bestWeight) {
+      best = candidate;
+      bestWeight = vectors.weights[row]!;
+    }
+  };
+  for (let i = 0; i <= word.length; i++) {
+    const before = word.slice(0, i);
+    const after = word.slice(i);
+    if (after.length > 0) consider(before + after.slice(1));
+    if (after.length > 1) consider(before + after[1] + after[0] + after.slice(2));
+    for (const letter of ALPHABET) {
+      if (after.length > 0 && letter !== after[0]) consider(before + letter + after.slice(1));
+      consider(before + letter + after);
+    }
+  }
+  return best;
 }
