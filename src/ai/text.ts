@@ -294,10 +294,10 @@ function mendSpelling(text: string): string {
 }
 
 /**
- * A text as the local embedder reads it, normalised once (misspellings mended, phrases folded): its terms (content words, stemmed and mapped to
- * canonical forms, stopwords removed, in order) and its meaning words (the distinct words with phrases
- * folded but unstemmed, each with its kind: a contrast term, a canonical token of the phrases above such
- * as "2fa" or "darkmode", or a general word).
+ * A text as the local embedder reads it, normalised once (misspellings mended, phrases folded): its terms
+ * (content words, stemmed and mapped to canonical forms, stopwords removed, in order) and its meaning words
+ * (the distinct words with phrases folded but unstemmed, each with its kind: a contrast term, a canonical
+ * token of the phrases above such as "2fa" or "darkmode", or a general word).
  */
 export function readText(text: string): { terms: string[]; meaningWords: Map<string, WordKind> } {
   const termList: string[] = [];
