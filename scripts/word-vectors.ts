@@ -12,6 +12,7 @@ import {
   WORD_VECTOR_DIMENSION,
   WORD_VECTORS_HEADER_BYTES,
   WORD_VECTORS_MAGIC,
+  wordCheck,
   wordWeight,
 } from "../src/ai/word-vector-format";
 import { fnv1a } from "../src/ai/vectors";
@@ -33,7 +34,7 @@ const dimensions = WORD_VECTOR_DIMENSION;
 if (wink.dimensions !== dimensions)
   throw new Error(`expected ${dimensions} dimensions, got ${wink.dimensions}`);
 
-const chosen: { hash: number; rank: number; vector: number[] }[] = [];
+const chosen: { word: string; hash: number; rank: number; vector: number[] }[] = [];
 const seen = new Set<number>();
 for (let rank = 0; rank < wink.words.length && chosen.length < VOCABULARY; rank++) {
   const word = wink.words[rank]!;
@@ -42,7 +43,7 @@ for (let rank = 0; rank < wink.words.length && chosen.length < VOCABULARY; rank+
   // Two words with one hash: the more frequent keeps it.
   if (seen.has(hash)) continue;
   seen.add(hash);
-  chosen.push({ hash, rank, vector: wink.vectors[word]!.slice(0, dimensions) });
+  chosen.push({ word, hash, rank, vector: wink.vectors[word]!.slice(0, dimensions) });
 }
 
 const common = new Float64Array(dimensions);
@@ -57,7 +58,7 @@ const scale = largest / 127;
 
 chosen.sort((a, b) => a.hash - b.hash);
 const count = chosen.length;
-const buffer = new ArrayBuffer(WORD_VECTORS_HEADER_BYTES + count * (8 + dimensions));
+const buffer = new ArrayBuffer(WORD_VECTORS_HEADER_BYTES + count * (10 + dimensions));
 const header = new DataView(buffer, 0, WORD_VECTORS_HEADER_BYTES);
 header.setUint32(0, WORD_VECTORS_MAGIC, true);
 header.setUint32(4, count, true);
@@ -65,10 +66,12 @@ header.setUint32(8, dimensions, true);
 header.setFloat32(12, scale, true);
 const hashes = new Uint32Array(buffer, WORD_VECTORS_HEADER_BYTES, count);
 const weights = new Float32Array(buffer, WORD_VECTORS_HEADER_BYTES + 4 * count, count);
-const values = new Int8Array(buffer, WORD_VECTORS_HEADER_BYTES + 8 * count, count * dimensions);
+const checks = new Uint16Array(buffer, WORD_VECTORS_HEADER_BYTES + 8 * count, count);
+const values = new Int8Array(buffer, WORD_VECTORS_HEADER_BYTES + 10 * count, count * dimensions);
 let lengths = 0;
-chosen.forEach(({ hash, rank, vector }, row) => {
+chosen.forEach(({ word, hash, rank, vector }, row) => {
   hashes[row] = hash;
+  checks[row] = wordCheck(word);
   weights[row] = wordWeight(rank);
   let squares = 0;
   for (let d = 0; d < dimensions; d++) {

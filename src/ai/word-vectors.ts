@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import wordVectorsPath from "./word-vectors.bin" with { type: "file" };
 import { fnv1a } from "./vectors";
-import { WORD_VECTOR_DIMENSION, WORD_VECTORS_HEADER_BYTES, WORD_VECTORS_MAGIC } from "./word-vector-format";
+import {
+  WORD_VECTOR_DIMENSION,
+  WORD_VECTORS_HEADER_BYTES,
+  WORD_VECTORS_MAGIC,
+  wordCheck,
+} from "./word-vector-format";
 
 /**
  * General English word vectors for the local embedder (docs/ai.md, "Word vectors"): what tells it that
@@ -17,6 +22,7 @@ interface WordVectors {
   typicalLength: number;
   hashes: Uint32Array;
   weights: Float32Array;
+  checks: Uint16Array;
   values: Int8Array;
 }
 
@@ -42,12 +48,16 @@ function wordVectors(): WordVectors {
     typicalLength: header.getFloat32(16, true),
     hashes: new Uint32Array(buffer, WORD_VECTORS_HEADER_BYTES, count),
     weights: new Float32Array(buffer, WORD_VECTORS_HEADER_BYTES + 4 * count, count),
-    values: new Int8Array(buffer, WORD_VECTORS_HEADER_BYTES + 8 * count, count * dimensions),
+    checks: new Uint16Array(buffer, WORD_VECTORS_HEADER_BYTES + 8 * count, count),
+    values: new Int8Array(buffer, WORD_VECTORS_HEADER_BYTES + 10 * count, count * dimensions),
   };
   return loaded;
 }
 
-/** The row of a word, or -1. A word outside the vocabulary shares a hash with one inside it once in ~70,000. */
+/**
+ * The row of a word, or -1. A word outside the vocabulary meets an inside word's hash and check value
+ * about once in 4.7 billion lookups.
+ */
 function rowOf(vectors: WordVectors, word: string): number {
   const hash = fnv1a(word);
   let low = 0;
@@ -55,7 +65,7 @@ function rowOf(vectors: WordVectors, word: string): number {
   while (low <= high) {
     const middle = (low + high) >>> 1;
     const value = vectors.hashes[middle]!;
-    if (value === hash) return middle;
+    if (value === hash) return vectors.checks[middle] === wordCheck(word) ? middle : -1;
     if (value < hash) low = middle + 1;
     else high = middle - 1;
   }

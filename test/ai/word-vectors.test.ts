@@ -3,7 +3,8 @@ import { embedLocally } from "../../src/ai/local-embedder";
 import { LOCAL_BOUNDARY } from "../../src/ai/local-provider";
 import { calibrate } from "../../src/ai/provider";
 import { DEFAULT_THRESHOLD } from "../../src/ai/service";
-import { dot } from "../../src/ai/vectors";
+import { dot, seededRandom } from "../../src/ai/vectors";
+import { inVocabulary } from "../../src/ai/word-vectors";
 
 // The local embedder's word vectors (docs/ai.md, "Word vectors"). None of these pairs is in a fixture.
 const similarity = (a: string, b: string) =>
@@ -48,6 +49,19 @@ describe("local embeddings with word vectors", () => {
     // "Figma" is one edit from "sigma", "Zapier" from "napier": written with a capital, so never mended.
     expect(similarity("Figma", "sigma")).toBeLessThan(DEFAULT_THRESHOLD);
     expect(similarity("Zapier", "napier")).toBeLessThan(DEFAULT_THRESHOLD);
+  });
+
+  test("made-up words are never taken for vocabulary words whose hash they share", () => {
+    // Spelling repair looks up hundreds of made-up candidates per word; by the 32-bit hash alone about 4 of
+    // these 300,000 strings would meet a vocabulary word's hash (word-vector-format.ts, wordCheck).
+    const random = seededRandom(18);
+    const found: string[] = [];
+    for (let i = 0; i < 300_000; i++) {
+      let word = "q";
+      for (let letter = 0; letter < 8; letter++) word += String.fromCharCode(97 + Math.floor(random() * 26));
+      if (inVocabulary(word)) found.push(word);
+    }
+    expect(found).toEqual([]);
   });
 
   test("words outside the vocabulary still embed; a text of stopwords only is like nothing", () => {
