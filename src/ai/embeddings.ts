@@ -152,6 +152,7 @@ async function embedBatch(db: Db, provider: AiProvider, projectId: string | null
   const queued = store.queuedPosts(db, projectId, batchSizeOf(provider));
   if (queued.length === 0) return 0;
   const texts = queued.map((row) => ({ title: row.title, description: row.description }));
+  if (provider.prepare) await provider.prepare();
   const vectors = provider.embedNow
     ? texts.map((text) => provider.embedNow!(text))
     : await provider.embed(texts);

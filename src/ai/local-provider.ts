@@ -1,4 +1,5 @@
 import { embedLocally, LOCAL_MODEL_KEY } from "./local-embedder";
+import { prepareWordVectors } from "./word-vectors";
 import type { AiProvider, ExtractedPost, PostText, SummaryInput, SummaryText, TriageNote } from "./provider";
 import { normalise, terms } from "./text";
 
@@ -115,6 +116,10 @@ export class LocalProvider implements AiProvider {
 
   embedNow(post: { title: string; description: string | null }): Float32Array {
     return embedLocally(post.title, post.description);
+  }
+
+  prepare(): Promise<void> {
+    return prepareWordVectors();
   }
 
   async embed(posts: { title: string; description: string | null }[]): Promise<Float32Array[]> {

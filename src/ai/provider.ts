@@ -59,6 +59,11 @@ export interface AiProvider {
   /** Present when embedding needs no I/O: then a post's vector is written in the post's own transaction. */
   embedNow?(post: { title: string; description: string | null }): Float32Array;
   /**
+   * Loads what embedding needs (the local provider's word vectors) without holding the event loop; the
+   * embedding worker awaits it before its first batch. `embedNow` loads it synchronously if it comes first.
+   */
+  prepare?(): Promise<void>;
+  /**
    * One result per text, in order. A text the server refuses on its own (too long even cut to the
    * configured maximum) is `{rejected}`, and the others still get their vectors; a failure of the server
    * itself (down, bad key, rate limited) throws UPSTREAM_ERROR.
