@@ -289,7 +289,7 @@ function mendSpelling(text: string): string {
     if (word !== lower) return word;
     if (STOPWORDS.has(lower) || inVocabulary(lower) || lexiconWord(lower)) return word;
     const nearest = nearestVocabularyWord(lower);
-    return nearest !== null && nearest !== lower && nearest[0] === lower[0] ? nearest : word;
+    return nearest !== null && nearest[0] === lower[0] ? nearest : word;
   });
 }
 

@@ -145,14 +145,12 @@ export function inVocabulary(word: string): boolean {
 }
 
 /**
- * The most frequent vocabulary word one edit away from `word` (a letter deleted, swapped with the next,
- * replaced or inserted), or null: how "recuring" and "calender" find "recurring" and "calendar". Words in
- * the vocabulary are returned as they are. Only hashes are stored, so each candidate is hashed and looked up
- * (~50 n lookups for a word of n letters).
+ * The most frequent vocabulary word one edit away from `word`, a word outside the vocabulary (a letter
+ * deleted, swapped with the next, replaced or inserted), or null: how "calender" finds "calendar". Only
+ * hashes are stored, so each candidate is hashed and looked up (~50 n lookups for a word of n letters).
  */
 export function nearestVocabularyWord(word: string): string | null {
   const vectors = wordVectors();
-  if (rowOf(vectors, word) >= 0) return word;
   let best: string | null = null;
   let bestWeight = Number.POSITIVE_INFINITY;
   const consider = (candidate: string) => {
