@@ -1,4 +1,4 @@
-import { type Db, inTransaction } from "../db/connection";
+import { beforeNextSlice, type Db, inTransaction } from "../db/connection";
 import type { Logger } from "../log";
 import { type AiProvider, isRejected } from "./provider";
 import * as store from "./store";
@@ -198,9 +198,9 @@ async function drainQueue(
 ): Promise<number> {
   let handled = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    // Each batch is bounded work; between batches the event loop serves requests (a local provider
-    // embeds without I/O, so without this a drain of thousands of posts would hold the loop for seconds).
-    if (batch > 0) await new Promise((resolve) => setImmediate(resolve));
+    // Each batch is bounded work; before each the event loop serves requests (a local provider embeds
+    // without I/O, so without this a drain of thousands of posts would hold the loop for seconds).
+    await beforeNextSlice(db);
     const count = await embedBatch(db, provider, projectId);
     if (count === 0) break;
     handled += count;

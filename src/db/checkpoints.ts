@@ -7,9 +7,12 @@ import { type Db, onCommit } from "./connection";
  * ~170 ms (issue 19; docs/performance.md). A passive checkpoint never blocks the service's connection.
  *
  * Under writes that never pause, the worker never sees the WAL whole: frames arrive while it copies, and
- * the WAL is reused from its start only once every frame is copied. So it reports how far it got, and the
- * service's own connection copies the last few frames right after a commit (finishCheckpoint in
- * connection.ts), a millisecond or two, after which its next write starts the WAL over.
+ * SQLite reuses the WAL from its start only when a write transaction begins with every frame copied. So
+ * once the WAL is long and nearly copied, writes are held back (`whenWritesOpen` in connection.ts: the
+ * HTTP layer waits on it, the event loop does not) while the worker copies the last frames, and the first
+ * write after that starts the WAL over. Copying those frames on the service's connection instead held the
+ * event loop for the checkpoint's fsyncs, 11–190 ms about once a second under a vote load
+ * (docs/performance.md).
  *
  * The worker's code is a string run from a Blob URL, so the compiled binary needs no second entry point.
  */
@@ -26,6 +29,7 @@ self.onmessage = ({ data }) => {
     db.run("PRAGMA synchronous = " + data.synchronous);
     timer = setInterval(() => {
       let message;
+      const startedAt = Date.now();
       try {
         const result = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
         message = { type: "checkpointed", frames: result.log, copied: result.checkpointed };
@@ -33,9 +37,17 @@ self.onmessage = ({ data }) => {
         message = { type: "failed", error: String(error) };
       }
       const text = JSON.stringify(message);
-      if (text !== last) postMessage(message);
+      if (text !== last) postMessage({ ...message, startedAt });
       last = text;
     }, data.everyMs);
+  } else if (data.type === "finish") {
+    // Asked while writes are held back: always answered, the service is waiting for it.
+    try {
+      const result = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
+      postMessage({ type: "finished", frames: result.log, copied: result.checkpointed });
+    } catch (error) {
+      postMessage({ type: "finish-failed", error: String(error) });
+    }
   } else if (data.type === "stop") {
     clearInterval(timer);
     db?.close();
@@ -45,16 +57,22 @@ self.onmessage = ({ data }) => {
 `;
 
 type CheckpointerMessage =
-  | { type: "checkpointed"; frames: number; copied: number }
-  | { type: "failed"; error: string }
+  | { type: "checkpointed"; frames: number; copied: number; startedAt: number }
+  | { type: "finished"; frames: number; copied: number }
+  | { type: "failed" | "finish-failed"; error: string }
   | { type: "stopped" };
 
 export interface CheckpointOptions {
   /** How often the worker checkpoints. */
   everyMs?: number;
-  /** The WAL length (frames) past which the service's connection finishes a checkpoint and starts it over. */
+  /** The WAL length (frames) past which writes are held back for a moment so the WAL starts over. */
   restartAfterFrames?: number;
 }
+
+/** Held back only once the worker has at most this many frames left to copy: the hold stays short. */
+const HOLD_AT_MOST_BACKLOG = 256;
+/** Rounds of "copy the rest" before writes go on anyway (a background writer kept adding frames). */
+const HOLD_AT_MOST_ROUNDS = 4;
 
 /** How long `stop` waits for the worker to close its connection before ending the thread anyway. */
 const STOP_TIMEOUT_MS = 2_000;
@@ -62,6 +80,16 @@ const STOP_TIMEOUT_MS = 2_000;
 /** The running worker: its thread, the Blob URL of its code, and how to learn it has closed. */
 interface RunningCheckpointer {
   worker: Worker;
+  /** Called with the worker's answer to "finish" while writes are held back. */
+  onFinished: ((wholeWal: boolean) => void) | null;
+  /** Lets writes held back go on at once; `restartable`: with every frame copied. */
+  releaseWrites: ((restartable?: boolean) => void) | null;
+  /**
+   * Reports of checkpoints begun before this moment (ms) describe a WAL since started over: after writes
+   * are let go with every frame copied, the next write starts the WAL over, and until then a report of the
+   * old, long WAL would hold writes back again for nothing. Infinity until that write has committed.
+   */
+  reportsValidFrom: number;
   source: string;
   closed: Promise<void>;
 }
@@ -74,17 +102,66 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
   const closed = new Promise<void>((resolve) => {
     stopped = resolve;
   });
+  const running: RunningCheckpointer = {
+    worker,
+    source,
+    closed,
+    onFinished: null,
+    releaseWrites: null,
+    reportsValidFrom: 0,
+  };
   worker.onmessage = ({ data }: MessageEvent<CheckpointerMessage>) => {
-    if (data.type === "checkpointed") {
+    if (data.type === "checkpointed" || data.type === "finished") {
+      if (data.type === "checkpointed" && data.startedAt < running.reportsValidFrom) return;
       db.lastCheckpointAt = Date.now();
       db.walFrames = data.frames;
       db.walBacklog = data.frames - data.copied;
+      if (data.type === "finished") running.onFinished?.(data.frames === data.copied);
     } else if (data.type === "failed") onError(new Error(data.error));
-    else stopped();
+    else if (data.type === "finish-failed") {
+      onError(new Error(data.error));
+      running.releaseWrites?.();
+    } else stopped();
   };
   worker.onerror = (event) => onError(event.error ?? new Error(event.message));
   worker.postMessage({ type: "start", path: db.filename, synchronous, everyMs });
-  return { worker, source, closed };
+  return running;
+}
+
+/**
+ * Holds writes back (`db.writeHold`) while the worker copies the last frames, and lets them go once it
+ * has copied every frame with no commit since it was asked (the next write transaction then starts the
+ * WAL over), or after a few rounds if something kept writing.
+ */
+function holdWritesForRestart(db: Db, running: RunningCheckpointer): void {
+  let release: () => void = () => undefined;
+  db.writeHold = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const releaseWrites = (restartable = false) => {
+    if (restartable) running.reportsValidFrom = Infinity;
+    running.onFinished = null;
+    running.releaseWrites = null;
+    db.writeHold = null;
+    // The worker reports afresh on its next round; until then this WAL is not "long" again.
+    db.walFrames = 0;
+    release();
+  };
+  running.releaseWrites = releaseWrites;
+  let rounds = 0;
+  let commitsWhenAsked = db.commits;
+  const ask = () => {
+    rounds++;
+    commitsWhenAsked = db.commits;
+    running.worker.postMessage({ type: "finish" });
+  };
+  running.onFinished = (wholeWal) => {
+    const restartable = wholeWal && db.commits === commitsWhenAsked && !db.inTransaction;
+    if (!restartable && rounds < HOLD_AT_MOST_ROUNDS) ask();
+    else releaseWrites(restartable);
+  };
+  // A batch opened before the hold commits on this turn (group commit): ask after it.
+  setImmediate(ask);
 }
 
 /**
@@ -96,21 +173,23 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
 export function startCheckpoints(
   db: Db,
   onError: (error: unknown) => void,
-  // Every 25 ms: the frames the service's connection then copies are those of one short checkpoint. 32 MiB:
-  // that copy happens about once a second under a heavy vote load (docs/performance.md).
+  // Every 25 ms: the last copy, while writes are held back, is that of one short checkpoint. 32 MiB: the
+  // WAL starts over about once a second under a heavy vote load (docs/performance.md).
   { everyMs = 25, restartAfterFrames = 8192 }: CheckpointOptions = {},
 ): () => Promise<void> {
   if (db.filename === ":memory:" || db.filename === "") return () => Promise.resolve();
-  db.restartWalAfterFrames = restartAfterFrames;
   let running: RunningCheckpointer | null = null;
   const stopListening = onCommit(db, () => {
-    stopListening();
-    running = startWorker(db, onError, everyMs);
+    if (!running) running = startWorker(db, onError, everyMs);
+    else if (running.reportsValidFrom === Infinity) running.reportsValidFrom = Date.now();
+    else if (!db.writeHold && db.walFrames >= restartAfterFrames && db.walBacklog <= HOLD_AT_MOST_BACKLOG)
+      holdWritesForRestart(db, running);
   });
   return async () => {
     stopListening();
-    db.restartWalAfterFrames = null;
     if (!running) return;
+    // Writes held back for a restart go on: the worker is about to stop answering.
+    running.releaseWrites?.();
     const { worker, source, closed } = running;
     worker.postMessage({ type: "stop" });
     await Promise.race([closed, Bun.sleep(STOP_TIMEOUT_MS)]);

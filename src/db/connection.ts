@@ -40,8 +40,10 @@ export class Db extends Database {
   /** What the checkpointer last saw: frames in the WAL, and how many of them it had not copied yet. */
   walFrames = 0;
   walBacklog = 0;
-  /** While the checkpointer runs: the WAL length (frames) past which this connection finishes a checkpoint. */
-  restartWalAfterFrames: number | null = null;
+  /** Set while the WAL is being started over (see `whenWritesOpen`): settles when writes may go on. */
+  writeHold: Promise<void> | null = null;
+  /** Commits so far: how the checkpointer learns that frames arrived while it copied. */
+  commits = 0;
   /** The last committed batch's promise: settled once it is durable. */
   lastCommitted: Promise<void> = Promise.resolve();
   /** Set by `syncCommitsOffLoop`: commits are made durable by syncs of the WAL off the event loop. */
@@ -125,23 +127,22 @@ export function inTransaction<T>(db: Db, work: () => T): T {
   return db.transaction(work)();
 }
 
-/** The last frames of a WAL copied here, not by the checkpointer thread: a millisecond or two of copying. */
-const FINISH_AT_MOST_FRAMES = 256;
+/**
+ * While the WAL is being started over (checkpoints.ts), surfaces that write hold their writes back until
+ * this settles: a write transaction that begins once every frame is copied reuses the WAL from its start.
+ * Null when writes are open. Reads never wait.
+ */
+export function whenWritesOpen(db: Db): Promise<void> | null {
+  return db.writeHold;
+}
 
 /**
- * Right after a commit (no transaction open), copies the few frames the checkpointer thread has not, so
- * the WAL is whole in the database file and the next write starts it over (checkpoints.ts says why).
+ * What background work that writes in slices (imports, embedding) does between two slices: lets the
+ * requests waiting on the event loop run, then waits while writes are held back (`whenWritesOpen`).
  */
-function finishCheckpoint(db: Db): void {
-  const restartAfter = db.restartWalAfterFrames;
-  if (restartAfter === null || db.inTransaction) return;
-  if (db.walFrames < restartAfter || db.walBacklog > FINISH_AT_MOST_FRAMES) return;
-  db.walFrames = 0;
-  try {
-    db.run("PRAGMA wal_checkpoint(PASSIVE)");
-  } catch {
-    // The commit stands; the checkpointer thread copies these frames on its next round.
-  }
+export async function beforeNextSlice(db: Db): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (db.writeHold) await db.writeHold;
 }
 
 /**
@@ -203,6 +204,7 @@ export function commitNow(db: Db): void {
     return;
   }
   db.lastCommitted = batch.committed;
+  db.commits++;
   const wal = db.walSync;
   if (wal) {
     wal.waiting.push({ durable: () => committed(db, batch), failed: batch.reject });
@@ -210,7 +212,6 @@ export function commitNow(db: Db): void {
   } else {
     committed(db, batch);
   }
-  finishCheckpoint(db);
 }
 
 /** Resolves once every change made so far is committed (and durable); rejects if that commit failed. */

@@ -1,6 +1,6 @@
 import { recordActivity } from "../activity/service";
 import type { AppContext } from "../context";
-import { commitNow, inTransaction, onCommit } from "../db/connection";
+import { commitNow, inTransaction, onCommit, whenWritesOpen } from "../db/connection";
 import type { CallOutcome } from "../http/outbound";
 import { integrationWants, sendToIntegration } from "../integrations/senders";
 import { enabledIntegrations } from "../integrations/service";
@@ -227,8 +227,21 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     }
   }
 
+  let waitingForWrites = false;
   function wake(): void {
     if (stopping.signal.aborted) return;
+    // Like a request, the worker's writes wait while the WAL starts over (src/db/checkpoints.ts).
+    const hold = whenWritesOpen(db);
+    if (hold) {
+      if (!waitingForWrites) {
+        waitingForWrites = true;
+        void hold.then(() => {
+          waitingForWrites = false;
+          wake();
+        });
+      }
+      return;
+    }
     if (running) {
       again = true;
       return;

@@ -1,14 +1,23 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
-import { whenCommitted } from "../db/connection";
+import { whenCommitted, whenWritesOpen } from "../db/connection";
+
+/** Methods that do not change anything: never held back while the WAL starts over. */
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Answers only once the changes made so far are committed (see group commit in src/db/connection.ts), so
  * a success response always means the write is stored, and no response shows data that could still be
- * rolled back. A failed commit becomes the request's error.
+ * rolled back. A failed commit becomes the request's error. While the WAL is being started over
+ * (src/db/checkpoints.ts), a request that may write waits for it before its handler runs; reads go on.
  */
 export function commitBeforeAnswering(ctx: AppContext) {
-  return new Elysia({ name: "http.commit" }).onAfterHandle({ as: "global" }, async () => {
-    await whenCommitted(ctx.db);
-  });
+  return new Elysia({ name: "http.commit" })
+    .onBeforeHandle({ as: "global" }, async ({ request }) => {
+      const hold = whenWritesOpen(ctx.db);
+      if (hold && !READ_METHODS.has(request.method)) await hold;
+    })
+    .onAfterHandle({ as: "global" }, async () => {
+      await whenCommitted(ctx.db);
+    });
 }

@@ -1,5 +1,5 @@
 import { recordActivity } from "../activity/service";
-import { type Db, inTransaction, whenCommitted } from "../db/connection";
+import { beforeNextSlice, type Db, inTransaction, whenCommitted } from "../db/connection";
 import { validationError } from "../http/errors";
 import { importBoardExport } from "./board-export";
 import { CsvError, parseCsv } from "./csv";
@@ -77,7 +77,7 @@ export async function importCsvInSlices(
         },
       ),
     );
-    await new Promise((resolve) => setImmediate(resolve));
+    await beforeNextSlice(db);
   }
   await Promise.all(commits);
   if (failures.length > 0) throw failures[0];

@@ -10,6 +10,7 @@ import {
   openDatabase,
   syncCommitsOffLoop,
   whenCommitted,
+  whenWritesOpen,
 } from "../../src/db/connection";
 import { loadConfig } from "../../src/config";
 import { MigrationError, migrate, openMigrated } from "../../src/db/migrate";
@@ -74,12 +75,18 @@ describe("durability and checkpoints", () => {
     const db = openDatabase(path, cacheDir);
     db.run("CREATE TABLE log (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
     const errors: unknown[] = [];
-    const stop = startCheckpoints(db, (error) => errors.push(error));
+    const stop = startCheckpoints(db, (error) => errors.push(error), { restartAfterFrames: 512 });
     const started = Date.now();
     let batches = 0;
+    let held = 0;
     // A new batch opens on every turn of the event loop: a timer on this thread waiting for an idle moment
-    // would never run.
+    // would never run. Each write first waits for a hold, as the HTTP layer does.
     while (Date.now() - started < 800) {
+      const hold = whenWritesOpen(db);
+      if (hold) {
+        held++;
+        await hold;
+      }
       inTransaction(db, () => {
         for (let row = 0; row < 50; row++) db.query("INSERT INTO log (body) VALUES (?)").run("x".repeat(200));
       });
@@ -97,16 +104,17 @@ describe("durability and checkpoints", () => {
       .get();
     expect(after?.busy).toBe(0);
     expect(after?.checkpointed).toBe(after?.log);
-    // Started over before the automatic checkpoint, which would copy on a commit (startCheckpoints).
-    expect(statSync(`${path}-wal`).size).toBeLessThan(64 * 1024 * 1024);
+    // Started over each time it passed 512 frames (2 MiB), long before the automatic checkpoint.
+    expect(held).toBeGreaterThan(1);
+    expect(statSync(`${path}-wal`).size).toBeLessThan(4 * 1024 * 1024);
     db.close();
   });
 
-  test("once the checkpointer reports a long WAL nearly copied, the next commit finishes it and the WAL starts over", async () => {
+  test("once the checkpointer reports a long WAL nearly copied, writes wait while it copies the rest, and the next write starts the WAL over", async () => {
     const path = join(dir, "finish.db");
     const db = openDatabase(path, cacheDir);
     db.run("CREATE TABLE log (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
-    // The worker's first round comes a minute later: this test plays its report itself.
+    // The worker's own rounds come a minute later: this test plays its reports itself.
     const stop = startCheckpoints(db, () => undefined, { everyMs: 60_000, restartAfterFrames: 64 });
     const write = (rows: number) => {
       inTransaction(db, () => {
@@ -119,17 +127,26 @@ describe("durability and checkpoints", () => {
     const walBytes = () => statSync(`${path}-wal`).size;
     write(200);
     const long = walBytes();
-    // A report of a long WAL with much left to copy leaves the copying to the worker: the WAL goes on.
+    // A report of a long WAL with much left to copy leaves the copying to the worker: writes go on.
     db.walFrames = 1_000;
     db.walBacklog = 1_000;
     write(1);
+    expect(whenWritesOpen(db)).toBeNull();
     write(200);
     expect(walBytes()).toBeGreaterThan(long * 1.5);
-    // A report of a long WAL a few frames from copied: the next commit copies the rest, and the writes
-    // after it reuse the WAL from its start instead of making it longer.
+    // A report of a long WAL a few frames from copied: writes are held back while the worker copies the
+    // rest. Nothing on this thread waits for that: a timer set now runs before the hold ends.
     db.walFrames = 1_000;
     db.walBacklog = 10;
     write(1);
+    const hold = whenWritesOpen(db);
+    expect(hold).not.toBeNull();
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    await hold;
+    expect(timerRan).toBe(true);
+    expect(whenWritesOpen(db)).toBeNull();
+    // The writes after it reuse the WAL from its start instead of making it longer.
     const finished = walBytes();
     write(200);
     expect(walBytes()).toBe(finished);
