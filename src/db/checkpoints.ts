@@ -20,14 +20,11 @@ const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
 let db = null;
 let timer = null;
+let everyMs = 25;
 // Only news is posted: an idle WAL, or the same failure again, would wake the service 40 times a second.
 let last = "";
-self.onmessage = ({ data }) => {
-  if (data.type === "start") {
-    db = new Database(data.path);
-    db.run("PRAGMA busy_timeout = 5000");
-    db.run("PRAGMA synchronous = " + data.synchronous);
-    timer = setInterval(() => {
+function startRounds() {
+  timer = setInterval(() => {
       let message;
       const startedAt = Date.now();
       try {
@@ -39,7 +36,22 @@ self.onmessage = ({ data }) => {
       const text = JSON.stringify(message);
       if (text !== last) postMessage({ ...message, startedAt });
       last = text;
-    }, data.everyMs);
+  }, everyMs);
+}
+self.onmessage = ({ data }) => {
+  if (data.type === "start") {
+    db = new Database(data.path);
+    db.run("PRAGMA busy_timeout = 5000");
+    db.run("PRAGMA synchronous = " + data.synchronous);
+    everyMs = data.everyMs;
+    startRounds();
+  } else if (data.type === "pause") {
+    // Answered once the round under way (if any) is over: the last copy then starts at once.
+    clearInterval(timer);
+    postMessage({ type: "paused" });
+  } else if (data.type === "resume") {
+    clearInterval(timer);
+    startRounds();
   } else if (data.type === "finish") {
     // Asked while writes are held back: always answered, the service is waiting for it.
     try {
@@ -60,7 +72,7 @@ type CheckpointerMessage =
   | { type: "checkpointed"; frames: number; copied: number; startedAt: number }
   | { type: "finished"; frames: number; copied: number }
   | { type: "failed" | "finish-failed"; error: string }
-  | { type: "stopped" };
+  | { type: "paused" | "stopped" };
 
 export interface CheckpointOptions {
   /** How often the worker checkpoints. */
@@ -80,6 +92,10 @@ const STOP_TIMEOUT_MS = 2_000;
 /** The running worker: its thread, the Blob URL of its code, and how to learn it has closed. */
 interface RunningCheckpointer {
   worker: Worker;
+  /** From the moment the worker is asked to pause its rounds for a restart until writes are let go. */
+  restarting: boolean;
+  /** Called when the worker has paused its rounds. */
+  onPaused: (() => void) | null;
   /** Called with the worker's answer to "finish" while writes are held back. */
   onFinished: ((wholeWal: boolean) => void) | null;
   /** Lets writes held back go on at once; `restartable`: with every frame copied. */
@@ -106,6 +122,8 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
     worker,
     source,
     closed,
+    restarting: false,
+    onPaused: null,
     onFinished: null,
     releaseWrites: null,
     reportsValidFrom: 0,
@@ -118,6 +136,7 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
       db.walBacklog = data.frames - data.copied;
       if (data.type === "finished") running.onFinished?.(data.frames === data.copied);
     } else if (data.type === "failed") onError(new Error(data.error));
+    else if (data.type === "paused") running.onPaused?.();
     else if (data.type === "finish-failed") {
       onError(new Error(data.error));
       running.releaseWrites?.();
@@ -126,6 +145,19 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
   worker.onerror = (event) => onError(event.error ?? new Error(event.message));
   worker.postMessage({ type: "start", path: db.filename, synchronous, everyMs });
   return running;
+}
+
+/**
+ * Starts the WAL over: first the worker pauses its rounds (it answers once the one under way is over), so
+ * the hold below waits for one short copy only, not for a round and then the copy.
+ */
+function restartWal(db: Db, running: RunningCheckpointer): void {
+  running.restarting = true;
+  running.onPaused = () => {
+    running.onPaused = null;
+    holdWritesForRestart(db, running);
+  };
+  running.worker.postMessage({ type: "pause" });
 }
 
 /**
@@ -142,6 +174,8 @@ function holdWritesForRestart(db: Db, running: RunningCheckpointer): void {
     if (restartable) running.reportsValidFrom = Infinity;
     running.onFinished = null;
     running.releaseWrites = null;
+    running.restarting = false;
+    running.worker.postMessage({ type: "resume" });
     db.writeHold = null;
     // The worker reports afresh on its next round; until then this WAL is not "long" again.
     db.walFrames = 0;
@@ -173,22 +207,29 @@ function holdWritesForRestart(db: Db, running: RunningCheckpointer): void {
 export function startCheckpoints(
   db: Db,
   onError: (error: unknown) => void,
-  // Every 25 ms: the last copy, while writes are held back, is that of one short checkpoint. 32 MiB: the
-  // WAL starts over about once a second under a heavy vote load (docs/performance.md).
-  { everyMs = 25, restartAfterFrames = 8192 }: CheckpointOptions = {},
+  // Every 25 ms: the backlog left for the hold is one short round's. 128 MiB: under a vote load that never
+  // pauses (1,300 votes/s) the WAL starts over every ~2 s, so holds touch under 1 % of the writes; at
+  // 32 MiB they came 4x as often and made the vote p99 (docs/performance.md). Any pause in the writes
+  // starts it over sooner.
+  { everyMs = 25, restartAfterFrames = 32768 }: CheckpointOptions = {},
 ): () => Promise<void> {
   if (db.filename === ":memory:" || db.filename === "") return () => Promise.resolve();
   let running: RunningCheckpointer | null = null;
   const stopListening = onCommit(db, () => {
     if (!running) running = startWorker(db, onError, everyMs);
     else if (running.reportsValidFrom === Infinity) running.reportsValidFrom = Date.now();
-    else if (!db.writeHold && db.walFrames >= restartAfterFrames && db.walBacklog <= HOLD_AT_MOST_BACKLOG)
-      holdWritesForRestart(db, running);
+    else if (
+      !running.restarting &&
+      db.walFrames >= restartAfterFrames &&
+      db.walBacklog <= HOLD_AT_MOST_BACKLOG
+    )
+      restartWal(db, running);
   });
   return async () => {
     stopListening();
     if (!running) return;
     // Writes held back for a restart go on: the worker is about to stop answering.
+    running.onPaused = null;
     running.releaseWrites?.();
     const { worker, source, closed } = running;
     worker.postMessage({ type: "stop" });

@@ -82,8 +82,8 @@ export function openDatabase(path: string, cacheDir: string, durability: Durabil
   db.run("PRAGMA cache_size = -65536");
   db.run("PRAGMA mmap_size = 268435456");
   // Checkpoints run in a worker thread of their own (checkpoints.ts), off the event loop; the automatic
-  // one stays, much later, as a safety valve should that worker ever stall.
-  db.run("PRAGMA wal_autocheckpoint = 16384");
+  // one stays, much later (256 MiB, twice the WAL's usual bound), as a safety valve should it ever stall.
+  db.run("PRAGMA wal_autocheckpoint = 65536");
   // Every change runs in a savepoint (see group commit below); its journal stays in memory.
   db.run("PRAGMA temp_store = MEMORY");
   db.loadExtension(sqliteVecPath(cacheDir), "sqlite3_vec_init");
@@ -118,7 +118,18 @@ function openBatch(db: Db): void {
   // Callers that never wait must not turn a failed commit into an unhandled rejection.
   committed.catch(() => undefined);
   db.openBatch = { committed, resolve, reject };
-  setImmediate(() => commitNow(db));
+  setImmediate(() => commitUnlessSyncing(db));
+}
+
+/**
+ * A batch's turn is over. While a WAL sync is under way its answers would wait for the next sync anyway,
+ * so the batch stays open and takes in the changes that come meanwhile; it commits when that sync
+ * completes (`syncWal`). One commit instead of several writes each page they share once: fewer WAL frames
+ * and fewer syncs per change.
+ */
+function commitUnlessSyncing(db: Db): void {
+  if (db.walSync?.syncing) return;
+  commitNow(db);
 }
 
 /** Runs `work` atomically: in full, or (when it throws) not at all, leaving other changes intact. */
@@ -181,8 +192,13 @@ function syncWal(db: Db, wal: WalSync): void {
       if (error) batch.failed(error);
       else batch.durable();
     }
-    if (wal.closing) closeSync(wal.fd);
-    else if (wal.waiting.length > 0) syncWal(db, wal);
+    if (wal.closing) {
+      closeSync(wal.fd);
+      return;
+    }
+    // The batch kept open during this sync (commitUnlessSyncing) commits now, which starts the next sync.
+    if (db.openBatch) commitNow(db);
+    if (!wal.syncing && wal.waiting.length > 0) syncWal(db, wal);
   });
 }
 
