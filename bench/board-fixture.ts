@@ -109,7 +109,7 @@ export async function startServer(
   command: string[],
   env: Record<string, string>,
   readyPath: string,
-): Promise<{ url: string; stop: () => void }> {
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = freePort();
   const proc = Bun.spawn(command, {
     cwd: ROOT,
@@ -128,7 +128,15 @@ export async function startServer(
     if (attempt > 200) throw new Error(`${name} did not start`);
     await Bun.sleep(50);
   }
-  return { url, stop: () => proc.kill("SIGTERM") };
+  // Resolves once the process has exited: a service still closing its database would share the disk and
+  // the cores with whatever is measured next.
+  return {
+    url,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
 }
 
 /** Waits until the server has embedded every queued post (read through a second connection); seconds taken. */

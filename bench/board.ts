@@ -200,8 +200,8 @@ try {
     `target: vote creation ≥ 0.5× baseline rate:       ${voteRatio.toFixed(2)}× ${voteRatio >= 0.5 ? "ok" : "MISSED"}`,
   );
 } finally {
-  board.stop();
-  baseline.stop();
+  await board.stop();
+  await baseline.stop();
   await Bun.sleep(200);
   rmSync(dir, { recursive: true, force: true });
 }

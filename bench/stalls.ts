@@ -160,7 +160,7 @@ try {
   const importLoop = await loopMaxMs(importFrom, Date.now());
   show(`import ${ROWS} rows`, `${(importMs / 1000).toFixed(1)} s; ${probeText(importStalls, importLoop)}`);
 } finally {
-  full.stop();
+  await full.stop();
   await Bun.sleep(500);
 }
 
@@ -172,7 +172,7 @@ try {
   results.voteFast = await writeLoad("votes, fast (NORMAL)", vote(fast.url));
   results.createFast = await writeLoad("create-post, fast (NORMAL)", create(fast.url));
 } finally {
-  fast.stop();
+  await fast.stop();
   await Bun.sleep(500);
   rmSync(dir, { recursive: true, force: true });
 }
