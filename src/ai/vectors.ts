@@ -1,5 +1,7 @@
 /** Vector helpers shared by both providers, the index and the benchmark. */
 
+import { nextTurn } from "../turns";
+
 /** Bits of the coarse signature stored in the vec0 table (a fixed size, whatever the provider's dimension). */
 export const SIGNATURE_BITS = 1024;
 
@@ -98,7 +100,7 @@ export async function preparePlanes(dimension: number): Promise<void> {
       planesByDimension.set(dimension, step.value);
       return;
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

@@ -1,6 +1,7 @@
 import { Database, SQLiteError } from "bun:sqlite";
 import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
+import { nextTurn } from "../turns";
 import { sqliteVecPath } from "./sqlite-vec";
 
 interface OpenBatch {
@@ -152,7 +153,7 @@ export function whenWritesOpen(db: Db): Promise<void> | null {
  * requests waiting on the event loop run, then waits while writes are held back (`whenWritesOpen`).
  */
 export async function beforeNextSlice(db: Db): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   if (db.writeHold) await db.writeHold;
 }
 

@@ -63,6 +63,8 @@ export async function importCsvInSlices(
   const commits: Promise<void>[] = [];
   const failures: unknown[] = [];
   for (let offset = 0; offset < rows.length && failures.length === 0;) {
+    // Before each slice, the first included: the body's parse and validation have just held the loop.
+    await beforeNextSlice(db);
     const until = performance.now() + IMPORT_SLICE_MS;
     const slice = around(() => importCsvSlice(db, projectId, rows, offset, until));
     offset += slice.written;
@@ -77,7 +79,6 @@ export async function importCsvInSlices(
         },
       ),
     );
-    await beforeNextSlice(db);
   }
   await Promise.all(commits);
   if (failures.length > 0) throw failures[0];
