@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { whenCommitted, whenWritesOpen } from "../db/connection";
+import { HEALTH_CHECK_PATH, requestPath } from "./request-info";
 
 /** Methods that do not change anything: never held back while the WAL starts over. */
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -8,7 +9,8 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Answers only once the changes made so far are committed (see group commit in src/db/connection.ts), so
  * a success response always means the write is stored, and no response shows data that could still be
- * rolled back. A failed commit becomes the request's error. While the WAL is being started over
+ * rolled back. A failed commit becomes the request's error. The health check reads no stored data and does
+ * not wait. While the WAL is being started over
  * (src/db/checkpoints.ts), a request that may write waits for it before its handler runs; reads go on.
  */
 export function commitBeforeAnswering(ctx: AppContext) {
@@ -17,7 +19,8 @@ export function commitBeforeAnswering(ctx: AppContext) {
       const hold = whenWritesOpen(ctx.db);
       if (hold && !READ_METHODS.has(request.method)) await hold;
     })
-    .onAfterHandle({ as: "global" }, async () => {
+    .onAfterHandle({ as: "global" }, async ({ request }) => {
+      if (requestPath(request) === HEALTH_CHECK_PATH) return;
       await whenCommitted(ctx.db);
     });
 }

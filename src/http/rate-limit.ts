@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config, RateLimitRule } from "../config";
 import { ApiError } from "./errors";
-import { requestInfo, requestPath } from "./request-info";
+import { HEALTH_CHECK_PATH, requestInfo, requestPath } from "./request-info";
 
 export interface RateDecision {
   allowed: boolean;
@@ -100,7 +100,7 @@ export function enforceRateLimit(buckets: TokenBuckets, key: string, headers: He
   );
 }
 
-const UNMETERED_PATHS = new Set(["/healthz"]);
+const UNMETERED_PATHS = new Set([HEALTH_CHECK_PATH]);
 /** The board pages' versioned, cached scripts and styles (src/web/assets.ts): static, never metered. */
 const STATIC_ASSETS = "/b/_assets/";
 /** The keyless pages of the REST API: discovery and its documentation. */

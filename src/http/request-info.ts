@@ -46,6 +46,13 @@ export function requestUrl(request: Request): URL {
 }
 
 /** The request's path (see requestUrl: never throws). */
+/**
+ * The liveness check: answers without a key, is never rate limited, and reads no stored data, so it does
+ * not wait for other requests' commits (src/http/commit.ts): a load balancer's check must not time out
+ * because writes are syncing.
+ */
+export const HEALTH_CHECK_PATH = "/healthz";
+
 export function requestPath(request: Request): string {
   return requestUrl(request).pathname;
 }

@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { sqliteVersions } from "../db/connection";
 import { ApiError, ApiErrorSchema } from "../http/errors";
 import { keylessRoutes } from "../http/routes";
+import { HEALTH_CHECK_PATH } from "../http/request-info";
 import { errorResponses } from "../http/schemas";
 import { listProjects } from "../projects/service";
 import { DiscoverySchema, HealthSchema } from "./schema";
@@ -99,7 +100,7 @@ export function metaRoutes(ctx: AppContext, routes: () => InternalRoute[]) {
       },
     )
     .get(
-      "/healthz",
+      HEALTH_CHECK_PATH,
       () => {
         try {
           const versions = sqliteVersions(ctx.db);

@@ -31,3 +31,23 @@ test("a write request waits while writes are held back; a read answers meanwhile
     "Held back until the WAL starts over",
   );
 });
+
+test("the health check does not wait for other requests' commits; a read of stored data does", async () => {
+  // A commit whose WAL sync has not completed yet (src/db/connection.ts, syncCommitsOffLoop).
+  let durable: () => void = () => undefined;
+  t.ctx.db.lastCommitted = new Promise<void>((resolve) => {
+    durable = resolve;
+  });
+  let listed = false;
+  const listing = t.call("GET", "/api/v1/posts").then((response) => {
+    listed = true;
+    return response;
+  });
+  const health = await t.call("GET", "/healthz", { key: null });
+  expect(health.status).toBe(200);
+  expect(health.body.status).toBe("ok");
+  await Bun.sleep(20);
+  expect(listed).toBe(false);
+  durable();
+  expect((await listing).status).toBe(200);
+});
