@@ -44,19 +44,25 @@ const command = values.binary
   ? [values.binary, "serve"]
   : [process.execPath, "--preload", "./bench/loop-lag.ts", "src/main.ts", "serve"];
 
-/** The longest the service's event loop was held between two moments (from source only). */
+/**
+ * The longest the service's event loop was held between two moments (from source only), and when it
+ * began (seconds after `from`): a stall at the start of a load is not the same as one in its middle.
+ */
 async function loopMaxMs(from: number, to: number): Promise<string> {
   if (values.binary) return "n/a";
   const file = Bun.file(loopLagFile);
   if (!(await file.exists())) return "0.0";
   let max = 0;
+  let startedAt = from;
   for (const line of (await file.text()).split("\n")) {
     const [at, ms] = line.split(" ").map(Number);
     // A line is written when the stall ends; one that began before `from` is the service's start-up,
     // whose first answer can go out before the timer notes it.
-    if (at !== undefined && ms !== undefined && at - ms >= from && at <= to) max = Math.max(max, ms);
+    if (at === undefined || ms === undefined || at - ms < from || at > to || ms <= max) continue;
+    max = ms;
+    startedAt = at - ms;
   }
-  return max.toFixed(1);
+  return `${max.toFixed(1)} (at ${((startedAt - from) / 1000).toFixed(1)} s)`;
 }
 
 const { secretKey, postIds } = seedBoard({
