@@ -93,6 +93,8 @@ export interface CheckpointOptions {
   everyMs?: number;
   /** The WAL length (frames) past which writes are held back for a moment so the WAL starts over. */
   restartAfterFrames?: number;
+  /** How long writes may be held back before they go on anyway (the worker did not answer). */
+  holdAtMostMs?: number;
 }
 
 /**
@@ -159,7 +161,10 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
       running.releaseWrites?.();
     } else stopped();
   };
-  worker.onerror = (event) => onError(event.error ?? new Error(event.message));
+  worker.onerror = (event) => {
+    onError(event.error ?? new Error(event.message));
+    running.releaseWrites?.();
+  };
   worker.postMessage({ type: "start", path: db.filename, synchronous, everyMs });
   return running;
 }
@@ -169,11 +174,16 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
  * file while writes still go on (it answers after the round under way, if any, and that catch-up), so the
  * hold below waits for one short copy only: 7-25 ms measured, against 40-90 ms without the catch-up.
  */
-function restartWal(db: Db, running: RunningCheckpointer): void {
+function restartWal(
+  db: Db,
+  running: RunningCheckpointer,
+  holdAtMostMs: number,
+  onError: (error: unknown) => void,
+): void {
   running.restarting = true;
   running.onPaused = () => {
     running.onPaused = null;
-    holdWritesForRestart(db, running);
+    holdWritesForRestart(db, running, holdAtMostMs, onError);
   };
   running.worker.postMessage({ type: "pause" });
 }
@@ -181,14 +191,25 @@ function restartWal(db: Db, running: RunningCheckpointer): void {
 /**
  * Holds writes back (`db.writeHold`) while the worker copies the last frames, and lets them go once it
  * has copied every frame with no commit since it was asked (the next write transaction then starts the
- * WAL over), or after a few rounds if something kept writing.
+ * WAL over), or after a few rounds if something kept writing, or after `holdAtMostMs` if the worker does
+ * not answer: writes never wait on a stuck or dead thread for long.
  */
-function holdWritesForRestart(db: Db, running: RunningCheckpointer): void {
+function holdWritesForRestart(
+  db: Db,
+  running: RunningCheckpointer,
+  holdAtMostMs: number,
+  onError: (error: unknown) => void,
+): void {
   let release: () => void = () => undefined;
   db.writeHold = new Promise<void>((resolve) => {
     release = resolve;
   });
+  const giveUp = setTimeout(() => {
+    onError(new Error(`the checkpointer did not finish within ${holdAtMostMs} ms; writes go on`));
+    releaseWrites(false);
+  }, holdAtMostMs);
   const releaseWrites = (restartable = false) => {
+    clearTimeout(giveUp);
     if (restartable) running.reportsValidFrom = Infinity;
     running.onFinished = null;
     running.releaseWrites = null;
@@ -230,7 +251,7 @@ export function startCheckpoints(
   // pauses (1,300 votes/s) the WAL starts over every ~2 s, so holds touch under 1 % of the writes; at
   // 32 MiB they came 4x as often and made the vote p99 (docs/performance.md). Any pause in the writes
   // starts it over sooner.
-  { everyMs = 25, restartAfterFrames = 32768 }: CheckpointOptions = {},
+  { everyMs = 25, restartAfterFrames = 32768, holdAtMostMs = 1_000 }: CheckpointOptions = {},
 ): () => Promise<void> {
   if (db.filename === ":memory:" || db.filename === "") return () => Promise.resolve();
   let running: RunningCheckpointer | null = null;
@@ -242,7 +263,7 @@ export function startCheckpoints(
       db.walFrames >= restartAfterFrames &&
       db.walBacklog <= HOLD_AT_MOST_BACKLOG
     )
-      restartWal(db, running);
+      restartWal(db, running, holdAtMostMs, onError);
   });
   return async () => {
     stopListening();
