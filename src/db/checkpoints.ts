@@ -8,9 +8,10 @@ import { type Db, onCommit, whenCommitted } from "./connection";
  *
  * Under writes that never pause, the worker never sees the WAL whole: frames arrive while it copies, and
  * SQLite reuses the WAL from its start only when a write transaction begins with every frame copied. So
- * once the WAL is long and nearly copied, writes are held back (`whenWritesOpen` in connection.ts: the
- * HTTP layer waits on it, the event loop does not) while the worker copies the last frames, and the first
- * write after that starts the WAL over. Copying those frames on the service's connection instead held the
+ * once the WAL is long and the worker keeps up with it, the worker pauses its rounds and catches up, then
+ * writes are held back (`whenWritesOpen` in connection.ts: the HTTP layer and background writers wait on
+ * it, the event loop does not) while it copies the last frames, and the first write after that starts the
+ * WAL over. Copying those frames on the service's connection instead held the
  * event loop for the checkpoint's fsyncs, 11–190 ms about once a second under a vote load
  * (docs/performance.md).
  *
