@@ -154,7 +154,7 @@ export function whenWritesOpen(db: Db): Promise<void> | null {
  */
 export async function beforeNextSlice(db: Db): Promise<void> {
   await nextTurn();
-  if (db.writeHold) await db.writeHold;
+  await whenWritesOpen(db);
 }
 
 /**

@@ -9,9 +9,9 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Answers only once the changes made so far are committed (see group commit in src/db/connection.ts), so
  * a success response always means the write is stored, and no response shows data that could still be
- * rolled back. A failed commit becomes the request's error. The health check reads no stored data and does
- * not wait. While the WAL is being started over
- * (src/db/checkpoints.ts), a request that may write waits for it before its handler runs; reads go on.
+ * rolled back. A failed commit becomes the request's error. The health check reads no stored data and
+ * does not wait. While the WAL is being started over (src/db/checkpoints.ts), a request that may write
+ * waits for it before its handler runs; reads go on.
  */
 export function commitBeforeAnswering(ctx: AppContext) {
   return new Elysia({ name: "http.commit" })

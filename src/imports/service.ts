@@ -30,8 +30,8 @@ export function csvRowsOf(input: Pick<ImportInput, "csv" | "data">): Record<stri
 /**
  * How long one slice of an import may hold the event loop: requests that arrive meanwhile wait at most
  * about this long and its commit (issue 19: no slice longer than ~10 ms; at 8 ms, slice and commit held
- * the loop 12-23 ms). A slice is cut by time, not by a row count,
- * because a row's cost varies (tags, votes, comments) and so does the machine.
+ * the loop 12-23 ms). A slice is cut by time, not by a row count, because a row's cost varies (tags,
+ * votes, comments) and so does the machine.
  */
 export const IMPORT_SLICE_MS = 5;
 
