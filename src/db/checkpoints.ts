@@ -19,7 +19,7 @@ import { type Db, onCommit, whenCommitted } from "./connection";
  */
 const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
-import { closeSync, fsyncSync, openSync } from "node:fs";
+import { closeSync, fdatasyncSync, openSync } from "node:fs";
 let db = null;
 let databaseFd = null;
 let timer = null;
@@ -58,7 +58,7 @@ self.onmessage = ({ data }) => {
       // SQLite syncs the database file only after a round that reached the WAL's end, which under writes
       // that never pause is rare: the copy under the hold would flush every page copied since (60-75 ms
       // measured). Flushed here, writes still going on, it flushes only what it copies.
-      fsyncSync(databaseFd);
+      fdatasyncSync(databaseFd);
     } catch {
       // The copy under the hold reports any failure.
     }

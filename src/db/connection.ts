@@ -1,5 +1,5 @@
 import { Database, SQLiteError } from "bun:sqlite";
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, fdatasync, fdatasyncSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { nextTurn } from "../turns";
 import { sqliteVecPath } from "./sqlite-vec";
@@ -186,7 +186,7 @@ function syncWal(db: Db, wal: WalSync): void {
   const batches = wal.waiting;
   wal.waiting = [];
   wal.syncing = true;
-  fsync(wal.fd, (error) => {
+  fdatasync(wal.fd, (error) => {
     wal.syncing = false;
     if (!error) db.walSyncs++;
     for (const batch of batches) {
@@ -242,7 +242,7 @@ export function closeDatabase(db: Db): void {
   const wal = db.walSync;
   if (wal) {
     db.walSync = null;
-    fsyncSync(wal.fd);
+    fdatasyncSync(wal.fd);
     for (const batch of wal.waiting.splice(0)) batch.durable();
     // A sync still under way closes the file when it completes.
     wal.closing = true;
