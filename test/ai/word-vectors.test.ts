@@ -4,6 +4,7 @@ import { LOCAL_BOUNDARY } from "../../src/ai/local-provider";
 import { calibrate } from "../../src/ai/provider";
 import { DEFAULT_THRESHOLD } from "../../src/ai/service";
 import { dot, seededRandom } from "../../src/ai/vectors";
+import { terms } from "../../src/ai/text";
 import { inVocabulary } from "../../src/ai/word-vectors";
 
 // The local embedder's word vectors (docs/ai.md, "Word vectors"). None of these pairs is in a fixture.
@@ -49,6 +50,22 @@ describe("local embeddings with word vectors", () => {
     // "Figma" is one edit from "sigma", "Zapier" from "napier": written with a capital, so never mended.
     expect(similarity("Figma", "sigma")).toBeLessThan(DEFAULT_THRESHOLD);
     expect(similarity("Zapier", "napier")).toBeLessThan(DEFAULT_THRESHOLD);
+  });
+
+  test("an inflection of a vocabulary word is a word, not a misspelling", () => {
+    // Mended, "statuses" became "statues" and "theming" became "teeming".
+    expect(terms("Custom statuses")).toEqual(["custom", "status"]);
+    expect(terms("Theming")).toEqual(["color"]);
+    expect(terms("Recurring to-dos")).toEqual(["recurring", "task"]);
+  });
+
+  test("the lexicon's words meet whatever their inflection", () => {
+    // "removed" kept a term of its own ("remov") while "deleted" became "remove"; "palette" and
+    // "personalised" missed their entries (their stems are "palet" and "personalis").
+    expect(terms("Restore removed items")).toContain("remove");
+    expect(terms("deleted")).toEqual(terms("removed"));
+    expect(terms("Colour palette")).toEqual(["color", "color"]);
+    expect(terms("Personalised dashboards")).toEqual(["custom", "dashboard"]);
   });
 
   test("made-up words are never taken for vocabulary words whose hash they share", () => {
