@@ -24,6 +24,8 @@ let db = null;
 let databaseFd = null;
 let timer = null;
 let everyMs = 25;
+let flushEachRound = false;
+let copiedBefore = 0;
 // Only news is posted: an idle WAL, or the same failure again, would wake the service 40 times a second.
 let last = "";
 function startRounds() {
@@ -32,7 +34,12 @@ function startRounds() {
       const startedAt = Date.now();
       try {
         const result = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-        message = { type: "checkpointed", frames: result.log, copied: result.checkpointed };
+        // Commits that wait for WAL syncs: the pages copied are flushed now, a round's worth, instead of
+        // reaching the disk in the kernel's write-back bursts, which the WAL syncs then queue behind.
+        const flushed = flushEachRound && result.checkpointed !== copiedBefore;
+        if (flushed) fdatasyncSync(databaseFd);
+        copiedBefore = result.checkpointed;
+        message = { type: "checkpointed", frames: result.log, copied: result.checkpointed, flushed };
       } catch (error) {
         message = { type: "failed", error: String(error) };
       }
@@ -48,6 +55,7 @@ self.onmessage = ({ data }) => {
     db.run("PRAGMA synchronous = " + data.synchronous);
     databaseFd = openSync(data.path, "r");
     everyMs = data.everyMs;
+    flushEachRound = data.flushEachRound;
     startRounds();
   } else if (data.type === "pause") {
     // Answered once the round under way (if any) is over and one more has copied what came since, writes
@@ -84,7 +92,7 @@ self.onmessage = ({ data }) => {
 `;
 
 type CheckpointerMessage =
-  | { type: "checkpointed"; frames: number; copied: number; startedAt: number }
+  | { type: "checkpointed"; frames: number; copied: number; flushed: boolean; startedAt: number }
   | { type: "finished"; frames: number; copied: number }
   | { type: "failed" | "finish-failed"; error: string }
   | { type: "paused" | "stopped" };
@@ -150,6 +158,7 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
   };
   worker.onmessage = ({ data }: MessageEvent<CheckpointerMessage>) => {
     if (data.type === "checkpointed" || data.type === "finished") {
+      if (data.type === "checkpointed" && data.flushed) db.databaseFlushes++;
       if (data.type === "checkpointed" && data.startedAt < running.reportsValidFrom) return;
       db.lastCheckpointAt = Date.now();
       db.walFrames = data.frames;
@@ -166,7 +175,14 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
     onError(event.error ?? new Error(event.message));
     running.releaseWrites?.();
   };
-  worker.postMessage({ type: "start", path: db.filename, synchronous, everyMs });
+  worker.postMessage({
+    type: "start",
+    path: db.filename,
+    synchronous,
+    everyMs,
+    // Under `full` durability every commit waits for a WAL sync (connection.ts, syncCommitsOffLoop).
+    flushEachRound: db.walSync !== null,
+  });
   return running;
 }
 

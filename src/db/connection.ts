@@ -51,6 +51,8 @@ export class Db extends Database {
   walSync: WalSync | null = null;
   /** WAL syncs completed off the event loop (a figure for tests and the log). */
   walSyncs = 0;
+  /** Checkpoint rounds after which the checkpointer flushed the database file (checkpoints.ts). */
+  databaseFlushes = 0;
 }
 
 /**

@@ -137,7 +137,31 @@ describe("durability and checkpoints", () => {
     // Started over each time it passed 512 frames (2 MiB), long before the automatic checkpoint.
     expect(held).toBeGreaterThan(1);
     expect(statSync(`${path}-wal`).size).toBeLessThan(4 * 1024 * 1024);
+    // Commits here do not wait for WAL syncs: the database file is left to the kernel's write-back.
+    expect(db.databaseFlushes).toBe(0);
     db.close();
+  });
+
+  test("when commits wait for WAL syncs, the checkpointer flushes the database file after each round that copied", async () => {
+    // Left to the kernel's write-back, the copied pages reached the disk in bursts that the WAL syncs
+    // queued behind: vote p99 3.3-3.9x p50 under FULL, 1.8-1.95x with a flush per round (docs/performance.md).
+    const path = join(dir, "flushed.db");
+    const db = openDatabase(path, cacheDir);
+    db.run("CREATE TABLE log (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    syncCommitsOffLoop(db);
+    const errors: unknown[] = [];
+    const stop = startCheckpoints(db, (error) => errors.push(error));
+    const started = Date.now();
+    while (Date.now() - started < 400) {
+      inTransaction(db, () => {
+        for (let row = 0; row < 50; row++) db.query("INSERT INTO log (body) VALUES (?)").run("x".repeat(200));
+      });
+      await whenCommitted(db);
+    }
+    await stop();
+    expect(errors).toEqual([]);
+    expect(db.databaseFlushes).toBeGreaterThan(0);
+    closeDatabase(db);
   });
 
   test("once the checkpointer reports a long WAL it keeps up with, it catches up, writes wait while it copies the rest, and the next write starts the WAL over", async () => {
