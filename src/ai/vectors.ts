@@ -98,6 +98,10 @@ export async function preparePlanes(dimension: number): Promise<void> {
     if (planesByDimension.has(dimension)) return;
     if (step.done) {
       planesByDimension.set(dimension, step.value);
+      // The first signature compiles its loops (4-5 ms measured): on a turn of its own, not inside the first
+      // batch of embeddings that the re-embed's stall probe saw (docs/performance.md).
+      await nextTurn();
+      signature(new Float32Array(dimension).fill(1 / Math.sqrt(dimension)));
       return;
     }
     await nextTurn();
