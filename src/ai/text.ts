@@ -29,7 +29,7 @@ const PHRASES: [RegExp, string][] = [
   ],
   [/\b(sprints?|iterations?)\b/g, " sprint "],
   [/\b(approvals?|approve|sign[\s-]*off)\b/g, " approval "],
-  [/\b(automations?|automate|automatic\s+rules?|if\s+this\s+then\s+that|triggers?)\b/g, " automation "],
+  [/\b(automations?|automate|automatic\s+rules?|if\s+this\s+then\s+that)\b/g, " automation "],
   [/\b(drag\s*(and|&|n)?\s*drop|drag)\b/g, " draganddrop "],
   [/\b(version\s+history|revisions?|previous\s+versions?|older\s+versions?)\b/g, " versionhistory "],
   [/\b(browser\s+extensions?|chrome\s+extensions?|firefox\s+add[\s-]*ons?)\b/g, " browserextension "],
