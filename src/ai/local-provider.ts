@@ -109,7 +109,6 @@ function themes(posts: PostText[], count: number): string[] {
     .map(([term]) => THEME_NAMES[term] ?? words.get(term) ?? term);
 }
 
-/** The default provider: deterministic, no network, no model (docs/ai.md). */
 /** What `prepare` embeds before the first batch: ordinary requests, a misspelling among them. */
 const WARM_UP_TEXTS: [string, string][] = [
   ["Dark mode for the code editor", "Export the report as CSV from the settings page"],
@@ -118,6 +117,7 @@ const WARM_UP_TEXTS: [string, string][] = [
   ["Bulk edit tasks", "Select several cards at once and change their status or assignee"],
 ];
 
+/** The default provider: deterministic, no network, no model (docs/ai.md). */
 export class LocalProvider implements AiProvider {
   readonly name = "local" as const;
   readonly modelKey = LOCAL_MODEL_KEY;
