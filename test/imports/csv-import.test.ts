@@ -125,6 +125,10 @@ describe("csv import", () => {
     const tooMany = Array.from({ length: 10_001 }, () => ({ title: "x" }));
     expectApiError(await importRows({ data: tooMany }), 400, "VALIDATION_ERROR");
     expectApiError(await importRows({ data: { title: "not an array" } }), 400, "VALIDATION_ERROR");
+    // A row is any object (src/imports/schema.ts), never a number, a string, null or an array.
+    for (const row of [1, "title", null, [{ title: "nested" }]]) {
+      expectApiError(await importRows({ data: [{ title: "fine" }, row] }), 400, "VALIDATION_ERROR");
+    }
     expectApiError(await importRows({ csv: 'title\n"never closed' }), 400, "VALIDATION_ERROR");
     expectApiError(await importRows({ csv: "title\nx", data: [] }), 400, "VALIDATION_ERROR");
     expect(postsOf()).toBe(0);
