@@ -12,6 +12,9 @@
 // Prints each scenario's figures and the issue's targets; the figures go in docs/performance.md.
 //
 //   npx bun bench/stalls.ts [--posts 10000] [--votes 100000] [--rows 10000] [--seconds 30] [--concurrency 16]
+//                           [--scenarios reembed,votes,create,import,fast]
+// --scenarios runs only those named (`fast`: the NORMAL loads, of votes and create as named): an A/B of one
+// change alternates shorter runs of one load. The seeded posts are always embedded before any load.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,8 +32,10 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "30" },
     concurrency: { type: "string", default: "16" },
     binary: { type: "string" },
+    scenarios: { type: "string", default: "reembed,votes,create,import,fast" },
   },
 });
+const SCENARIOS = new Set(values.scenarios.split(","));
 const POSTS = Number(values.posts);
 const ROWS = Number(values.rows);
 const SECONDS = Number(values.seconds);
@@ -132,7 +137,7 @@ async function writeLoad(name: string, request: (i: number) => Request, probe?: 
 }
 
 const full = await startService("full");
-const results: Record<string, LoadResult> = {};
+const results: Partial<Record<"voteFull" | "createFull" | "voteFast" | "createFast", LoadResult>> = {};
 try {
   // 1. Re-embed: every seeded post is queued; the service embeds them in the background from its start.
   const reembedFrom = Date.now();
@@ -140,15 +145,28 @@ try {
   const reembedSeconds = await waitForEmbeddings(databasePath);
   const reembed = await reembedProbe.stop();
   const reembedLoop = await loopMaxMs(reembedFrom, Date.now());
-  show(`re-embed ${POSTS} posts`, `${reembedSeconds.toFixed(1)} s; ${probeText(reembed, reembedLoop)}`);
+  if (SCENARIOS.has("reembed")) {
+    show(`re-embed ${POSTS} posts`, `${reembedSeconds.toFixed(1)} s; ${probeText(reembed, reembedLoop)}`);
+  }
 
   // 2. Writes under synchronous=FULL, after a short warm-up.
   await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(full.url), expect: 201 });
-  results.voteFull = await writeLoad("votes, FULL", vote(full.url), `${full.url}/healthz`);
-  results.createFull = await writeLoad("create-post, FULL", create(full.url), `${full.url}/healthz`);
+  if (SCENARIOS.has("votes")) {
+    results.voteFull = await writeLoad("votes, FULL", vote(full.url), `${full.url}/healthz`);
+  }
+  if (SCENARIOS.has("create")) {
+    results.createFull = await writeLoad("create-post, FULL", create(full.url), `${full.url}/healthz`);
+  }
   await waitForEmbeddings(databasePath);
 
   // 3. Import: one request carrying every row.
+  if (SCENARIOS.has("import")) await importScenario();
+} finally {
+  await full.stop();
+  await Bun.sleep(500);
+}
+
+async function importScenario() {
   const importFrom = Date.now();
   const importProbe = startProbe(`${full.url}/healthz`);
   const importStarted = performance.now();
@@ -165,31 +183,37 @@ try {
   }
   const importLoop = await loopMaxMs(importFrom, Date.now());
   show(`import ${ROWS} rows`, `${(importMs / 1000).toFixed(1)} s; ${probeText(importStalls, importLoop)}`);
-} finally {
-  await full.stop();
-  await Bun.sleep(500);
 }
 
 // 4. The same writes under synchronous=NORMAL: the rate the FULL figures are held against.
-const fast = await startService("fast");
-try {
-  await waitForEmbeddings(databasePath);
-  await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(fast.url), expect: 201 });
-  results.voteFast = await writeLoad("votes, fast (NORMAL)", vote(fast.url));
-  results.createFast = await writeLoad("create-post, fast (NORMAL)", create(fast.url));
-} finally {
-  await fast.stop();
-  await Bun.sleep(500);
-  rmSync(dir, { recursive: true, force: true });
+if (SCENARIOS.has("fast")) {
+  const fast = await startService("fast");
+  try {
+    await waitForEmbeddings(databasePath);
+    await runLoad({ concurrency: CONCURRENCY, seconds: 1, request: vote(fast.url), expect: 201 });
+    if (SCENARIOS.has("votes")) results.voteFast = await writeLoad("votes, fast (NORMAL)", vote(fast.url));
+    if (SCENARIOS.has("create")) {
+      results.createFast = await writeLoad("create-post, fast (NORMAL)", create(fast.url));
+    }
+  } finally {
+    await fast.stop();
+    await Bun.sleep(500);
+  }
 }
+rmSync(dir, { recursive: true, force: true });
 
-const { voteFull, createFull, voteFast, createFast } = results as Record<string, LoadResult>;
+const { voteFull, createFull, voteFast, createFast } = results;
+const ratio = (
+  a: LoadResult | undefined,
+  b: LoadResult | undefined,
+  of: (x: LoadResult, y: LoadResult) => string,
+) => (a && b ? of(a, b) : "not run");
 console.log(`\n${POSTS} posts; ${CONCURRENCY} clients, ${SECONDS} s per load; ${command.join(" ")}\n`);
 console.log(lines.join("\n"));
 console.log(`
 targets (issue 19):
-  vote p99 ≤ 3× p50 under FULL:          ${(voteFull!.p99Ms / voteFull!.p50Ms).toFixed(1)}×
-  create p99 ≤ 3× p50 under FULL:        ${(createFull!.p99Ms / createFull!.p50Ms).toFixed(1)}×
-  vote rate FULL ≥ 0.8× NORMAL:          ${(voteFull!.perSecond / voteFast!.perSecond).toFixed(2)}×
-  create rate FULL ≥ 0.8× NORMAL:        ${(createFull!.perSecond / createFast!.perSecond).toFixed(2)}×
+  vote p99 ≤ 3× p50 under FULL:          ${ratio(voteFull, voteFull, (x) => `${(x.p99Ms / x.p50Ms).toFixed(1)}×`)}
+  create p99 ≤ 3× p50 under FULL:        ${ratio(createFull, createFull, (x) => `${(x.p99Ms / x.p50Ms).toFixed(1)}×`)}
+  vote rate FULL ≥ 0.8× NORMAL:          ${ratio(voteFull, voteFast, (x, y) => `${(x.perSecond / y.perSecond).toFixed(2)}×`)}
+  create rate FULL ≥ 0.8× NORMAL:        ${ratio(createFull, createFast, (x, y) => `${(x.perSecond / y.perSecond).toFixed(2)}×`)}
   probe max ≤ 20 ms (re-embed, import, votes): see the lines above`);
