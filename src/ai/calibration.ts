@@ -96,7 +96,7 @@ export async function calibrateFromMerges(
     const target = vectors[2 * index + 1]!;
     if (isRejected(source) || isRejected(target)) return;
     positives.push(dot(source, target));
-    const neighbour = nearest(ai.db, pair.projectId, target, 3).find((hit) => hit.postId !== pair.target.id);
+    const neighbour = nearest(ai, pair.projectId, target, 3).find((hit) => hit.postId !== pair.target.id);
     if (neighbour) negatives.push(neighbour.raw);
   });
   if (positives.length < MIN_MERGED_PAIRS) return { mergedPairs: pairs.length, current, ...empty };

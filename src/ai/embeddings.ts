@@ -1,6 +1,7 @@
 import { beforeNextSlice, type Db, inTransaction } from "../db/connection";
 import type { Logger } from "../log";
 import { type AiProvider, isRejected } from "./provider";
+import { SignatureIndex } from "./signature-index";
 import * as store from "./store";
 import { preparePlanes, signature } from "./vectors";
 
@@ -54,12 +55,15 @@ export class AiRuntime {
   private resumeAt = 0;
   /** Set once no vector is left in the old 32-bit format. */
   private allHalved = false;
+  /** The large projects' signatures, scanned in memory by every search. */
+  readonly signatures: SignatureIndex;
 
   constructor(
     readonly db: Db,
     readonly provider: AiProvider,
     private readonly log: Logger | null = null,
   ) {
+    this.signatures = new SignatureIndex(db);
     inTransaction(db, () => {
       if (store.storedModelKey(db) === provider.modelKey) return;
       const queued = store.resetIndex(db, Date.now());

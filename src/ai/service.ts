@@ -188,7 +188,7 @@ async function neighboursOf(
   const { db, provider } = ai;
   const stored = store.storedVector(db, post.id);
   const vector = stored ?? (await embedQuery(provider, { title: post.title, description: post.description }));
-  return nearest(db, projectId, vector, limit + 1)
+  return nearest(ai, projectId, vector, limit + 1)
     .filter((hit) => hit.postId !== post.id)
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
     .filter((hit) => hit.similarity >= threshold);

@@ -3,6 +3,7 @@ import type { PostStatus } from "../posts/schema";
 import type { AiRuntime } from "./embeddings";
 import { ApiError } from "../http/errors";
 import { type AiProvider, calibrate, isRejected } from "./provider";
+import type { SignatureIndex } from "./signature-index";
 import * as store from "./store";
 import { dot, signature } from "./vectors";
 
@@ -40,18 +41,29 @@ export function exactNearest(db: Db, projectId: string, query: Float32Array, k: 
     .slice(0, k);
 }
 
-/** The `k` nearest posts: Hamming KNN on signatures in vec0, then exact cosine on the candidates. */
-export function indexedNearest(db: Db, projectId: string, query: Float32Array, k: number): Scored[] {
-  const candidates = store.nearestSignatures(db, projectId, signature(query), Math.max(CANDIDATES, k * 4));
-  return scoreRows(store.vectorsById(db, candidates), query)
+/** Where a search reads: the database, and the in-memory copy of the large projects' signatures. */
+export interface SearchSources {
+  db: Db;
+  signatures: SignatureIndex;
+}
+
+/** The `k` nearest posts: Hamming KNN on the signatures, then exact cosine on the candidates. */
+export function indexedNearest(
+  sources: SearchSources,
+  projectId: string,
+  query: Float32Array,
+  k: number,
+): Scored[] {
+  const candidates = sources.signatures.nearest(projectId, signature(query), Math.max(CANDIDATES, k * 4));
+  return scoreRows(store.vectorsById(sources.db, candidates), query)
     .sort((a, b) => b.raw - a.raw)
     .slice(0, k);
 }
 
-export function nearest(db: Db, projectId: string, query: Float32Array, k: number): Scored[] {
-  return store.projectPostCount(db, projectId) <= EXACT_SCAN_LIMIT
-    ? exactNearest(db, projectId, query, k)
-    : indexedNearest(db, projectId, query, k);
+export function nearest(sources: SearchSources, projectId: string, query: Float32Array, k: number): Scored[] {
+  return store.projectPostCount(sources.db, projectId) <= EXACT_SCAN_LIMIT
+    ? exactNearest(sources.db, projectId, query, k)
+    : indexedNearest(sources, projectId, query, k);
 }
 
 export async function embedQuery(provider: AiProvider, text: { title: string; description: string | null }) {
@@ -81,7 +93,7 @@ export async function similarTo(
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
   const vector = await embedQuery(provider, query);
   const excluded = new Set(options.excludeIds ?? []);
-  const scored = nearest(db, projectId, vector, options.limit + excluded.size)
+  const scored = nearest(ai, projectId, vector, options.limit + excluded.size)
     .filter((hit) => !excluded.has(hit.postId))
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
     .filter((hit) => hit.similarity >= options.threshold)

@@ -177,6 +177,30 @@ export function nearestSignatures(db: Db, projectId: string, signature: Uint8Arr
     .map((row) => row.rowid);
 }
 
+/**
+ * A project's chunks in vec0's own storage (sqlite-vec 0.1.9, pinned): per chunk of 1,024 slots a validity
+ * bitmap, the slots' rowids and their signatures in one blob. The in-memory scan (src/ai/signature-index.ts)
+ * keeps a copy and reads here what changed; test/ai/signature-index.test.ts checks it against vec0's KNN.
+ */
+export function signatureChunks(db: Db, projectId: string): { chunk_id: number; validity: Uint8Array }[] {
+  return db
+    .query<{ chunk_id: number; validity: Uint8Array }, [string]>(
+      "SELECT chunk_id, validity FROM post_signatures_chunks WHERE partition00 = ? ORDER BY chunk_id",
+    )
+    .all(projectId);
+}
+
+/** One chunk's rowids (64-bit little-endian integers, 0 in a free slot) and signatures. */
+export function signatureChunk(db: Db, chunkId: number): { rowids: Uint8Array; vectors: Uint8Array } | null {
+  return db
+    .query<{ rowids: Uint8Array; vectors: Uint8Array }, [number]>(
+      `SELECT chunks.rowids, vectors.vectors FROM post_signatures_chunks AS chunks
+       JOIN post_signatures_vector_chunks00 AS vectors ON vectors.rowid = chunks.chunk_id
+       WHERE chunks.chunk_id = ?`,
+    )
+    .get(chunkId);
+}
+
 export function vectorsById(db: Db, vectorIds: number[]): EmbeddingRow[] {
   if (vectorIds.length === 0) return [];
   return db
