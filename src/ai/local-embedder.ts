@@ -7,7 +7,7 @@ import { addWordVectors } from "./word-vectors";
 const LEXICAL_DIMENSION = 512;
 export const LOCAL_DIMENSION = LEXICAL_DIMENSION + WORD_VECTOR_DIMENSION;
 /** Changes whenever the features below change, so stored vectors are rebuilt (see embeddings.ts). */
-export const LOCAL_MODEL_KEY = `local-hash-v5:${LOCAL_DIMENSION}`;
+export const LOCAL_MODEL_KEY = `local-hash-v6:${LOCAL_DIMENSION}`;
 
 /**
  * A local vector has two parts: hashed word features (what the request literally says, its product

@@ -96,11 +96,7 @@ export async function similarRequests(
   requireAiPlan(ai.db, projectId, "Similar-post search");
   const post = requirePostRow(ai.db, projectId, postId);
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
-  const hits = (await neighboursOf(ai, projectId, post, options.limit, options.threshold)).slice(
-    0,
-    options.limit,
-  );
-  return similarPostsOf(ai.db, projectId, hits);
+  return neighboursOf(ai, projectId, post, options.limit, options.threshold);
 }
 
 // ---- from text ----
@@ -188,10 +184,11 @@ async function neighboursOf(
   const { db, provider } = ai;
   const stored = store.storedVector(db, post.id);
   const vector = stored ?? (await embedQuery(provider, { title: post.title, description: post.description }));
-  return nearest(ai, projectId, vector, limit + 1)
+  // Twice the posts asked for (and itself): a neighbour one word apart may fall below the threshold.
+  const hits = nearest(ai, projectId, vector, 2 * limit + 1)
     .filter((hit) => hit.postId !== post.id)
-    .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
-    .filter((hit) => hit.similarity >= threshold);
+    .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));
+  return similarPostsOf(db, projectId, post.title, hits, { threshold, limit });
 }
 
 export async function triageInbox(ai: AiRuntime, projectId: string, input: TriageInput = {}) {
@@ -217,10 +214,10 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
     const others = store.unmergedPostsById(
       db,
       projectId,
-      hits.map((hit) => hit.postId),
+      hits.map((hit) => hit.id),
     );
     for (const hit of hits) {
-      const other = others.get(hit.postId);
+      const other = others.get(hit.id);
       if (!other || other.id === post.id || titlesSetApart(other.title, post.title)) continue;
       if (
         other.status !== "PENDING" ||

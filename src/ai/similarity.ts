@@ -5,6 +5,7 @@ import { ApiError } from "../http/errors";
 import { type AiProvider, calibrate, isRejected } from "./provider";
 import type { SignatureIndex } from "./signature-index";
 import * as store from "./store";
+import { titlesOneWordApart } from "./text";
 import { dot, signature } from "./vectors";
 
 /** Up to this many posts a project is scanned exactly; above it the signature index finds candidates. */
@@ -16,6 +17,18 @@ export const CANDIDATES = 24;
  * bounded so a request during a full re-embed (after a provider change) does not wait for all of it.
  */
 export const REQUEST_DRAIN_BATCHES = 4;
+
+/**
+ * The share of its similarity a pair keeps when its titles are one word apart (text.ts, titlesOneWordApart):
+ * such pairs share most of their words, so their vectors meet although they ask for different things.
+ * 0.8 takes the closest of them (~0.85) under the duplicate threshold (0.7); docs/ai.md has the figures.
+ */
+export const ONE_WORD_APART_SHARE = 0.8;
+
+/** The similarity of two posts: their vectors' calibrated similarity, less when their titles are one word apart. */
+export function pairSimilarity(similarity: number, titleA: string, titleB: string): number {
+  return titlesOneWordApart(titleA, titleB) ? similarity * ONE_WORD_APART_SHARE : similarity;
+}
 
 export interface SimilarPost {
   id: string;
@@ -93,19 +106,23 @@ export async function similarTo(
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
   const vector = await embedQuery(provider, query);
   const excluded = new Set(options.excludeIds ?? []);
-  const scored = nearest(ai, projectId, vector, options.limit + excluded.size)
+  // Twice the posts asked for: a neighbour one word apart may fall below the threshold (pairSimilarity).
+  const hits = nearest(ai, projectId, vector, 2 * options.limit + excluded.size)
     .filter((hit) => !excluded.has(hit.postId))
-    .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }))
-    .filter((hit) => hit.similarity >= options.threshold)
-    .slice(0, options.limit);
-  return similarPostsOf(db, projectId, scored);
+    .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));
+  return similarPostsOf(db, projectId, query.title, hits, options);
 }
 
-/** Scored hits as the answers list them: each post's title, votes and status; merged posts left out. */
+/**
+ * Hits as the answers list them: each post's title, votes and status, merged posts left out; each scored
+ * against the title searched for (pairSimilarity), best first, at or above `threshold`, at most `limit`.
+ */
 export function similarPostsOf(
   db: Db,
   projectId: string,
+  title: string,
   hits: readonly { postId: string; similarity: number }[],
+  options: { threshold: number; limit: number },
 ): SimilarPost[] {
   if (hits.length === 0) return [];
   const rows = store.unmergedPostsById(
@@ -113,18 +130,22 @@ export function similarPostsOf(
     projectId,
     hits.map((hit) => hit.postId),
   );
-  return hits.flatMap((hit) => {
-    const row = rows.get(hit.postId);
-    return row
-      ? [
-          {
-            id: row.id,
-            title: row.title,
-            similarity: hit.similarity,
-            voteCount: row.vote_count,
-            status: row.status,
-          },
-        ]
-      : [];
-  });
+  return hits
+    .flatMap((hit) => {
+      const row = rows.get(hit.postId);
+      return row
+        ? [
+            {
+              id: row.id,
+              title: row.title,
+              similarity: pairSimilarity(hit.similarity, title, row.title),
+              voteCount: row.vote_count,
+              status: row.status,
+            },
+          ]
+        : [];
+    })
+    .filter((post) => post.similarity >= options.threshold)
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, options.limit);
 }

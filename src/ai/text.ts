@@ -229,7 +229,7 @@ export const CONTRAST_TERMS = new Set([
   "remove",
   "refund",
   "eu",
-  "us",
+  "usa",
   "inbound",
   "outbound",
   "darkmode",
@@ -251,6 +251,23 @@ export function titlesSetApart(a: string, b: string): boolean {
   const second = contrasts(b);
   const onlyIn = (one: Set<string>, other: Set<string>) => [...one].some((term) => !other.has(term));
   return onlyIn(first, second) && onlyIn(second, first);
+}
+
+/**
+ * True when two titles read the same but for one word in the same place, which neither has elsewhere
+ * ("Time zone per user" / "Time zone per project", "Bulk move tasks" / "Bulk delete tasks"): that word is
+ * what each one asks for, so they are two requests, however alike the rest. Compared after phrases are
+ * folded and words mapped to canonical forms, so a synonym ("Dark mode for the editor" / "Night theme for
+ * the editor") is the same word, not a different one.
+ */
+export function titlesOneWordApart(a: string, b: string): boolean {
+  const first = terms(a);
+  const second = terms(b);
+  if (first.length < 2 || first.length !== second.length) return false;
+  const differing = first.flatMap((term, index) => (term === second[index] ? [] : [index]));
+  if (differing.length !== 1) return false;
+  const index = differing[0]!;
+  return !second.includes(first[index]!) && !first.includes(second[index]!);
 }
 
 /** Single words rewritten to a canonical stem (after stemming). */
@@ -368,12 +385,16 @@ export function stem(word: string): string {
 
 /** Lower case, accents and punctuation removed: words separated by single spaces. */
 function plainText(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/['’]/g, "")
-    .replace(/[^a-z0-9@]+/g, " ");
+  return (
+    text
+      .normalize("NFKD")
+      // "US" in capitals is the country ("US data residency"), where "us" is a stopword.
+      .replace(/\bUSA?\b/g, "usa")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/['’]/g, "")
+      .replace(/[^a-z0-9@]+/g, " ")
+  );
 }
 
 function foldPhrases(plain: string): string {

@@ -130,6 +130,24 @@ describe("GET /posts/similar", () => {
     expect(hits.some((hit: { title: string }) => hit.title === "Kanban swimlanes for squads")).toBe(false);
   });
 
+  test("a post whose title is one word apart is related, not a duplicate; a reworded one still is", async () => {
+    const tasks = await makePost(t, { title: "Reminders for overdue tasks", description: null });
+    const invoices = await makePost(t, {
+      title: "Payment reminders when an invoice is overdue",
+      description: null,
+    });
+    // The vectors of "... overdue invoices" and "... overdue tasks" meet at ~0.87: the title rule sets them apart.
+    const found = (await similar("Reminders for overdue invoices")).body.data.map(
+      (hit: { id: string }) => hit.id,
+    );
+    expect(found).toContain(invoices.id);
+    expect(found).not.toContain(tasks.id);
+    const related = (await similar("Reminders for overdue invoices", "&threshold=0.4&limit=50")).body.data;
+    const taskHit = related.find((hit: { id: string }) => hit.id === tasks.id);
+    expect(taskHit.similarity).toBeGreaterThan(0.6);
+    expect(taskHit.similarity).toBeLessThan(0.7);
+  });
+
   test("query is required; threshold and limit are validated", async () => {
     expectApiError(await t.call("GET", "/api/v1/posts/similar"), 400, "VALIDATION_ERROR");
     expectApiError(await similar("x", "&threshold=1.5"), 400, "VALIDATION_ERROR");

@@ -4,7 +4,8 @@ import { LOCAL_BOUNDARY } from "../../src/ai/local-provider";
 import { calibrate } from "../../src/ai/provider";
 import { DEFAULT_THRESHOLD } from "../../src/ai/service";
 import { dot, seededRandom } from "../../src/ai/vectors";
-import { terms } from "../../src/ai/text";
+import { pairSimilarity } from "../../src/ai/similarity";
+import { terms, titlesOneWordApart } from "../../src/ai/text";
 import { inVocabulary } from "../../src/ai/word-vectors";
 
 // The local embedder's word vectors (docs/ai.md, "Word vectors"). None of these pairs is in a fixture.
@@ -102,5 +103,39 @@ describe("local embeddings with word vectors", () => {
     expect(Math.abs(dot(unknown, unknown) - 1)).toBeLessThan(1e-5);
     expect(similarity("zorbl quux", "quux zorbl")).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
     expect(embedLocally("please add it").every((value) => value === 0)).toBe(true);
+  });
+});
+
+describe("titles one word apart", () => {
+  test("two titles alike but for one word in the same place ask for two things", () => {
+    for (const [a, b] of [
+      ["Export to CSV", "Export to PDF"],
+      ["Dark mode for the editor", "Dark mode for the emails"],
+      ["Comments on invoices", "Comments on quotes"],
+      ["Archive old projects", "Archive old channels"],
+      ["Hosting in the US", "Hosting in the EU"],
+    ] as const)
+      expect([a, b, titlesOneWordApart(a, b)]).toEqual([a, b, true]);
+  });
+
+  test("a synonym is the same word; another wording, a longer title or a moved word is not one word apart", () => {
+    for (const [a, b] of [
+      ["Dark mode for the editor", "Night theme for the editor"],
+      ["Export to CSV", "Download as a spreadsheet"],
+      ["Mention people", "Mention people in task titles"],
+      ["Email me a digest", "A digest by email"],
+      ["Kanban", "Boards"],
+    ] as const)
+      expect([a, b, titlesOneWordApart(a, b)]).toEqual([a, b, false]);
+  });
+
+  test("their similarity keeps 0.8 of the vectors': a close pair falls under the duplicate threshold", () => {
+    const a = "Comments on invoices";
+    const b = "Comments on quotes";
+    expect(similarity(a, b)).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+    expect(pairSimilarity(similarity(a, b), a, b)).toBeCloseTo(0.8 * similarity(a, b), 10);
+    expect(pairSimilarity(similarity(a, b), a, b)).toBeLessThan(DEFAULT_THRESHOLD);
+    const reworded = "Leave a comment on any invoice we send";
+    expect(pairSimilarity(similarity(a, reworded), a, reworded)).toBe(similarity(a, reworded));
   });
 });
