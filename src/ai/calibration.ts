@@ -91,14 +91,15 @@ export async function calibrateFromMerges(
   const vectors = await ai.provider.embed(texts);
   const positives: number[] = [];
   const negatives: number[] = [];
-  pairs.forEach((pair, index) => {
+  for (const [index, pair] of pairs.entries()) {
     const source = vectors[2 * index]!;
     const target = vectors[2 * index + 1]!;
-    if (isRejected(source) || isRejected(target)) return;
+    if (isRejected(source) || isRejected(target)) continue;
     positives.push(dot(source, target));
-    const neighbour = nearest(ai, pair.projectId, target, 3).find((hit) => hit.postId !== pair.target.id);
+    const neighbours = await nearest(ai, pair.projectId, target, 3);
+    const neighbour = neighbours.find((hit) => hit.postId !== pair.target.id);
     if (neighbour) negatives.push(neighbour.raw);
-  });
+  }
   if (positives.length < MIN_MERGED_PAIRS) return { mergedPairs: pairs.length, current, ...empty };
   const best = bestBoundary([
     ...positives.map((raw) => ({ raw, duplicate: true })),

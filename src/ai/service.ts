@@ -185,7 +185,7 @@ async function neighboursOf(
   const stored = store.storedVector(db, post.id);
   const vector = stored ?? (await embedQuery(provider, { title: post.title, description: post.description }));
   // Twice the posts asked for (and itself): a neighbour one word apart may fall below the threshold.
-  const hits = nearest(ai, projectId, vector, 2 * limit + 1)
+  const hits = (await nearest(ai, projectId, vector, 2 * limit + 1))
     .filter((hit) => hit.postId !== post.id)
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));
   return similarPostsOf(db, projectId, post.title, hits, { threshold, limit });

@@ -73,10 +73,17 @@ export function indexedNearest(
     .slice(0, k);
 }
 
-export function nearest(sources: SearchSources, projectId: string, query: Float32Array, k: number): Scored[] {
-  return store.projectPostCount(sources.db, projectId) <= EXACT_SCAN_LIMIT
-    ? exactNearest(sources.db, projectId, query, k)
-    : indexedNearest(sources, projectId, query, k);
+export async function nearest(
+  sources: SearchSources,
+  projectId: string,
+  query: Float32Array,
+  k: number,
+): Promise<Scored[]> {
+  if (store.projectPostCount(sources.db, projectId) <= EXACT_SCAN_LIMIT)
+    return exactNearest(sources.db, projectId, query, k);
+  // The first search of a large project copies its signatures a slice at a time (signature-index.ts).
+  await sources.signatures.catchUp(projectId);
+  return indexedNearest(sources, projectId, query, k);
 }
 
 export async function embedQuery(provider: AiProvider, text: { title: string; description: string | null }) {
@@ -107,7 +114,7 @@ export async function similarTo(
   const vector = await embedQuery(provider, query);
   const excluded = new Set(options.excludeIds ?? []);
   // Twice the posts asked for: a neighbour one word apart may fall below the threshold (pairSimilarity).
-  const hits = nearest(ai, projectId, vector, 2 * options.limit + excluded.size)
+  const hits = (await nearest(ai, projectId, vector, 2 * options.limit + excluded.size))
     .filter((hit) => !excluded.has(hit.postId))
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));
   return similarPostsOf(db, projectId, query.title, hits, options);

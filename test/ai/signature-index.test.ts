@@ -157,3 +157,28 @@ test("after a reindex or a chunk gone, the index starts over; an empty project f
   expectSameAsVec0(first);
   commitNow(db);
 });
+
+test("the first copy of a large project is made a slice at a time, with other work served in between", async () => {
+  const large = createProject(db, { slug: "signatures-large", plan: "growth" }).project.id;
+  addPosts(large, 9000);
+  commitNow(db);
+  const fresh = new SignatureIndex(db);
+  let servedMeanwhile = 0;
+  let copying = true;
+  const serve = () => {
+    if (!copying) return;
+    servedMeanwhile++;
+    setImmediate(serve);
+  };
+  setImmediate(serve);
+  await fresh.catchUp(large);
+  copying = false;
+  // Nine chunks, eight a turn: the copy took more than one turn, and other callbacks ran between them.
+  expect(servedMeanwhile).toBeGreaterThanOrEqual(1);
+  const probe = randomSignature();
+  const distancesOf = (ids: number[]) =>
+    ids.map((id) => hamming(probe, signatures.get(id)!)).sort((a, b) => a - b);
+  expect(distancesOf(fresh.nearest(large, probe, 24))).toEqual(
+    distancesOf(store.nearestSignatures(db, large, probe, 24)),
+  );
+});
