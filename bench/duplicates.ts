@@ -16,6 +16,7 @@ import { LocalProvider } from "../src/ai/local-provider";
 import { bestBoundary } from "../src/ai/calibration";
 import { calibrate } from "../src/ai/provider";
 import { pairSimilarity } from "../src/ai/similarity";
+import { terms } from "../src/ai/text";
 import { dot } from "../src/ai/vectors";
 
 interface Post {
@@ -41,8 +42,8 @@ function score(pairs: Pair[], calibration: { boundary: number }) {
   for (const pair of pairs) {
     const similarity = pairSimilarity(
       calibrate(dot(provider.embedNow(pair.a), provider.embedNow(pair.b)), calibration),
-      pair.a.title,
-      pair.b.title,
+      terms(pair.a.title),
+      terms(pair.b.title),
     );
     const predicted = similarity >= DEFAULT_THRESHOLD;
     if (predicted && pair.duplicate) truePositives++;

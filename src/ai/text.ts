@@ -254,15 +254,13 @@ export function titlesSetApart(a: string, b: string): boolean {
 }
 
 /**
- * True when two titles read the same but for one word in the same place, which neither has elsewhere
- * ("Time zone per user" / "Time zone per project", "Bulk move tasks" / "Bulk delete tasks"): that word is
- * what each one asks for, so they are two requests, however alike the rest. Compared after phrases are
- * folded and words mapped to canonical forms, so a synonym ("Dark mode for the editor" / "Night theme for
- * the editor") is the same word, not a different one.
+ * True when two titles' terms (`terms`) read the same but for one word in the same place, which neither
+ * has elsewhere ("Time zone per user" / "Time zone per project", "Bulk move tasks" / "Bulk delete tasks"):
+ * that word is what each one asks for, so they are two requests, however alike the rest. Terms have
+ * phrases folded and words mapped to canonical forms, so a synonym ("Dark mode for the editor" / "Night
+ * theme for the editor") is the same word, not a different one.
  */
-export function titlesOneWordApart(a: string, b: string): boolean {
-  const first = terms(a);
-  const second = terms(b);
+export function oneWordApart(first: readonly string[], second: readonly string[]): boolean {
   if (first.length < 2 || first.length !== second.length) return false;
   const differing = first.flatMap((term, index) => (term === second[index] ? [] : [index]));
   if (differing.length !== 1) return false;
