@@ -1,6 +1,6 @@
 // Duplicate-detection quality of the local provider (issue 18). For each fixture of labelled pairs it
 // embeds both posts, calibrates their cosine, scores the pair as the service does (pairSimilarity: less
-// when the titles are one word apart) and calls a pair a duplicate at the default threshold (0.7),
+// when the titles are one place apart) and calls a pair a duplicate at the default threshold (0.7),
 // then prints precision, recall and F1. The hard fixture's `held-out` half is never used for tuning: its
 // figures are the ones docs/ai.md reports.
 //
@@ -66,6 +66,7 @@ const sets: [string, Pair[]][] = [
   ["easy (duplicates.json)", await load("duplicates.json")],
   ["easy held-out (duplicates-holdout.json)", await load("duplicates-holdout.json")],
   ["hard, tuning half", hard.filter((pair) => pair.half === "tuning")],
+  ["dev (duplicates-dev.json)", await load("duplicates-dev.json")],
   ["hard, held-out half", hard.filter((pair) => pair.half === "held-out")],
 ];
 const showMisses = process.argv.includes("--misses");

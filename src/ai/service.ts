@@ -184,7 +184,7 @@ async function neighboursOf(
   const { db, provider } = ai;
   const stored = store.storedVector(db, post.id);
   const vector = stored ?? (await embedQuery(provider, { title: post.title, description: post.description }));
-  // Twice the posts asked for (and itself): a neighbour one word apart may fall below the threshold.
+  // Twice the posts asked for (and itself): a neighbour one place apart may fall below the threshold.
   const hits = (await nearest(ai, projectId, vector, 2 * limit + 1))
     .filter((hit) => hit.postId !== post.id)
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));

@@ -5,7 +5,7 @@ import { ApiError } from "../http/errors";
 import { type AiProvider, calibrate, isRejected } from "./provider";
 import type { SignatureIndex } from "./signature-index";
 import * as store from "./store";
-import { oneWordApart, terms } from "./text";
+import { onePlaceApart, terms } from "./text";
 import { dot, signature } from "./vectors";
 
 /** Up to this many posts a project is scanned exactly; above it the signature index finds candidates. */
@@ -19,22 +19,22 @@ export const CANDIDATES = 24;
 export const REQUEST_DRAIN_BATCHES = 4;
 
 /**
- * The share of its similarity a pair keeps when its titles are one word apart (text.ts, oneWordApart):
+ * The share of its similarity a pair keeps when its titles are one place apart (text.ts, onePlaceApart):
  * such pairs share most of their words, so their vectors meet although they ask for different things.
  * 0.8 takes the closest of them (~0.85) under the duplicate threshold (0.7); docs/ai.md has the figures.
  */
-export const ONE_WORD_APART_SHARE = 0.8;
+export const ONE_PLACE_APART_SHARE = 0.8;
 
 /**
  * The similarity of two posts from their vectors' calibrated similarity and their titles' terms (`terms`
- * of text.ts): less when the titles are one word apart.
+ * of text.ts): less when the titles are one place apart.
  */
 export function pairSimilarity(
   similarity: number,
   titleA: readonly string[],
   titleB: readonly string[],
 ): number {
-  return oneWordApart(titleA, titleB) ? similarity * ONE_WORD_APART_SHARE : similarity;
+  return onePlaceApart(titleA, titleB) ? similarity * ONE_PLACE_APART_SHARE : similarity;
 }
 
 export interface SimilarPost {
@@ -120,7 +120,7 @@ export async function similarTo(
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
   const vector = await embedQuery(provider, query);
   const excluded = new Set(options.excludeIds ?? []);
-  // Twice the posts asked for: a neighbour one word apart may fall below the threshold (pairSimilarity).
+  // Twice the posts asked for: a neighbour one place apart may fall below the threshold (pairSimilarity).
   const hits = (await nearest(ai, projectId, vector, 2 * options.limit + excluded.size))
     .filter((hit) => !excluded.has(hit.postId))
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));

@@ -254,18 +254,29 @@ export function titlesSetApart(a: string, b: string): boolean {
 }
 
 /**
- * True when two titles' terms (`terms`) read the same but for one word in the same place, which neither
- * has elsewhere ("Time zone per user" / "Time zone per project", "Bulk move tasks" / "Bulk delete tasks"):
- * that word is what each one asks for, so they are two requests, however alike the rest. Terms have
- * phrases folded and words mapped to canonical forms, so a synonym ("Dark mode for the editor" / "Night
- * theme for the editor") is the same word, not a different one.
+ * True when two titles' terms (`terms`) read the same but for one place, where each has words the other
+ * has nowhere ("Time zone per user" / "Time zone per project", "Public link for a single note" / "Public
+ * link for an entire notebook"): what differs is what each one asks for, so they are two requests,
+ * however alike the rest. The words they share around that place must be at least as many as the words
+ * that differ on either side, so a reworded request that keeps one word ("Night theme for the IDE" / "Dark
+ * mode for the code editor") is not taken for one. Terms have phrases folded and words mapped to
+ * canonical forms, so a synonym is the same word, not a different one.
  */
-export function oneWordApart(first: readonly string[], second: readonly string[]): boolean {
-  if (first.length < 2 || first.length !== second.length) return false;
-  const differing = first.flatMap((term, index) => (term === second[index] ? [] : [index]));
-  if (differing.length !== 1) return false;
-  const index = differing[0]!;
-  return !second.includes(first[index]!) && !first.includes(second[index]!);
+export function onePlaceApart(first: readonly string[], second: readonly string[]): boolean {
+  let prefix = 0;
+  while (prefix < first.length && prefix < second.length && first[prefix] === second[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < first.length - prefix &&
+    suffix < second.length - prefix &&
+    first[first.length - 1 - suffix] === second[second.length - 1 - suffix]
+  )
+    suffix++;
+  const onlyFirst = first.slice(prefix, first.length - suffix);
+  const onlySecond = second.slice(prefix, second.length - suffix);
+  if (onlyFirst.length === 0 || onlySecond.length === 0) return false;
+  if (prefix + suffix < Math.max(onlyFirst.length, onlySecond.length)) return false;
+  return !onlyFirst.some((term) => second.includes(term)) && !onlySecond.some((term) => first.includes(term));
 }
 
 /** Single words rewritten to a canonical stem (after stemming). */

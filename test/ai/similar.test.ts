@@ -130,7 +130,7 @@ describe("GET /posts/similar", () => {
     expect(hits.some((hit: { title: string }) => hit.title === "Kanban swimlanes for squads")).toBe(false);
   });
 
-  test("a post whose title is one word apart is related, not a duplicate; a reworded one still is", async () => {
+  test("a post whose title is one place apart is related, not a duplicate; a reworded one still is", async () => {
     const tasks = await makePost(t, { title: "Reminders for overdue tasks", description: null });
     const invoices = await makePost(t, {
       title: "Payment reminders when an invoice is overdue",
