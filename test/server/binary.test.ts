@@ -8,6 +8,7 @@ import { connectHttp } from "../support/mcp";
 import { readJson, tempDir } from "../support/app";
 import { compileCommand } from "../support/build";
 import { runCommand, startServiceProcess } from "../support/process";
+import { EXACT_SCAN_LIMIT } from "../../src/ai/similarity";
 
 // The binary lives in a folder with no node_modules anywhere above it, and runs from there. CI points
 // FEATUREBOARD_BINARY at the output of `npm run build` to smoke-test that very file; otherwise the test
@@ -81,6 +82,22 @@ describe("the compiled binary", () => {
       await fetch(`${service.url}/api/v1/posts/similar?query=night%20mode`, { headers: auth }),
     );
     expect(similar.data.map((hit: { title: string }) => hit.title)).toEqual(["Dark mode"]);
+    // Past EXACT_SCAN_LIMIT posts a search runs the in-memory signature scan, a WebAssembly kernel.
+    const topics = ["billing", "exports", "calendars", "mobile"];
+    const rows = Array.from({ length: EXACT_SCAN_LIMIT + 100 }, (_, index) => ({
+      title: `Request ${index} about ${topics[index % topics.length]}`,
+      status: "APPROVED",
+    }));
+    const imported = await fetch(`${service.url}/api/v1/import`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ data: rows }),
+    });
+    expect(imported.status).toBe(200);
+    const indexed = await readJson(
+      await fetch(`${service.url}/api/v1/posts/similar?query=night%20mode`, { headers: auth }),
+    );
+    expect(indexed.data.map((hit: { title: string }) => hit.title)).toEqual(["Dark mode"]);
 
     service.proc.kill("SIGTERM");
     expect(await service.exited).toBe(0);
