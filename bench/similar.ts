@@ -282,7 +282,10 @@ async function measure() {
     console.log(rows.at(-1));
   }
   closeDatabase(ctx.db);
-  console.log(`\nsignature KNN candidates: ${CANDIDATES}; exact scan up to ${EXACT_SCAN_LIMIT} posts`);
+  // limit=5: the search asks for twice that (10), and the index hands over max(CANDIDATES, 4 × 10).
+  console.log(
+    `\nsignature KNN candidates: ${Math.max(CANDIDATES, 4 * 10)} (limit 5); exact scan up to ${EXACT_SCAN_LIMIT} posts`,
+  );
   console.log(
     `load average (1, 5, 15 min) at the end: ${loadavg()
       .map((n) => n.toFixed(2))
