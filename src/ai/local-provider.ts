@@ -71,22 +71,41 @@ const THEME_NAMES: Record<string, string> = {
   calendarsync: "calendar sync",
   auditlog: "audit log",
   textsize: "text size",
+  // "US" in capitals becomes this token (text.ts); the pronoun is a stopword.
+  usa: "US",
 };
 
+/** Words in a phrase that the lexicon folds into one concept ("knowledge base" → helpcenter): up to three. */
+const LONGEST_PHRASE = 3;
+
 /**
- * The word people wrote for each stem ("numb" → "numbers"): the most frequent surface form, so themes read
- * as whole words, never as cut stems.
+ * What people wrote for each term: the most frequent surface form, so themes read as whole words, never as
+ * cut stems ("numb" → "numbers"), and a concept as the phrase they used, never as its token ("helpcenter" →
+ * "knowledge base"). A phrase counts for a concept only when none of its words alone gives that term, so
+ * "the export" is never a form of "export".
  */
 function surfaceForms(texts: string[]): Map<string, string> {
   const counts = new Map<string, Map<string, number>>();
+  const count = (term: string, form: string) => {
+    const forms = counts.get(term) ?? new Map<string, number>();
+    forms.set(form, (forms.get(form) ?? 0) + 1);
+    counts.set(term, forms);
+  };
   for (const text of texts) {
-    for (const word of text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? []) {
-      const [term] = terms(word);
-      if (!term) continue;
-      const forms = counts.get(term) ?? new Map<string, number>();
-      forms.set(word, (forms.get(word) ?? 0) + 1);
-      counts.set(term, forms);
-    }
+    const words = text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? [];
+    const single = words.map((word) => terms(word));
+    words.forEach((word, index) => {
+      const [term] = single[index]!;
+      if (term) count(term, word);
+      for (let length = 2; length <= LONGEST_PHRASE && index + length <= words.length; length++) {
+        const phraseTerms = terms(words.slice(index, index + length).join(" "));
+        const concept = phraseTerms.length === 1 ? phraseTerms[0]! : null;
+        const fromOneWord = single
+          .slice(index, index + length)
+          .some((wordTerms) => wordTerms.includes(concept ?? ""));
+        if (concept && !fromOneWord) count(concept, words.slice(index, index + length).join(" "));
+      }
+    });
   }
   const best = new Map<string, string>();
   for (const [term, forms] of counts) {

@@ -39,6 +39,21 @@ describe("words a product manager would sign", () => {
     }
   });
 
+  test("a concept the lexicon folds a phrase into reads as the phrase people wrote, never as its token", async () => {
+    const texts = [
+      ["Knowledge base for customers", "Our customers want a knowledge base with articles"],
+      ["Search inside the knowledge base", "Finding an article in the help centre is hard"],
+      ["Knowledge base in Spanish", "Translate the knowledge base"],
+      ["Saved views for the task list", "Keep my saved views between visits"],
+      ["Share saved views with the team", "Saved views everyone can use"],
+    ];
+    for (const [title, description] of texts) await makePost(t, { title, description, status: "APPROVED" });
+    const themes: string[] = (await t.call("POST", "/api/v1/ai/summary", { body: {} })).body.data.top_themes;
+    expect(themes).toContain("knowledge base");
+    expect(themes).toContain("saved views");
+    for (const token of ["helpcenter", "savedview"]) expect(themes).not.toContain(token);
+  });
+
   test("triage keeps platforms apart: an Android app is not a duplicate of an iOS app", async () => {
     const ios = await makePost(t, {
       title: "iOS app",
