@@ -31,10 +31,10 @@ export const ONE_PLACE_APART_SHARE = 0.8;
  */
 export function pairSimilarity(
   similarity: number,
-  titleA: readonly string[],
-  titleB: readonly string[],
+  titleTermsA: readonly string[],
+  titleTermsB: readonly string[],
 ): number {
-  return onePlaceApart(titleA, titleB) ? similarity * ONE_PLACE_APART_SHARE : similarity;
+  return onePlaceApart(titleTermsA, titleTermsB) ? similarity * ONE_PLACE_APART_SHARE : similarity;
 }
 
 export interface SimilarPost {
