@@ -42,7 +42,7 @@ interface CachedChunk {
 
 class ProjectSignatures {
   readonly chunks = new Map<number, CachedChunk>();
-  readonly slabs: CachedChunk[] = [];
+  private readonly slabs: CachedChunk[] = [];
   private readonly memory = new WebAssembly.Memory({ initial: 1 });
   private readonly distances: DistancesFunction = hammingKernel(this.memory);
 
