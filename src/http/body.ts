@@ -38,24 +38,53 @@ function isEscaped(text: string, at: number): boolean {
 }
 
 /**
+ * Characters of a large body the depth check reads per turn: ~1–2 ms, where the whole of a 3 MB import
+ * held the event loop 12 ms on the service's first import, its code not yet compiled (issue 19).
+ */
+const DEPTH_CHECK_STEP = 256 * 1024;
+
+/**
  * Whether the JSON text nests arrays/objects deeper than `max`, read in one pass without recursion. A
  * string is skipped with indexOf to its closing quote: most of a large body is string content, and reading
- * it character by character held the event loop ~16 ms for a 3 MB import (issue 19).
+ * it character by character held the event loop ~16 ms for a 3 MB import (issue 19). The pass can stop
+ * and go on: `read(until)` reads up to about `until` (a string is always read to its end) and says
+ * whether the text is too deep, done, or has more to read.
  */
-export function nestsDeeperThan(text: string, max: number): boolean {
+export function depthCheck(text: string, max: number): { read(until: number): "deeper" | "within" | "more" } {
   let depth = 0;
-  for (let index = 0; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (char === 34 /* " */) {
-      let end = text.indexOf('"', index + 1);
-      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
-      if (end === -1) return false;
-      index = end;
-    } else if (char === 91 /* [ */ || char === 123 /* { */) {
-      if (++depth > max) return true;
-    } else if (char === 93 /* ] */ || char === 125 /* } */) depth--;
+  let index = 0;
+  return {
+    read(until) {
+      const end = Math.min(until, text.length);
+      for (; index < end; index++) {
+        const char = text.charCodeAt(index);
+        if (char === 34 /* " */) {
+          let close = text.indexOf('"', index + 1);
+          while (close !== -1 && isEscaped(text, close)) close = text.indexOf('"', close + 1);
+          if (close === -1) return "within";
+          index = close;
+        } else if (char === 91 /* [ */ || char === 123 /* { */) {
+          if (++depth > max) return "deeper";
+        } else if (char === 93 /* ] */ || char === 125 /* } */) depth--;
+      }
+      return index < text.length ? "more" : "within";
+    },
+  };
+}
+
+/** The depth check in one go (a body below PARSE_IN_STEPS_FROM). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  return depthCheck(text, max).read(text.length) === "deeper";
+}
+
+/** The depth check a step at a time, the event loop free between steps. */
+async function nestsDeeperThanInSteps(text: string, max: number): Promise<boolean> {
+  const check = depthCheck(text, max);
+  for (let until = DEPTH_CHECK_STEP; ; until += DEPTH_CHECK_STEP) {
+    const state = check.read(until);
+    if (state !== "more") return state === "deeper";
+    await nextTurn();
   }
-  return false;
 }
 
 export function bodyLimitFor(path: string): number {
@@ -108,7 +137,10 @@ export function jsonBodies() {
       if (text.trim() === "") return null;
       const inSteps = text.length >= PARSE_IN_STEPS_FROM;
       if (inSteps) await nextTurn();
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      const deeper = inSteps
+        ? await nestsDeeperThanInSteps(text, MAX_JSON_DEPTH)
+        : nestsDeeperThan(text, MAX_JSON_DEPTH);
+      if (deeper) {
         throw new ApiError(
           "VALIDATION_ERROR",
           `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
