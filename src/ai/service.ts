@@ -21,9 +21,10 @@ import {
   embedQuery,
   nearest,
   REQUEST_DRAIN_BATCHES,
+  scoredPosts,
   type SimilarPost,
-  similarPostsOf,
   similarTo,
+  toSimilarPost,
 } from "./similarity";
 import * as store from "./store";
 import { titlesSetApart } from "./text";
@@ -96,7 +97,7 @@ export async function similarRequests(
   requireAiPlan(ai.db, projectId, "Similar-post search");
   const post = requirePostRow(ai.db, projectId, postId);
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
-  return neighboursOf(ai, projectId, post, options.limit, options.threshold);
+  return (await neighboursOf(ai, projectId, post, options.limit, options.threshold)).map(toSimilarPost);
 }
 
 // ---- from text ----
@@ -188,7 +189,7 @@ async function neighboursOf(
   const hits = (await nearest(ai, projectId, vector, 2 * limit + 1))
     .filter((hit) => hit.postId !== post.id)
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));
-  return similarPostsOf(db, projectId, post.title, hits, { threshold, limit });
+  return scoredPosts(db, projectId, post.title, hits, { threshold, limit });
 }
 
 export async function triageInbox(ai: AiRuntime, projectId: string, input: TriageInput = {}) {
@@ -210,21 +211,14 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
     // A duplicate points at a post that came first or is already triaged, so two pending copies of one
     // idea never point at each other.
     let duplicate: { id: string; title: string; similarity: number } | null = null;
-    const hits = await neighboursOf(ai, projectId, post, 5);
-    const others = store.unmergedPostsById(
-      db,
-      projectId,
-      hits.map((hit) => hit.id),
-    );
-    for (const hit of hits) {
-      const other = others.get(hit.id);
-      if (!other || other.id === post.id || titlesSetApart(other.title, post.title)) continue;
+    for (const { row: other, similarity } of await neighboursOf(ai, projectId, post, 5)) {
+      if (other.id === post.id || titlesSetApart(other.title, post.title)) continue;
       if (
         other.status !== "PENDING" ||
         other.created_at < post.created_at ||
         (other.created_at === post.created_at && other.id < post.id)
       ) {
-        duplicate = { id: other.id, title: other.title, similarity: hit.similarity };
+        duplicate = { id: other.id, title: other.title, similarity };
         break;
       }
     }

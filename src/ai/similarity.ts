@@ -127,18 +127,24 @@ export async function similarTo(
   return similarPostsOf(db, projectId, query.title, hits, options);
 }
 
+/** A post read for a search, with its similarity to the title searched for. */
+export interface ScoredPost {
+  row: store.PostSummaryRow;
+  similarity: number;
+}
+
 /**
- * Hits as the answers list them: each post's title, votes and status, merged posts left out; each scored
- * against the title searched for (pairSimilarity), best first, at or above `threshold`, at most `limit`.
- * Titles are read (~0.1 ms each) best hit first, only until no later hit can make the list.
+ * Hits as posts: merged posts left out, each scored against the title searched for (pairSimilarity), best
+ * first, at or above `threshold`, at most `limit`. Titles are read (~0.1 ms each) best hit first, only
+ * until no later hit can make the list.
  */
-export function similarPostsOf(
+export function scoredPosts(
   db: Db,
   projectId: string,
   title: string,
   hits: readonly { postId: string; similarity: number }[],
   options: { threshold: number; limit: number },
-): SimilarPost[] {
+): ScoredPost[] {
   const candidates = hits
     .filter((hit) => hit.similarity >= options.threshold)
     .sort((a, b) => b.similarity - a.similarity);
@@ -149,7 +155,7 @@ export function similarPostsOf(
     candidates.map((hit) => hit.postId),
   );
   const titleTerms = terms(title);
-  const chosen: SimilarPost[] = [];
+  const chosen: ScoredPost[] = [];
   for (const hit of candidates) {
     // pairSimilarity only ever lowers a similarity: a hit below the last chosen one cannot make the list.
     if (chosen.length === options.limit && hit.similarity <= chosen[chosen.length - 1]!.similarity) break;
@@ -157,9 +163,25 @@ export function similarPostsOf(
     if (!row) continue;
     const similarity = pairSimilarity(hit.similarity, titleTerms, terms(row.title));
     if (similarity < options.threshold) continue;
-    chosen.push({ id: row.id, title: row.title, similarity, voteCount: row.vote_count, status: row.status });
+    chosen.push({ row, similarity });
     chosen.sort((a, b) => b.similarity - a.similarity);
     if (chosen.length > options.limit) chosen.pop();
   }
   return chosen;
+}
+
+/** A scored post as the answers list it: its title, votes and status. */
+export function toSimilarPost({ row, similarity }: ScoredPost): SimilarPost {
+  return { id: row.id, title: row.title, similarity, voteCount: row.vote_count, status: row.status };
+}
+
+/** Hits as the answers list them (scoredPosts, then toSimilarPost). */
+export function similarPostsOf(
+  db: Db,
+  projectId: string,
+  title: string,
+  hits: readonly { postId: string; similarity: number }[],
+  options: { threshold: number; limit: number },
+): SimilarPost[] {
+  return scoredPosts(db, projectId, title, hits, options).map(toSimilarPost);
 }
