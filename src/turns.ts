@@ -1,7 +1,33 @@
 /**
- * Resolves on a later turn of the event loop, once the requests and I/O waiting now have run: what long
- * work does between its steps so that no step holds the loop for long (issue 19).
+ * Work waiting for a later turn of the event loop, oldest first: one step of it runs per turn.
+ *
+ * Bun runs every `setImmediate` callback queued before a turn's check phase in that same phase, so steps
+ * of several long tasks that each waited with their own `setImmediate` (an import slice, an embedding
+ * batch, a body's parse step) ran back to back, the group commit after them, and requests waited for the
+ * sum: 15–22 ms under an import while the imported posts were embedded, each step within its own ~5 ms
+ * (docs/performance.md, "one background step per turn"). Here one callback per turn releases one step.
+ */
+const waiting: (() => void)[] = [];
+let releasing = false;
+
+function releaseOne(): void {
+  const next = waiting.shift();
+  // Queued from inside the check phase, the next release runs on the following turn, after its I/O.
+  if (waiting.length > 0) setImmediate(releaseOne);
+  else releasing = false;
+  next?.();
+}
+
+/**
+ * Resolves on a later turn of the event loop, once the requests and I/O waiting now have run, and after
+ * the steps that were already waiting, one per turn: what long work does between its steps so that no
+ * turn holds the loop for long (issue 19).
  */
 export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (releasing) return;
+    releasing = true;
+    setImmediate(releaseOne);
+  });
 }
