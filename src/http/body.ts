@@ -44,16 +44,36 @@ function isEscaped(text: string, at: number): boolean {
 const DEPTH_CHECK_STEP = 256 * 1024;
 
 /**
+ * An array that is the value of a member of the root object: the offsets of its `[`, of the commas between
+ * its elements and of its `]`. A large body's big arrays (an import's rows) are parsed a step at a time
+ * along these commas (`parseInSteps`).
+ */
+export interface MemberArray {
+  open: number;
+  commas: number[];
+  close: number;
+}
+
+/**
  * Whether the JSON text nests arrays/objects deeper than `max`, read in one pass without recursion. A
  * string is skipped with indexOf to its closing quote: most of a large body is string content, and reading
  * it character by character held the event loop ~16 ms for a 3 MB import (issue 19). The pass can stop
  * and go on: `read(until)` reads up to about `until` (a string is always read to its end) and says
- * whether the text is too deep, done, or has more to read.
+ * whether the text is too deep, done, or has more to read. On the way it notes the root object's member
+ * arrays (`arrays`, complete once `read` says "within"); what it notes of an invalid text only has to be
+ * consistent, as the parse rejects that text anyway.
  */
-export function depthCheck(text: string, max: number): { read(until: number): "deeper" | "within" | "more" } {
+export function depthCheck(
+  text: string,
+  max: number,
+): { read(until: number): "deeper" | "within" | "more"; arrays: MemberArray[] } {
   let depth = 0;
   let index = 0;
+  let rootIsObject = false;
+  let array: MemberArray | null = null;
+  const arrays: MemberArray[] = [];
   return {
+    arrays,
     read(until) {
       const end = Math.min(until, text.length);
       for (; index < end; index++) {
@@ -63,9 +83,20 @@ export function depthCheck(text: string, max: number): { read(until: number): "d
           while (close !== -1 && isEscaped(text, close)) close = text.indexOf('"', close + 1);
           if (close === -1) return "within";
           index = close;
+        } else if (char === 44 /* , */) {
+          if (depth === 2 && array) array.commas.push(index);
         } else if (char === 91 /* [ */ || char === 123 /* { */) {
           if (++depth > max) return "deeper";
-        } else if (char === 93 /* ] */ || char === 125 /* } */) depth--;
+          if (depth === 1) rootIsObject = char === 123 && arrays.length === 0;
+          else if (depth === 2 && char === 91 && rootIsObject) array = { open: index, commas: [], close: -1 };
+        } else if (char === 93 /* ] */ || char === 125 /* } */) {
+          if (depth === 2 && array) {
+            array.close = index;
+            arrays.push(array);
+            array = null;
+          }
+          depth--;
+        }
       }
       return index < text.length ? "more" : "within";
     },
@@ -77,14 +108,88 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return depthCheck(text, max).read(text.length) === "deeper";
 }
 
-/** The depth check a step at a time, the event loop free between steps. */
-async function nestsDeeperThanInSteps(text: string, max: number): Promise<boolean> {
+/**
+ * The depth check a step at a time, the event loop free between steps: null when the text nests too
+ * deep, else the root object's member arrays.
+ */
+async function depthCheckInSteps(text: string, max: number): Promise<MemberArray[] | null> {
   const check = depthCheck(text, max);
   for (let until = DEPTH_CHECK_STEP; ; until += DEPTH_CHECK_STEP) {
     const state = check.read(until);
-    if (state !== "more") return state === "deeper";
+    if (state === "deeper") return null;
+    if (state === "within") return check.arrays;
     await nextTurn();
   }
+}
+
+/**
+ * Characters of a big member array's elements parsed per turn: `JSON.parse` of a 3 MB import held the
+ * event loop 11-15 ms on one turn (issue 19; docs/performance.md).
+ */
+const PARSE_STEP = 256 * 1024;
+
+const JSON_WHITESPACE = /^[ \t\n\r]*$/;
+
+/**
+ * `JSON.parse(text)`, the same value or the same SyntaxError, with each member array of the root object
+ * longer than `step` characters parsed a few elements per turn. The rest of the document (each big array
+ * replaced by a marker) is parsed first, in one go: it is small. An element is never split, and each
+ * step must give one element per comma the scan found, so an empty element (`[1,,2]`, `[1,]`) is refused
+ * as the whole parse refuses it.
+ */
+export async function parseInSteps(text: string, arrays: MemberArray[], step = PARSE_STEP): Promise<unknown> {
+  const big = arrays.filter((array) => array.close - array.open > step);
+  if (big.length === 0) return JSON.parse(text);
+  // A string no body holds: random, and starting with a control character a JSON text cannot hold raw.
+  const marker = `\u0000featureboard-${crypto.randomUUID()}-`;
+  let skeleton = "";
+  let from = 0;
+  for (const [position, array] of big.entries()) {
+    skeleton += `${text.slice(from, array.open + 1)}${JSON.stringify(marker + position)}`;
+    from = array.close;
+  }
+  const root: unknown = JSON.parse(skeleton + text.slice(from));
+  const parsed: unknown[][] = [];
+  for (const array of big) {
+    const bounds = [array.open, ...array.commas, array.close];
+    const elements: unknown[] = [];
+    if (array.commas.length > 0 || !JSON_WHITESPACE.test(text.slice(array.open + 1, array.close))) {
+      for (let first = 0; first < bounds.length - 1;) {
+        await nextTurn();
+        let last = first + 1;
+        while (last < bounds.length - 1 && bounds[last]! - bounds[first]! < step) last++;
+        const some: unknown = JSON.parse(`[${text.slice(bounds[first]! + 1, bounds[last])}]`);
+        if (!Array.isArray(some) || some.length !== last - first) {
+          throw new SyntaxError("JSON Parse error: an array element is missing");
+        }
+        for (const element of some) elements.push(element);
+        first = last;
+      }
+    }
+    parsed.push(elements);
+  }
+  if (typeof root !== "object" || root === null) return root;
+  for (const [key, value] of Object.entries(root)) {
+    const position = markerPosition(value, marker);
+    // The member is an own property (JSON.parse made it), even one named "__proto__": its value is replaced.
+    if (position !== null) {
+      Object.defineProperty(root, key, {
+        value: parsed[position],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  }
+  return root;
+}
+
+/** Which big array a skeleton value stands for, if it is a marker. */
+function markerPosition(value: unknown, marker: string): number | null {
+  if (!Array.isArray(value) || value.length !== 1) return null;
+  const only: unknown = value[0];
+  if (typeof only !== "string" || !only.startsWith(marker)) return null;
+  return Number(only.slice(marker.length));
 }
 
 export function bodyLimitFor(path: string): number {
@@ -137,20 +242,17 @@ export function jsonBodies() {
       if (text.trim() === "") return null;
       const inSteps = text.length >= PARSE_IN_STEPS_FROM;
       if (inSteps) await nextTurn();
-      const deeper = inSteps
-        ? await nestsDeeperThanInSteps(text, MAX_JSON_DEPTH)
-        : nestsDeeperThan(text, MAX_JSON_DEPTH);
-      if (deeper) {
+      const arrays = inSteps ? await depthCheckInSteps(text, MAX_JSON_DEPTH) : [];
+      if (arrays === null || (!inSteps && nestsDeeperThan(text, MAX_JSON_DEPTH))) {
         throw new ApiError(
           "VALIDATION_ERROR",
           `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
           `Flatten the document: no value may sit more than ${MAX_JSON_DEPTH} arrays or objects deep.`,
         );
       }
-      if (inSteps) await nextTurn();
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = inSteps ? await parseInSteps(text, arrays) : JSON.parse(text);
       } catch {
         throw new ApiError(
           "INVALID_JSON",

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { depthCheck, nestsDeeperThan } from "../../src/http/body";
+import { depthCheck, nestsDeeperThan, parseInSteps } from "../../src/http/body";
 
 /** Arrays and objects nested in a parsed value: `[]` is 1, `[[1]]` is 2, a scalar 0. */
 function depthOf(value: unknown): number {
@@ -41,4 +41,110 @@ test("the depth check agrees with the parsed document, whatever its strings hold
     ),
     { numRuns: 2_000 },
   );
+});
+
+/** What JSON.parse makes of a text: its value written out (key order included), or that it throws. */
+function outcome(parse: () => unknown): string {
+  try {
+    const value = parse();
+    return `value ${JSON.stringify(value)} own keys ${ownKeys(value)}`;
+  } catch (error) {
+    return `throws ${error instanceof SyntaxError ? "SyntaxError" : String(error)}`;
+  }
+}
+function ownKeys(value: unknown): string {
+  return typeof value === "object" && value !== null ? Reflect.ownKeys(value).map(String).join(",") : "";
+}
+
+async function steppedOutcome(text: string, step: number): Promise<string> {
+  const check = depthCheck(text, 64);
+  if (check.read(text.length) !== "within") return "not scanned";
+  try {
+    const value = await parseInSteps(text, check.arrays, step);
+    return `value ${JSON.stringify(value)} own keys ${ownKeys(value)}`;
+  } catch (error) {
+    return `throws ${error instanceof SyntaxError ? "SyntaxError" : String(error)}`;
+  }
+}
+
+// An import's body: a root object whose members hold arrays of rows. Whitespace where JSON allows it, keys
+// that repeat or are named __proto__, and damage (a character dropped, doubled or changed) at any place.
+const row = fc.oneof(
+  fc.integer(),
+  tricky,
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.constantFrom("title", "votes", "__proto__", "x"), fc.oneof(tricky, fc.integer()), {
+    maxKeys: 3,
+  }),
+);
+const space = fc.constantFrom("", " ", "\n", "\t ", "\r\n");
+const body = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom("data", "rows", "source", "__proto__", "a"),
+      fc.oneof(fc.array(row, { maxLength: 12 }), tricky, fc.integer()),
+      space,
+      space,
+    ),
+    { maxLength: 4 },
+  )
+  .map(
+    (members) =>
+      `{${members
+        .map(([key, value, before, after]) => {
+          const text = Array.isArray(value)
+            ? `[${before}${value.map((element) => JSON.stringify(element)).join(`${after},${before}`)}${after}]`
+            : JSON.stringify(value);
+          return `${JSON.stringify(key)}${before}:${after}${text}`;
+        })
+        .join(",")}}`,
+  );
+const damaged = fc
+  .tuple(body, fc.nat(), fc.constantFrom("drop", "double", ",", "]", "}", '"', " ", "none"))
+  .map(([text, at, damage]) => {
+    const place = text.length === 0 ? 0 : at % text.length;
+    if (damage === "none") return text;
+    if (damage === "drop") return text.slice(0, place) + text.slice(place + 1);
+    if (damage === "double") return text.slice(0, place + 1) + text.slice(place);
+    return text.slice(0, place) + damage + text.slice(place + 1);
+  });
+
+test("a large body parsed a few elements per turn gives what JSON.parse gives, value or error", async () => {
+  await fc.assert(
+    fc.asyncProperty(damaged, fc.integer({ min: 1, max: 40 }), async (text, step) => {
+      const whole = outcome(() => JSON.parse(text));
+      const stepped = await steppedOutcome(text, step);
+      if (stepped !== "not scanned") expect(stepped).toBe(whole);
+    }),
+    { numRuns: 3_000 },
+  );
+  // Cases the generator might take long to reach.
+  for (const text of [
+    '{"a":[1,]}',
+    '{"a":[,1]}',
+    '{"a":[1,,2]}',
+    '{"a":[   ]}',
+    '{"a":[1 2]}',
+    '{"a":[1],"a":[2,3]}',
+  ]) {
+    expect(await steppedOutcome(text, 1)).toBe(outcome(() => JSON.parse(text)));
+  }
+});
+
+test("a large body's big arrays are parsed over several turns of the event loop", async () => {
+  const rows = Array.from({ length: 10_000 }, (_, row) => ({
+    title: `Request ${row}`,
+    description: "x".repeat(40),
+  }));
+  const text = JSON.stringify({ source: "csv", data: rows });
+  const check = depthCheck(text, 64);
+  expect(check.read(text.length)).toBe("within");
+  let otherWorkRan = false;
+  const parsing = parseInSteps(text, check.arrays);
+  setImmediate(() => {
+    otherWorkRan = true;
+  });
+  expect(await parsing).toEqual({ source: "csv", data: rows });
+  expect(otherWorkRan).toBe(true);
 });
