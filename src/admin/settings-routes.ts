@@ -289,7 +289,7 @@ export function settingsRoutes(kit: DashboardKit) {
             const result = await act(caller, () => importData(db, projectId, input));
             return importPage(chrome, { job: null, result });
           }
-          const job = ctx.imports.start(projectId, text, caller.actor);
+          const job = await ctx.imports.start(projectId, text, caller.actor);
           return href({ projectSlug }, `/admin/import/${job.id}`);
         }),
         { parse: "formdata" },

@@ -42,8 +42,8 @@ export class ImportJobs {
    * Parses and checks the CSV (a bad file is refused here, with nothing written) and starts the job; the
    * activity entries of its rows name `actor` when a team member started it.
    */
-  start(projectId: string, csv: string, actor: ActingMember | null = null): ImportJob {
-    const rows = csvRowsOf({ csv });
+  async start(projectId: string, csv: string, actor: ActingMember | null = null): Promise<ImportJob> {
+    const rows = await csvRowsOf({ csv });
     checkCsvImport(rows);
     const job: ImportJob = {
       id: Bun.randomUUIDv7(),

@@ -8,13 +8,18 @@ import { type ImportError, type ImportInput, type ImportResult, MAX_IMPORT_ROWS 
 
 export { exportProject } from "./board-export";
 
-/** The rows of a CSV import: parsed from `csv` text, or given as `data`; at most MAX_IMPORT_ROWS. */
-export function csvRowsOf(input: Pick<ImportInput, "csv" | "data">): Record<string, unknown>[] {
+/**
+ * The rows of a CSV import: parsed from `csv` text (a step at a time, csv.ts), or given as `data`; at
+ * most MAX_IMPORT_ROWS.
+ */
+export async function csvRowsOf(
+  input: Pick<ImportInput, "csv" | "data">,
+): Promise<Record<string, unknown>[]> {
   if (input.csv !== undefined) {
     if (input.data !== undefined) throw validationError("body", "give either data or csv, not both");
     let rows: Record<string, unknown>[];
     try {
-      rows = parseCsv(input.csv);
+      rows = await parseCsv(input.csv);
     } catch (error) {
       if (error instanceof CsvError) throw validationError("csv", error.message);
       throw error;
@@ -123,7 +128,7 @@ export async function importData(db: Db, projectId: string, input: ImportInput):
     recordImport(db, projectId, source, result, null);
     return result;
   }
-  const result = await importCsvInSlices(db, projectId, csvRowsOf(input));
+  const result = await importCsvInSlices(db, projectId, await csvRowsOf(input));
   recordImport(db, projectId, source, result, null);
   return result;
 }
