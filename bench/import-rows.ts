@@ -41,3 +41,13 @@ export function importRows(count: number): ImportRow[] {
     return row;
   });
 }
+
+/** The same rows as a CSV text with a header, as a spreadsheet exports them (every field quoted). */
+export function importCsv(rows: ImportRow[]): string {
+  const columns = Object.keys(rows[0] ?? {}) as (keyof ImportRow)[];
+  const quoted = (value: string | number) => `"${String(value).replaceAll('"', '""')}"`;
+  return [
+    columns.join(","),
+    ...rows.map((row) => columns.map((column) => quoted(row[column])).join(",")),
+  ].join("\r\n");
+}
