@@ -148,3 +148,16 @@ test("a large body's big arrays are parsed over several turns of the event loop"
   expect(await parsing).toEqual({ source: "csv", data: rows });
   expect(otherWorkRan).toBe(true);
 });
+
+test("the depth check stops inside a long string when its step is over", () => {
+  // A CSV text sent as JSON: one string of escaped quotes, read to its end in one step it held the loop.
+  const csv = Array.from({ length: 2_000 }, (_, row) => `"Request ${row}","said ""please""",open`).join("\n");
+  const text = JSON.stringify({ source: "csv", csv });
+  const check = depthCheck(text, 64);
+  let until = 4_096;
+  while (check.read(until) === "more") {
+    expect(check.readSoFar()).toBeLessThanOrEqual(until);
+    until += 4_096;
+  }
+  expect(until).toBeGreaterThan(text.length);
+});
