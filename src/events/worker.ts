@@ -5,6 +5,7 @@ import type { CallOutcome } from "../http/outbound";
 import { integrationWants, sendToIntegration } from "../integrations/senders";
 import { enabledIntegrations } from "../integrations/service";
 import { describeError } from "../log";
+import { nextTurn } from "../turns";
 import { sendWebhook } from "../webhooks/deliver";
 import { newMessageId } from "../webhooks/signing";
 import { findWebhookRowById, listWebhookRows, updateWebhookRow } from "../webhooks/service";
@@ -260,8 +261,18 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     }
   }
 
-  // A commit's listeners run inside commitNow, possibly while fanOut is committing: defer to a fresh turn.
-  const removeListener = onCommit(db, () => queueMicrotask(wake));
+  // A commit's listeners run inside commitNow, possibly while fanOut is committing: the fan-out waits for a
+  // later turn, as background steps do (src/turns.ts), instead of adding to the committing turn; once,
+  // however many commits come meanwhile.
+  let wakeQueued = false;
+  const removeListener = onCommit(db, () => {
+    if (wakeQueued) return;
+    wakeQueued = true;
+    void nextTurn().then(() => {
+      wakeQueued = false;
+      wake();
+    });
+  });
   // A plain interval, not a cron: wake never overlaps itself (`running`), and a cron in local time would
   // load the time-zone data at start-up (~10 ms; issue 19).
   const timer = setInterval(wake, 1000);
