@@ -153,7 +153,7 @@ const JSON_WHITESPACE = /^[ \t\n\r]*$/;
 export async function parseInSteps(text: string, arrays: MemberArray[], step = PARSE_STEP): Promise<unknown> {
   const big = arrays.filter((array) => array.close - array.open > step);
   if (big.length === 0) return JSON.parse(text);
-  // A string no body holds: random, and starting with a control character a JSON text cannot hold raw.
+  // A string no body holds: it carries a random UUID made for this parse.
   const marker = `\u0000featureboard-${crypto.randomUUID()}-`;
   let skeleton = "";
   let from = 0;
