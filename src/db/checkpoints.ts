@@ -10,9 +10,8 @@ import { type Db, onCommit, whenCommitted } from "./connection";
  * SQLite reuses the WAL from its start only when a write transaction begins with every frame copied. So
  * once the WAL is long and the worker keeps up with it, the worker pauses its rounds and catches up, then
  * writes are held back (`whenWritesOpen` in connection.ts: the HTTP layer and background writers wait on
- * it, the event loop does not) while it copies the last frames and starts the WAL over with a one-page
- * write of its own: the commit that starts a WAL over syncs its new header, which on the service's
- * connection held the event loop 17-200 ms. Copying those frames on the service's connection instead held the
+ * it, the event loop does not) while it copies the last frames, and the first write after that starts the
+ * WAL over. Copying those frames on the service's connection instead held the
  * event loop for the checkpoint's fsyncs, 11–190 ms about once a second under a vote load
  * (docs/performance.md).
  *
@@ -20,9 +19,8 @@ import { type Db, onCommit, whenCommitted } from "./connection";
  */
 const WORKER_SOURCE = `
 import { Database } from "bun:sqlite";
-import { closeSync, fdatasyncSync, openSync, readSync } from "node:fs";
+import { closeSync, fdatasyncSync, openSync } from "node:fs";
 let db = null;
-let path = null;
 let databaseFd = null;
 let timer = null;
 let everyMs = 25;
@@ -50,31 +48,8 @@ function startRounds() {
       last = text;
   }, everyMs);
 }
-// The WAL header's checkpoint sequence number: it changes each time the WAL is started over.
-function walSequence() {
-  const fd = openSync(path + "-wal", "r");
-  try {
-    const header = new Uint8Array(16);
-    readSync(fd, header, 0, 16, 0);
-    return new DataView(header.buffer).getUint32(12);
-  } finally {
-    closeSync(fd);
-  }
-}
-// Every frame is copied: a write now starts the WAL over, here. The first commit after a restart syncs
-// the WAL's new header (SQLite: an out-of-order write after a restart could corrupt the database); made
-// by the service's connection, that sync held the event loop 17-200 ms every ~2 s under steady writes.
-// Setting user_version to its own value writes one page. Says whether the WAL was started over (a reader
-// of the old WAL can prevent it).
-function startOver() {
-  const before = walSequence();
-  const { user_version } = db.query("PRAGMA user_version").get();
-  db.run("PRAGMA user_version = " + Number(user_version));
-  return walSequence() !== before;
-}
 self.onmessage = ({ data }) => {
   if (data.type === "start") {
-    path = data.path;
     db = new Database(data.path);
     db.run("PRAGMA busy_timeout = 5000");
     db.run("PRAGMA synchronous = " + data.synchronous);
@@ -103,8 +78,7 @@ self.onmessage = ({ data }) => {
     // Asked while writes are held back: always answered, the service is waiting for it.
     try {
       const result = db.query("PRAGMA wal_checkpoint(PASSIVE)").get();
-      const restarted = result.log > 0 && result.log === result.checkpointed && startOver();
-      postMessage({ type: "finished", frames: result.log, copied: result.checkpointed, restarted });
+      postMessage({ type: "finished", frames: result.log, copied: result.checkpointed });
     } catch (error) {
       postMessage({ type: "finish-failed", error: String(error) });
     }
@@ -119,7 +93,7 @@ self.onmessage = ({ data }) => {
 
 type CheckpointerMessage =
   | { type: "checkpointed"; frames: number; copied: number; flushed: boolean; startedAt: number }
-  | { type: "finished"; frames: number; copied: number; restarted: boolean }
+  | { type: "finished"; frames: number; copied: number }
   | { type: "failed" | "finish-failed"; error: string }
   | { type: "paused" | "stopped" };
 
@@ -150,14 +124,14 @@ interface RunningCheckpointer {
   restarting: boolean;
   /** Called when the worker has paused its rounds. */
   onPaused: (() => void) | null;
-  /** Called with the worker's answer to "finish" while writes are held back: did it start the WAL over. */
-  onFinished: ((restarted: boolean) => void) | null;
+  /** Called with the worker's answer to "finish" while writes are held back. */
+  onFinished: ((wholeWal: boolean) => void) | null;
   /** Lets writes held back go on at once; `restartable`: with every frame copied. */
   releaseWrites: ((restartable?: boolean) => void) | null;
   /**
-   * Reports of checkpoints begun before this moment (ms) describe a WAL since started over: once writes
-   * are let go with the WAL started over, a report of the old, long WAL would hold them back again for
-   * nothing. Infinity until the next commit.
+   * Reports of checkpoints begun before this moment (ms) describe a WAL since started over: after writes
+   * are let go with every frame copied, the next write starts the WAL over, and until then a report of the
+   * old, long WAL would hold writes back again for nothing. Infinity until that write has committed.
    */
   reportsValidFrom: number;
   source: string;
@@ -189,7 +163,7 @@ function startWorker(db: Db, onError: (error: unknown) => void, everyMs: number)
       db.lastCheckpointAt = Date.now();
       db.walFrames = data.frames;
       db.walBacklog = data.frames - data.copied;
-      if (data.type === "finished") running.onFinished?.(data.restarted);
+      if (data.type === "finished") running.onFinished?.(data.frames === data.copied);
     } else if (data.type === "failed") onError(new Error(data.error));
     else if (data.type === "paused") running.onPaused?.();
     else if (data.type === "finish-failed") {
@@ -232,10 +206,10 @@ function restartWal(
 }
 
 /**
- * Holds writes back (`db.writeHold`) while the worker copies the last frames and, with every frame copied,
- * starts the WAL over itself (a one-page write on its connection, whose commit syncs the new WAL header
- * off the event loop); lets them go once it has, or after a few rounds if something kept writing, or after
- * `holdAtMostMs` if the worker does not answer: writes never wait on a stuck or dead thread for long.
+ * Holds writes back (`db.writeHold`) while the worker copies the last frames, and lets them go once it
+ * has copied every frame with no commit since it was asked (the next write transaction then starts the
+ * WAL over), or after a few rounds if something kept writing, or after `holdAtMostMs` if the worker does
+ * not answer: writes never wait on a stuck or dead thread for long.
  */
 function holdWritesForRestart(
   db: Db,
@@ -265,13 +239,16 @@ function holdWritesForRestart(
   };
   running.releaseWrites = releaseWrites;
   let rounds = 0;
+  let commitsWhenAsked = db.commits;
   const ask = () => {
     rounds++;
+    commitsWhenAsked = db.commits;
     running.worker.postMessage({ type: "finish" });
   };
-  running.onFinished = (restarted) => {
-    if (!restarted && rounds < HOLD_AT_MOST_ROUNDS) ask();
-    else releaseWrites(restarted);
+  running.onFinished = (wholeWal) => {
+    const restartable = wholeWal && db.commits === commitsWhenAsked && !db.inTransaction;
+    if (!restartable && rounds < HOLD_AT_MOST_ROUNDS) ask();
+    else releaseWrites(restartable);
   };
   // Ask once the batch open now (if any) is committed and durable: it may wait for a WAL sync under way
   // (group commit), and committing during the copy would cost a second round.
