@@ -19,11 +19,11 @@ function fromValidation(error: ValidationError): ApiError | null {
   const field = fieldName(first, error.type);
   // Elysia calls a query parameter checked on its own a "property".
   const location = error.type === "property" ? "query" : error.type;
-  const subject = field === error.type ? `Invalid ${field}` : `Invalid '${field}' in ${location}`;
+  const subject = field === null ? `Invalid ${location}` : `Invalid '${field}' in ${location}`;
   return new ApiError(
     "VALIDATION_ERROR",
     `${subject}: ${describeProblem(first)}`,
-    `Fix '${field}' and send the request again; the OpenAPI document lists every field's rules.`,
+    `Fix ${field === null ? `the ${location}` : `'${field}'`} and send the request again; the OpenAPI document lists every field's rules.`,
   );
 }
 

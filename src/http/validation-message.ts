@@ -3,13 +3,17 @@ import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { validationError } from "./errors";
 
-/** Where a failed value sits, as a client would name it: `label`, `items.3.title`, or the location itself. */
-export function fieldName(error: ValueError, location: string): string {
+/**
+ * Where a failed value sits, as a client would name it: `label`, `items.3.title`; null when the problem is
+ * the whole value at the location (a missing body), which must not read like a field of that name (a
+ * comment's `body`, the similar search's `query`).
+ */
+export function fieldName(error: ValueError, location: string): string | null {
   const path = error.path.replace(/^\//, "").replaceAll("/", ".");
   if (path !== "") return path;
   // A query parameter checked on its own after coercion has no path; IntegerParam titles it.
   if (location === "property" && typeof error.schema.title === "string") return error.schema.title;
-  return location;
+  return null;
 }
 
 function describeType(schema: TSchema): string {
@@ -117,5 +121,5 @@ export function requireValid<S extends TSchema>(schema: S, value: unknown, locat
   if (Value.Check(schema, value)) return value;
   const first = Value.Errors(schema, value).First();
   if (!first) throw validationError(location, "is not valid");
-  throw validationError(fieldName(first, location), describeProblem(first));
+  throw validationError(fieldName(first, location) ?? location, describeProblem(first));
 }

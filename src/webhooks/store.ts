@@ -98,13 +98,21 @@ interface AttemptRow {
   error: string | null;
   started_at: number;
   finished_at: number;
+  /** 1 when this is the delivery's latest attempt so far. */
+  last_attempt: number;
 }
 
+/**
+ * The endpoint's latest attempts, each with its own outcome: a delivery stops at its first success, so every
+ * attempt before its last one failed, and its last one has the delivery's state (delivered; pending, with
+ * the retry's time; or failed for good). docs/webhooks.md.
+ */
 export function recentAttempts(db: Db, webhookId: string, limit: number): DeliveryAttempt[] {
   return db
     .query<AttemptRow, [string, number]>(
       `SELECT d.id AS delivery_id, d.event_id, d.event_type, d.state, d.next_attempt_at,
-              a.attempt, a.status_code, a.duration_ms, a.error, a.started_at, a.finished_at
+              a.attempt, a.status_code, a.duration_ms, a.error, a.started_at, a.finished_at,
+              a.attempt = (SELECT MAX(x.attempt) FROM delivery_attempts x WHERE x.delivery_id = d.id) AS last_attempt
        FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id
        WHERE d.endpoint_id = ?
        ORDER BY a.started_at DESC, a.attempt DESC
@@ -115,14 +123,14 @@ export function recentAttempts(db: Db, webhookId: string, limit: number): Delive
       webhookId: row.delivery_id,
       eventId: row.event_id,
       eventType: row.event_type,
-      state: row.state,
+      state: row.last_attempt ? row.state : "failed",
       attempt: row.attempt,
       statusCode: row.status_code,
       durationMs: row.duration_ms,
       error: row.error,
       attemptedAt: iso(row.started_at),
       finishedAt: iso(row.finished_at),
-      nextAttemptAt: row.state === "pending" ? isoOrNull(row.next_attempt_at) : null,
+      nextAttemptAt: row.last_attempt && row.state === "pending" ? isoOrNull(row.next_attempt_at) : null,
     }));
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createTestApp, expectApiError, TEST_ORIGIN } from "../support/app";
+import { makePost } from "../support/board";
 
 const t = createTestApp();
 // A route added only in this test: the error mapper is global, so it must cover it like any other.
@@ -69,7 +70,21 @@ describe("every failure is an ApiError", () => {
   });
 
   test("a missing body → 400 VALIDATION_ERROR", async () => {
-    expectApiError(await t.call("POST", "/api/v1/tags"), 400, "VALIDATION_ERROR");
+    const missing = expectApiError(await t.call("POST", "/api/v1/tags"), 400, "VALIDATION_ERROR");
+    expect(missing.message).toBe("Invalid body: must be an object");
+  });
+
+  test("a field named like its location (a comment's body, the similar search's query) is named as a field", async () => {
+    const { id: postId } = await makePost(t, { title: "Field names" });
+    const comment = expectApiError(
+      await t.call("POST", `/api/v1/posts/${postId}/comments`, { body: {} }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(comment.message).toBe("Invalid 'body' in body: is required");
+    expect(comment.resolution_hint).toStartWith("Fix 'body'");
+    const search = expectApiError(await t.call("GET", "/api/v1/posts/similar"), 400, "VALIDATION_ERROR");
+    expect(search.message).toBe("Invalid 'query' in query: is required");
   });
 
   test("JSON sent with a form Content-Type (curl -d) is still read as JSON", async () => {

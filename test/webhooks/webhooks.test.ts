@@ -189,6 +189,7 @@ describe("webhook deliveries to a real loopback receiver", () => {
     statusCode: number | null;
     state: string;
     error: string | null;
+    nextAttemptAt: string | null;
   }
   /** The endpoint's recentDeliveries, read again until `done` holds. */
   async function historyUntil(webhookId: string, done: (history: Attempt[]) => boolean): Promise<Attempt[]> {
@@ -320,12 +321,28 @@ describe("webhook deliveries to a real loopback receiver", () => {
     );
     expect(history.map((entry) => [entry.attempt, entry.statusCode, entry.state])).toEqual([
       [3, 200, "delivered"],
-      [2, 500, "delivered"],
-      [1, 500, "delivered"],
+      [2, 500, "failed"],
+      [1, 500, "failed"],
     ]);
     expect(history.every((entry) => entry.webhookId === [...ids][0])).toBe(true);
     expect(history[2]!.error).toContain("HTTP 500");
     expect(received).toHaveLength(3);
+  });
+
+  test("each attempt shows its own outcome: a failed one before a pending retry, and only the retry's time", async () => {
+    start({ FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "20ms,1h" });
+    const hook = receiver(() => new Response("down", { status: 500 }));
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    await makePost(t);
+    await hook.waitFor(2);
+    const history = await historyUntil(endpoint.id, (entries) => entries.length === 2);
+    expect(history.map((entry) => [entry.attempt, entry.statusCode, entry.state])).toEqual([
+      [2, 500, "pending"],
+      [1, 500, "failed"],
+    ]);
+    // Only the attempt a retry follows carries that retry's time.
+    expect(Date.parse(history[0]!.nextAttemptAt!)).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect(history[1]!.nextAttemptAt).toBeNull();
   });
 
   test("after the last retry the delivery is failed and not sent again", async () => {
