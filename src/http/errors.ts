@@ -70,13 +70,21 @@ export const NOT_IN_PROJECT = "Entity not found in this project";
 
 type NotFoundCode = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends 404 ? C : never }[ErrorCode];
 
-/** An id of another project answers exactly like an unknown id (docs/decisions.md, "Keys, projects, plans"). */
-export function notFound(code: Exclude<NotFoundCode, "ROUTE_NOT_FOUND">): ApiError {
+/**
+ * An id of another project answers exactly like an unknown id (docs/decisions.md, "Keys, projects, plans").
+ * `reachedBy` says how the caller named the project: its API key, or (keyless, the public board) its slug.
+ */
+export function notFound(
+  code: Exclude<NotFoundCode, "ROUTE_NOT_FOUND">,
+  reachedBy: "key" | "board" = "key",
+): ApiError {
   const what = code.replace(/_NOT_FOUND$/, "").toLowerCase();
   return new ApiError(
     code,
     NOT_IN_PROJECT,
-    `Check the ${what} id; it must belong to the project of your API key.`,
+    reachedBy === "key"
+      ? `Check the ${what} id; it must belong to the project of your API key.`
+      : `Check the ${what} id; it must be one this board lists.`,
   );
 }
 

@@ -185,7 +185,7 @@ export function listVisiblePosts(
  */
 function requirePublicPostRow(db: Db, projectId: string, postId: string): PostRow {
   const row = findPostRow(db, projectId, postId);
-  if (!row || row.status === "PENDING") throw notFound("POST_NOT_FOUND");
+  if (!row || row.status === "PENDING") throw notFound("POST_NOT_FOUND", "board");
   return row;
 }
 

@@ -198,7 +198,9 @@ describe("browsing a board", () => {
     // Closed posts stay reachable by id (links live on); ids of another project do not.
     expect((await pub("GET", `${board}/posts/${closed.id}`)).status).toBe(200);
     const foreign = await makePost(t, { title: "Foreign", status: "APPROVED" }, t.other.secretKey);
-    expectApiError(await pub("GET", `${board}/posts/${foreign.id}`), 404, "POST_NOT_FOUND");
+    const notListed = expectApiError(await pub("GET", `${board}/posts/${foreign.id}`), 404, "POST_NOT_FOUND");
+    // The public board takes no key, so its hint does not send the caller to one.
+    expect(notListed.resolution_hint).toBe("Check the post id; it must be one this board lists.");
   });
 
   test("a post shows its public comments, never internal notes", async () => {
