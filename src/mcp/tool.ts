@@ -75,6 +75,7 @@ function checkArguments<S extends TSchema>(schema: S, args: unknown): Static<S> 
 }
 
 export function defineTool<In extends TObject, Out extends TObject>(spec: ToolSpec<In, Out>): Tool {
+  const argumentNames = restNamesOf(spec.input);
   return {
     name: spec.name,
     title: spec.title,
@@ -85,11 +86,44 @@ export function defineTool<In extends TObject, Out extends TObject>(spec: ToolSp
     outputSchema: toJsonSchema(spec.output),
     async execute(session, args) {
       if (spec.access === "admin") adminProject(session);
-      const result = await spec.run(session, checkArguments(spec.input, args));
+      let result: Static<Out>;
+      try {
+        result = await spec.run(session, checkArguments(spec.input, args));
+      } catch (error) {
+        throw error instanceof ApiError ? inArgumentNames(error, argumentNames) : error;
+      }
       if (spec.access === "public") requireStrictOutput(spec.name, spec.output, result);
       return result as Record<string, unknown>;
     },
   };
+}
+
+/** A tool's snake_case argument names by the REST field name (camelCase) each mirrors: `tag_ids` by `tagIds`. */
+function restNamesOf(input: TObject): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const name of Object.keys(input.properties)) {
+    const camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    if (camel !== name) names.set(camel, name);
+  }
+  return names;
+}
+
+/**
+ * The services name fields as REST does (`tagIds`, `intoPostId`); a tool's caller knows them by its
+ * arguments' names (docs/mcp.md), so an error's message and hint say those instead.
+ */
+function inArgumentNames(error: ApiError, argumentNames: Map<string, string>): ApiError {
+  if (argumentNames.size === 0) return error;
+  const pattern = new RegExp(`\\b(${[...argumentNames.keys()].join("|")})\\b`, "g");
+  const rename = (text: string) => text.replace(pattern, (camel) => argumentNames.get(camel) ?? camel);
+  const message = rename(error.message);
+  const hint = rename(error.hint);
+  if (message === error.message && hint === error.hint) return error;
+  return new ApiError(error.code, message, hint, {
+    retry: error.retry,
+    availableActions: error.availableActions,
+    headers: error.headers,
+  });
 }
 
 /**

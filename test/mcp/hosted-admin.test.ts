@@ -226,6 +226,20 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     await expect(admin.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 
+  test("a rule's error names the tool's arguments (snake_case), not the REST fields they mirror", async () => {
+    const post = await makePost(t, { title: "Named arguments" });
+    const empty = await callTool(admin, "update_post", { post_id: post.id, notify: true });
+    expect(empty.value.error_code).toBe("VALIDATION_ERROR");
+    expect(empty.value.message).toContain("tag_ids");
+    expect(empty.value.message).not.toContain("tagIds");
+    const self = await callTool(admin, "merge_posts", { post_id: post.id, into_post_id: post.id });
+    expect(self.value.message).toContain("'into_post_id'");
+    const both = await callTool(admin, "add_vote", { post_id: post.id });
+    expect(both.value.message).toContain("board_user_id");
+    expect(both.value.message).toContain("anonymous_id");
+    expect(both.value.message).not.toMatch(/boardUserId|anonymousId/);
+  });
+
   test("public tools work on the key's own project, even a private board", async () => {
     const board = await toolValue(admin, "browse_board", {});
     expect(board.projectSlug).toBe("acme");
