@@ -18,17 +18,23 @@ import {
 } from "./schema";
 import * as ai from "./service";
 
-const GATED =
-  " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
+const METERED = " AI requests are rate limited per project.";
+const GATED = " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED);" + METERED;
 
 /**
- * Every AI route is metered against the project's AI bucket (docs/decisions.md, "Rate limits") on top of the key's own. The
- * plan is checked first: a project below growth is told to upgrade (403), not to wait (429), and its
+ * Every AI route is metered against the project's AI bucket (docs/decisions.md, "Rate limits") on top of the key's own.
+ * The routes the specification gates (from-text and the workflows; not the similar-post search, docs/ai.md)
+ * check the plan first: a project below growth is told to upgrade (403), not to wait (429), and its
  * refused requests cost nothing. The services check the plan again for their other callers (MCP).
  */
-function aiRoutesUnder<const Prefix extends string>(ctx: AppContext, prefix: Prefix, tag: string) {
+function aiRoutesUnder<const Prefix extends string>(
+  ctx: AppContext,
+  prefix: Prefix,
+  tag: string,
+  { gated }: { gated: boolean },
+) {
   return secretKeyRoutes(ctx, prefix, tag).onBeforeHandle({ as: "local" }, ({ project, set }) => {
-    requirePlan(project, "growth", "AI features");
+    if (gated) requirePlan(project, "growth", "AI features");
     enforceRateLimit(ctx.rateLimits.ai, project.id, set.headers);
   });
 }
@@ -38,49 +44,48 @@ function aiRoutesUnder<const Prefix extends string>(ctx: AppContext, prefix: Pre
  * (`ctx.ai`). Building the routes starts nothing.
  */
 export function aiRoutes(ctx: AppContext) {
-  const postTools = aiRoutesUnder(ctx, "/api/v1/posts", "Posts")
-    .get(
-      "/similar",
-      async ({ project, query }) => ({ data: await ai.findSimilarPosts(ctx.ai, project.id, query) }),
-      {
-        query: SimilarQuery,
-        response: {
-          200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
-          ...errorResponses(400, 403, 502, 503),
-        },
-        detail: {
-          summary: "Find posts similar to a text",
-          description:
-            "Semantic search over the project's posts. `similarity` is calibrated to 0-1 so that the default " +
-            "`threshold` 0.7 is where a post becomes a likely duplicate; `limit` defaults to 5." +
-            GATED,
-        },
+  const similar = aiRoutesUnder(ctx, "/api/v1/posts", "Posts", { gated: false }).get(
+    "/similar",
+    async ({ project, query }) => ({ data: await ai.findSimilarPosts(ctx.ai, project.id, query) }),
+    {
+      query: SimilarQuery,
+      response: {
+        200: dataOf(t.Array(SimilarPostSchema), "Posts ranked by similarity, best first"),
+        ...errorResponses(400, 502, 503),
       },
-    )
-    .post(
-      "/from-text",
-      async ({ project, body, status }) =>
-        status(201, { data: await ai.createPostFromText(ctx.ai, project.id, body) }),
-      {
-        body: FromTextSchema,
-        response: {
-          201: dataOf(FromTextResultSchema, "The created post, or the existing post it duplicates"),
-          ...errorResponses(400, 403, 502, 503),
-        },
-        detail: {
-          summary: "Create a post from free text",
-          description:
-            "Extracts a title, description and tags (among the project's) from raw feedback. When an existing " +
-            "post that is not CLOSED or ARCHIVED is at least 0.7 similar, nothing is created: `action` is " +
-            "`matched_duplicate` and `post` is that post. Otherwise a PENDING post is created (`action` " +
-            "`created`) with `source` and `source_url` in its metadata. `similar_posts` lists posts at least " +
-            "0.5 similar either way." +
-            GATED,
-        },
+      detail: {
+        summary: "Find posts similar to a text",
+        description:
+          "Semantic search over the project's posts. `similarity` is calibrated to 0-1 so that the default " +
+          "`threshold` 0.7 is where a post becomes a likely duplicate; `limit` defaults to 5. Every plan." +
+          METERED,
       },
-    );
+    },
+  );
+  const fromText = aiRoutesUnder(ctx, "/api/v1/posts", "Posts", { gated: true }).post(
+    "/from-text",
+    async ({ project, body, status }) =>
+      status(201, { data: await ai.createPostFromText(ctx.ai, project.id, body) }),
+    {
+      body: FromTextSchema,
+      response: {
+        201: dataOf(FromTextResultSchema, "The created post, or the existing post it duplicates"),
+        ...errorResponses(400, 403, 502, 503),
+      },
+      detail: {
+        summary: "Create a post from free text",
+        description:
+          "Extracts a title, description and tags (among the project's) from raw feedback. When an existing " +
+          "post that is not CLOSED or ARCHIVED is at least 0.7 similar, nothing is created: `action` is " +
+          "`matched_duplicate` and `post` is that post. Otherwise a PENDING post is created (`action` " +
+          "`created`) with `source` and `source_url` in its metadata. `similar_posts` lists posts at least " +
+          "0.5 similar either way." +
+          GATED,
+      },
+    },
+  );
 
-  const workflows = aiRoutesUnder(ctx, "/api/v1/ai", "AI")
+  const workflows = aiRoutesUnder(ctx, "/api/v1/ai", "AI", { gated: true })
     .post(
       "/triage",
       async ({ project, body }) => ({ data: await ai.triageInbox(ctx.ai, project.id, body ?? {}) }),
@@ -135,5 +140,5 @@ export function aiRoutes(ctx: AppContext) {
       },
     );
 
-  return new Elysia().use(postTools).use(workflows);
+  return new Elysia().use(similar).use(fromText).use(workflows);
 }

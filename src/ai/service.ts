@@ -36,7 +36,7 @@ export const DEFAULT_TRIAGE_LIMIT = 20;
 export const DEFAULT_CAPACITY = 5;
 const DAY_MS = 86_400_000;
 
-/** AI workflows, similar search and from-text need the growth plan (docs/decisions.md, "Keys, projects, plans"; docs/ai.md). */
+/** AI workflows and from-text need the growth plan; the similar-post search does not (docs/ai.md, "Endpoints"). */
 export function requireAiPlan(db: Db, projectId: string, feature: string): void {
   const project = findProjectById(db, projectId);
   if (!project) throw notFound("PROJECT_NOT_FOUND");
@@ -73,8 +73,6 @@ async function wordsFrom<T>(
 // ---- similar posts ----
 
 export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: SimilarInput) {
-  const { db } = ai;
-  requireAiPlan(db, projectId, "Similar-post search");
   const data = await similarTo(
     ai,
     projectId,
@@ -86,7 +84,7 @@ export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: 
 
 /**
  * Requests like this one (the dashboard's request page and inbox), by its stored vector, itself and merged
- * posts left out. Same plan rule as the similar-post search.
+ * posts left out. Every plan, as the similar-post search.
  */
 export async function similarRequests(
   ai: AiRuntime,
@@ -94,7 +92,6 @@ export async function similarRequests(
   postId: string,
   options: { threshold: number; limit: number },
 ): Promise<SimilarPost[]> {
-  requireAiPlan(ai.db, projectId, "Similar-post search");
   const post = requirePostRow(ai.db, projectId, postId);
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
   return (await neighboursOf(ai, projectId, post, options.limit, options.threshold)).map(toSimilarPost);

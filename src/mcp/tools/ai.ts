@@ -32,8 +32,7 @@ export const searchSimilarTool = defineTool({
   title: "Search similar posts",
   description:
     "Use before creating a post, or when a user describes a need, to find existing posts that mean the same thing even " +
-    "when worded differently. similarity is calibrated: 0.7 and above is a likely duplicate." +
-    GATED,
+    "when worded differently. similarity is calibrated: 0.7 and above is a likely duplicate. Every plan.",
   access: "admin",
   annotations: AI_READS,
   input: Args({
