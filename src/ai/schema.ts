@@ -1,6 +1,6 @@
 import { type Static, t } from "elysia";
 import { PostSchema, PostStatusSchema } from "../posts/schema";
-import { Enum, Id, IntegerParam } from "../http/schemas";
+import { BodyInteger, Enum, Id, IntegerParam } from "../http/schemas";
 
 export const SimilarQuery = t.Object({
   query: t.String({ minLength: 1, maxLength: 10_000, description: "Text to compare posts with" }),
@@ -59,7 +59,7 @@ export const FromTextResultSchema = t.Object({
 });
 
 export const TriageSchema = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: "Posts to triage, default 20" })),
+  limit: t.Optional(BodyInteger({ minimum: 1, maximum: 100, description: "Posts to triage, default 20" })),
 });
 export type TriageInput = Static<typeof TriageSchema>;
 
@@ -105,7 +105,7 @@ export const SummaryResultSchema = t.Object({
 export const STRATEGIES = ["balanced", "revenue", "popular", "quick-wins"] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 export const SprintPlanRequestSchema = t.Object({
-  capacity: t.Optional(t.Integer({ minimum: 1, maximum: 50, description: "Posts to plan, default 5" })),
+  capacity: t.Optional(BodyInteger({ minimum: 1, maximum: 50, description: "Posts to plan, default 5" })),
   strategy: t.Optional(Enum(STRATEGIES, { description: "Default balanced" })),
 });
 export type SprintPlanRequest = Static<typeof SprintPlanRequestSchema>;

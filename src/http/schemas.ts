@@ -1,5 +1,5 @@
 import { type TSchema, t } from "elysia";
-import type { SchemaOptions } from "@sinclair/typebox";
+import { type IntegerOptions, type SchemaOptions, Type } from "@sinclair/typebox";
 import { ApiErrorSchema, ERROR_CODES } from "./errors";
 import { LIMITS } from "./limits";
 
@@ -23,6 +23,15 @@ export function IntegerParam(
   options: { minimum?: number; maximum?: number; description?: string },
 ) {
   return t.Integer({ ...options, title: name });
+}
+
+/**
+ * An integer field of a JSON body: a JSON number with no fraction. Elysia's `t.Integer` is a transform that
+ * also takes numeric strings (which a query needs, a body never), and decoding it rebuilds the body, which
+ * dropped a `__proto__` key before the unknown-field check could refuse it.
+ */
+export function BodyInteger(options: IntegerOptions) {
+  return Type.Integer(options);
 }
 export const Id = t.String({ minLength: 1, maxLength: LIMITS.idLength });
 export const SuccessSchema = t.Object({ success: t.Boolean() }, { description: "Done" });

@@ -1,6 +1,6 @@
 import { type Static, t } from "elysia";
 import { ActivityEntrySchema } from "../activity/schema";
-import { DateTime, Enum, Id } from "../http/schemas";
+import { BodyInteger, DateTime, Enum, Id } from "../http/schemas";
 import { MetadataSchema, PostStatusSchema } from "../posts/schema";
 import { ReleaseSchema } from "../releases/schema";
 import { TagSchema } from "../tags/schema";
@@ -21,7 +21,9 @@ export const ExportPostSchema = t.Object(
     title: t.String({ minLength: 1, maxLength: LIMITS.postTitleLength }),
     description: t.Nullable(t.String({ maxLength: LIMITS.postDescriptionLength })),
     status: PostStatusSchema,
-    voteCount: t.Optional(t.Integer({ description: "Informational: an import counts the votes it creates" })),
+    voteCount: t.Optional(
+      BodyInteger({ description: "Informational: an import counts the votes it creates" }),
+    ),
     metadata: MetadataSchema,
     createdAt: DateTime,
     updatedAt: DateTime,

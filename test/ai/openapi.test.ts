@@ -5,10 +5,9 @@ const t = createAiTestApp();
 afterAll(() => t.close());
 
 describe("the AI routes in the OpenAPI document", () => {
-  test("routes that need the provider list 503 SERVICE_UNAVAILABLE, with 403 and 502", async () => {
+  test("routes that need the provider list 503 SERVICE_UNAVAILABLE and 502; the gated ones 403", async () => {
     const document = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
     const operations: [string, string][] = [
-      ["/api/v1/posts/similar", "get"],
       ["/api/v1/posts/from-text", "post"],
       ["/api/v1/ai/triage", "post"],
       ["/api/v1/ai/summary", "post"],
@@ -17,5 +16,9 @@ describe("the AI routes in the OpenAPI document", () => {
       const responses = Object.keys(document.paths[path][method].responses);
       expect(responses).toEqual(expect.arrayContaining(["403", "502", "503"]));
     }
+    // The similar-post search answers on every plan (docs/ai.md, "Endpoints").
+    const similar = Object.keys(document.paths["/api/v1/posts/similar"].get.responses);
+    expect(similar).toEqual(expect.arrayContaining(["502", "503"]));
+    expect(similar).not.toContain("403");
   });
 });

@@ -60,6 +60,26 @@ describe("every failure is an ApiError", () => {
     expect(wrongType.message).toContain("an integer");
   });
 
+  test("a body's integer is a JSON number, and a __proto__ key is refused like any unknown field", async () => {
+    const asString = expectApiError(
+      await t.call("POST", "/api/v1/ai/triage", { body: { limit: "5" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(asString.message).toBe("Invalid 'limit' in body: must be an integer");
+    for (const path of ["/api/v1/ai/triage", "/api/v1/ai/sprint-plan"]) {
+      const proto = expectApiError(
+        await t.call("POST", path, {
+          rawBody: '{"__proto__":{"limit":1}}',
+          headers: { "content-type": "application/json" },
+        }),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(proto.message).toBe("Invalid '__proto__' in body: is not a known field");
+    }
+  });
+
   test("an unknown field is refused, naming it", async () => {
     const body = expectApiError(
       await t.call("POST", "/api/v1/tags", { body: { label: "ok", colour: "#fff" } }),
