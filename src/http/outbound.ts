@@ -211,6 +211,23 @@ export interface CallOutcome {
 const MAX_ERROR_BODY = 300;
 
 /**
+ * A failed call's reason without the target's path and query: for a chat webhook they are the secret
+ * (`/services/T…/B…/<token>`, shown masked by GET), and some of Bun's network errors quote the URL they
+ * fetched (`ERR_TLS_CERT_ALTNAME_INVALID fetching "https://…"`). The reason goes to the log and to the
+ * delivery history.
+ */
+export function withoutTargetPath(reason: string, url: string): string {
+  let secretPart: string;
+  try {
+    const parsed = new URL(url);
+    secretPart = parsed.pathname + parsed.search;
+  } catch {
+    return reason;
+  }
+  return secretPart.length > 1 ? reason.replaceAll(secretPart, "/…") : reason;
+}
+
+/**
  * Makes one safe call and judges it: 2xx succeeds; a redirect, any other status, a refused target, a
  * network error or the time-out fails with a short reason. Never throws, except when `signal` aborted
  * (the worker is stopping: the attempt is left for the next start).
@@ -241,9 +258,7 @@ export async function callOnce(
     const reason =
       error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
         ? `timed out after ${options.timeoutMs} ms`
-        : error instanceof Error
-          ? error.message
-          : String(error);
+        : withoutTargetPath(error instanceof Error ? error.message : String(error), url);
     return { ok: false, statusCode: null, error: reason, durationMs: elapsed(), responseText: "" };
   }
 }

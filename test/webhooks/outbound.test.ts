@@ -5,6 +5,7 @@ import {
   resolveTarget,
   UnsafeTargetError,
   useHostResolver,
+  withoutTargetPath,
 } from "../../src/http/outbound";
 import { createTestApp, expectApiError } from "../support/app";
 import { startReceiver } from "../support/receiver";
@@ -94,6 +95,24 @@ describe("outgoing URL safety", () => {
       { allowPrivate: true, timeoutMs: 1000 },
     );
     expect(receiver.received.at(-1)?.headers.host).toBe(`localhost:${port}`);
+  });
+});
+
+describe("a failed call's reason", () => {
+  test("never carries the target's path or query, where a chat webhook keeps its secret", () => {
+    const url = "https://hooks.slack.com/services/T000/B000/XXXXSECRETXXXX?x=1";
+    // The form of Bun's TLS errors, which quote the URL they fetched (seen with a wrong certificate).
+    const reason = withoutTargetPath(
+      'ERR_TLS_CERT_ALTNAME_INVALID fetching "https://hooks.slack.com/services/T000/B000/XXXXSECRETXXXX?x=1"',
+      url,
+    );
+    expect(reason).toBe('ERR_TLS_CERT_ALTNAME_INVALID fetching "https://hooks.slack.com/…"');
+    // Connected to the checked address instead of the name: the path is the same, and goes too.
+    expect(
+      withoutTargetPath('failed fetching "https://1.1.1.1/services/T000/B000/XXXXSECRETXXXX?x=1"', url),
+    ).toBe('failed fetching "https://1.1.1.1/…"');
+    expect(withoutTargetPath("ECONNREFUSED: Unable to connect", url)).toBe("ECONNREFUSED: Unable to connect");
+    expect(withoutTargetPath("HTTP 500 /", "https://example.com/")).toBe("HTTP 500 /");
   });
 });
 
