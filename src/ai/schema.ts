@@ -1,9 +1,14 @@
 import { type Static, t } from "elysia";
 import { PostSchema, PostStatusSchema } from "../posts/schema";
 import { BodyInteger, Enum, Id, IntegerParam } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 export const SimilarQuery = t.Object({
-  query: t.String({ minLength: 1, maxLength: 10_000, description: "Text to compare posts with" }),
+  query: t.String({
+    minLength: 1,
+    maxLength: LIMITS.similarQueryLength,
+    description: "Text to compare posts with",
+  }),
   threshold: t.Optional(
     t.Number({
       minimum: 0,
@@ -32,10 +37,22 @@ export const SimilarPostSchema = t.Object(
 );
 
 export const FromTextSchema = t.Object({
-  text: t.String({ minLength: 1, maxLength: 20_000, description: "Raw feedback from any source" }),
-  source: t.Optional(t.String({ maxLength: 100, description: "Origin label, kept in metadata.source" })),
+  text: t.String({
+    minLength: 1,
+    maxLength: LIMITS.feedbackTextLength,
+    description: "Raw feedback from any source",
+  }),
+  source: t.Optional(
+    t.String({
+      maxLength: LIMITS.feedbackSourceLength,
+      description: "Origin label, kept in metadata.source",
+    }),
+  ),
   source_url: t.Optional(
-    t.String({ maxLength: 2000, description: "Link to the original, kept in metadata.source_url" }),
+    t.String({
+      maxLength: LIMITS.urlLength,
+      description: "Link to the original, kept in metadata.source_url",
+    }),
   ),
 });
 export type FromTextInput = Static<typeof FromTextSchema>;

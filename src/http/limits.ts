@@ -23,4 +23,9 @@ export const LIMITS = {
   searchLength: 200,
   /** A project's display name (board header, emails). */
   projectNameLength: 100,
+  /** The text the similar-post search compares posts with. */
+  similarQueryLength: 10_000,
+  /** Raw feedback for from-text (an email, a call note), and its origin label. */
+  feedbackTextLength: 20_000,
+  feedbackSourceLength: 100,
 } as const;

@@ -104,6 +104,26 @@ describe("the limits of docs/limits.md", () => {
 });
 
 describe("one limits module for every surface", () => {
+  test("from-text's text and source, and the similar search's query, state their LIMITS in the API document", async () => {
+    const document = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
+    const fromText =
+      document.paths["/api/v1/posts/from-text"].post.requestBody.content["application/json"].schema
+        .properties;
+    expect(fromText.text.maxLength).toBe(LIMITS.feedbackTextLength);
+    expect(fromText.source.maxLength).toBe(LIMITS.feedbackSourceLength);
+    expect(fromText.source_url.maxLength).toBe(LIMITS.urlLength);
+    const query = document.paths["/api/v1/posts/similar"].get.parameters.find(
+      (parameter: { name: string }) => parameter.name === "query",
+    );
+    expect(query.schema.maxLength).toBe(LIMITS.similarQueryLength);
+    await refused(
+      "POST",
+      "/api/v1/posts/from-text",
+      { text: "x".repeat(LIMITS.feedbackTextLength + 1) },
+      "text",
+    );
+  });
+
   test("the REST and public API documents state the same title limit, from LIMITS", async () => {
     const document = (await t.call("GET", "/api/v1/openapi.json", { key: null })).body;
     const bodyOf = (path: string) => document.paths[path].post.requestBody.content["application/json"].schema;

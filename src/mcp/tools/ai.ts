@@ -11,6 +11,7 @@ import {
 } from "../../ai/schema";
 import * as ai from "../../ai/service";
 import { enforceRateLimit } from "../../http/rate-limit";
+import { LIMITS } from "../../http/limits";
 import type { Project } from "../../projects/schema";
 import { adminProject, ADDS, defineTool, type McpSession, READS, type Tool } from "../tool";
 import { Args, defined } from "./args";
@@ -36,7 +37,11 @@ export const searchSimilarTool = defineTool({
   access: "admin",
   annotations: AI_READS,
   input: Args({
-    query: Type.String({ minLength: 1, maxLength: 10000, description: "The text to compare posts with" }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.similarQueryLength,
+      description: "The text to compare posts with",
+    }),
     threshold: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1, description: "Minimum similarity, default 0.7" }),
     ),
@@ -60,9 +65,20 @@ export const submitFeedbackTool = defineTool({
   access: "admin",
   annotations: AI_ADDS,
   input: Args({
-    text: Type.String({ minLength: 1, maxLength: 20000, description: "The feedback as received" }),
-    source: Type.Optional(Type.String({ maxLength: 100, description: "Origin label, such as 'intercom'" })),
-    source_url: Type.Optional(Type.String({ maxLength: 2000, description: "Link to the original" })),
+    text: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.feedbackTextLength,
+      description: "The feedback as received",
+    }),
+    source: Type.Optional(
+      Type.String({
+        maxLength: LIMITS.feedbackSourceLength,
+        description: "Origin label, such as 'intercom'",
+      }),
+    ),
+    source_url: Type.Optional(
+      Type.String({ maxLength: LIMITS.urlLength, description: "Link to the original" }),
+    ),
   }),
   output: FromTextResultSchema,
   async run(session, args) {
