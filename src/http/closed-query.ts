@@ -3,9 +3,25 @@ import { validationError } from "./errors";
 import { requestPath } from "./request-info";
 
 /**
+ * A parameter the query string gives twice: no parameter of the API takes a list, and keeping one of the
+ * values (Elysia keeps the last) would answer a question the client did not ask (`status=A&status=B`).
+ */
+function repeatedParameter(url: string): string | null {
+  const start = url.indexOf("?");
+  if (start === -1 || !url.includes("&", start)) return null;
+  const seen = new Set<string>();
+  for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return null;
+}
+
+/**
  * Query strings are closed like bodies (docs/decisions.md): routes with a query schema refuse unknown
  * parameters through it; this closes the API routes that declare no query at all, where any parameter is
- * unknown. `routes` reads the finished app's route table, which exists only once every plugin is added.
+ * unknown, and refuses a parameter given twice anywhere. `routes` reads the finished app's route table,
+ * which exists only once every plugin is added.
  */
 export function closedQueries(routes: () => InternalRoute[]) {
   let withoutQuery: Set<string> | null = null;
@@ -14,6 +30,8 @@ export function closedQueries(routes: () => InternalRoute[]) {
     ({ request, route, query }) => {
       const [unknown] = Object.keys(query);
       if (unknown === undefined || !requestPath(request).startsWith("/api/")) return;
+      const repeated = repeatedParameter(request.url);
+      if (repeated !== null) throw validationError(repeated, "is given more than once");
       withoutQuery ??= new Set(
         routes()
           .filter((candidate) => !candidate.hooks.query)

@@ -15,6 +15,20 @@ export function Enum<const T extends readonly [string, ...string[]]>(values: T, 
 export const DateTime = t.String({ format: "date-time" });
 
 /**
+ * A date-time a client sends (a filter's bound): RFC 3339, as every date-time the API answers. Elysia's
+ * "date-time" format alone also takes a date without its time, or a space for the `T`, which would be read
+ * as some hour of some time zone nobody chose.
+ */
+export function DateTimeInput(description: string) {
+  return t.String({
+    format: "date-time",
+    pattern: "^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})$",
+    error: "must be a date-time such as 2026-11-26T09:00:00Z (RFC 3339)",
+    description,
+  });
+}
+
+/**
  * An integer query parameter. Elysia coerces these one by one and, when a coerced value is out of range,
  * reports only the parameter's own schema: the `title` is how the error message can name the parameter.
  */

@@ -1,6 +1,6 @@
 import { type Static, t } from "elysia";
 import { PageParam, PaginationSchema } from "../http/paging";
-import { DateTime, Enum, Id, IntegerParam } from "../http/schemas";
+import { DateTime, DateTimeInput, Enum, Id, IntegerParam } from "../http/schemas";
 import { TagSchema } from "../tags/schema";
 import { LIMITS } from "../http/limits";
 
@@ -118,9 +118,7 @@ export const ListPostsQuery = t.Object({
   cursor: t.Optional(
     t.String({ maxLength: 2000, description: "Empty string starts a cursor scan; then pass nextCursor" }),
   ),
-  updated_since: t.Optional(
-    t.String({ format: "date-time", description: "Inclusive lower bound on updatedAt" }),
-  ),
+  updated_since: t.Optional(DateTimeInput("Inclusive lower bound on updatedAt")),
 });
 export type ListPostsQueryInput = Static<typeof ListPostsQuery>;
 

@@ -70,10 +70,32 @@ describe("offset mode", () => {
       ["sort=popular", "sort"],
       ["status=DONE", "status"],
       ["updated_since=yesterday", "updated_since"],
+      // A date alone, or a space for the T, would be read in some time zone nobody chose.
+      ["updated_since=2026-11-26", "updated_since"],
+      ["updated_since=2026-11-26%2009:00:00Z", "updated_since"],
     ]) {
       const body = expectApiError(await t.call("GET", `/api/v1/posts?${query}`), 400, "VALIDATION_ERROR");
       expect(body.message).toContain(field);
     }
+    const offset = encodeURIComponent("2026-11-26T09:00:00.5+01:00");
+    expect((await t.call("GET", `/api/v1/posts?updated_since=${offset}`)).status).toBe(200);
+  });
+
+  test("a parameter given twice → 400 naming it, not one of its values silently", async () => {
+    for (const [query, field] of [
+      ["status=APPROVED&status=PENDING", "status"],
+      ["limit=5&sort=date&limit=6", "limit"],
+    ]) {
+      const body = expectApiError(await t.call("GET", `/api/v1/posts?${query}`), 400, "VALIDATION_ERROR");
+      expect(body.message).toBe(`Invalid '${field}': is given more than once`);
+    }
+    const other = expectApiError(
+      await t.call("GET", "/api/v1/analytics?period=week&period=month"),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(other.message).toContain("period");
+    expect((await t.call("GET", "/api/v1/posts?status=APPROVED&limit=5")).status).toBe(200);
   });
 });
 

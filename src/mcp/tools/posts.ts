@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { PaginationSchema } from "../../http/paging";
-import { SuccessSchema } from "../../http/schemas";
+import { DateTimeInput, SuccessSchema } from "../../http/schemas";
 import { listPosts } from "../../posts/listing";
 import { BulkResultSchema, MergeResultSchema, PostSchema, PostWithTagsSchema } from "../../posts/schema";
 import * as posts from "../../posts/service";
@@ -63,9 +63,7 @@ export const listPostsTool = defineTool({
     cursor: Type.Optional(
       Type.String({ maxLength: 2000, description: "'' starts a cursor scan; then nextCursor" }),
     ),
-    updated_since: Type.Optional(
-      Type.String({ format: "date-time", description: "Only posts updated since" }),
-    ),
+    updated_since: Type.Optional(DateTimeInput("Only posts updated since")),
   }),
   output: t.Object({ posts: t.Array(PostWithTagsSchema), pagination: PaginationSchema }),
   run(session, args) {
