@@ -45,7 +45,7 @@ export function findPostRow(db: Db, projectId: string, postId: string): PostRow 
  */
 export function requireListedPostRow(db: Db, projectId: string, postId: string): PostRow {
   const row = store.findPostRow(db, projectId, postId);
-  if (!row || !isVisibleStatus(row.status)) throw notFound("POST_NOT_FOUND");
+  if (!row || !isVisibleStatus(row.status)) throw notFound("POST_NOT_FOUND", "board");
   return row;
 }
 

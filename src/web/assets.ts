@@ -1,12 +1,24 @@
 import boardCss from "./assets/board.css" with { type: "text" };
 import boardScript from "./assets/board.client.js" with { type: "text" };
 import widgetScript from "./assets/widget.client.js" with { type: "text" };
+import visitorMessages from "./assets/visitor-messages.client.js" with { type: "text" };
 
 /** A static file the binary carries: its text, its type, and a short content hash for cache busting. */
 export interface Asset {
   body: string;
   contentType: string;
   version: string;
+}
+
+const INCLUDE_VISITOR_MESSAGES = "  // @include visitor-messages.client.js\n";
+
+/**
+ * The board's and the widget's scripts with the visitor wording of API errors (visitor-messages.client.js)
+ * written into them where they say so: one wording for both, and each stays one file a page loads.
+ */
+function withVisitorMessages(script: string): string {
+  if (!script.includes(INCLUDE_VISITOR_MESSAGES)) throw new Error("a client script lost its include line");
+  return script.replace(INCLUDE_VISITOR_MESSAGES, () => visitorMessages);
 }
 
 function asset(body: string, contentType: string): Asset {
@@ -19,10 +31,10 @@ export const ASSETS_PATH = "/b/_assets";
 /** Served under ASSETS_PATH; `_` cannot start a project slug, so these never shadow a board. */
 export const BOARD_ASSETS: Record<string, Asset> = {
   "board.css": asset(boardCss, "text/css; charset=utf-8"),
-  "board.js": asset(boardScript, "text/javascript; charset=utf-8"),
+  "board.js": asset(withVisitorMessages(boardScript), "text/javascript; charset=utf-8"),
 };
 
-export const WIDGET_SCRIPT = asset(widgetScript, "text/javascript; charset=utf-8");
+export const WIDGET_SCRIPT = asset(withVisitorMessages(widgetScript), "text/javascript; charset=utf-8");
 
 export function assetUrl(name: keyof typeof BOARD_ASSETS & string): string {
   return `${ASSETS_PATH}/${name}?v=${BOARD_ASSETS[name]!.version}`;

@@ -289,6 +289,51 @@ describe.skipIf(skip)("the board in Chromium", () => {
     await close();
   }, 90_000);
 
+  test("a refused vote or comment says so in the visitor's words; blank fields are caught before sending", async () => {
+    const { page, problems, close } = await openPage();
+    try {
+      const post = await makePost(t, { title: "Closing soon", status: "APPROVED" });
+      await page.goto(`${base}/b/acme/posts/${post.id}`);
+      // A comment of spaces passes the browser's own check; the script names the field instead of sending.
+      await page.getByLabel("Comment", { exact: true }).fill("   ");
+      await page.getByRole("button", { name: "Post comment" }).click();
+      await page.getByText("Please fill in \u201cComment\u201d.").waitFor();
+
+      // The team closes the request while the page is open: the vote answers 404 POST_NOT_FOUND.
+      await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status: "CLOSED" } });
+      await page.locator("button.vote").click();
+      const notice = page.getByRole("status").filter({ hasText: "no longer open" });
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(
+        "This request is no longer open for votes and comments. Reload the page to see where it stands.",
+      );
+      expect(await page.locator("button.vote").getAttribute("aria-pressed")).toBe("false");
+      await page.getByLabel("Comment", { exact: true }).fill("Still want this");
+      await page.getByRole("button", { name: "Post comment" }).click();
+      await page.locator(".form-status.error").filter({ hasText: "no longer open" }).waitFor();
+
+      // Submitting: a title of spaces is caught; after a success, a field the browser refuses clears it.
+      await page.goto(`${base}/b/acme/submit`);
+      await page.getByLabel("Title").fill("  ");
+      await page.getByRole("button", { name: "Submit request" }).click();
+      await page.getByText("Please fill in \u201cTitle\u201d.").waitFor();
+      await page.getByLabel("Title").fill("Keyboard shortcuts");
+      await page.getByRole("button", { name: "Submit request" }).click();
+      await page.getByText("Thank you!", { exact: false }).waitFor();
+      await page.getByLabel("Title").fill("Another one");
+      await page.getByLabel("Email (optional, to hear about progress)").fill("not-an-email");
+      await page.getByRole("button", { name: "Submit request" }).click();
+      expect(await page.locator(".form-status").textContent()).toBe("");
+      // The two refusals above (which the browser also logs) are the only failed requests.
+      const expected = (problem: string) =>
+        problem.includes(`/posts/${post.id}/`) || problem.includes("responded with a status of 404");
+      expect(problems.filter((problem) => !expected(problem))).toEqual([]);
+      expect(problems.filter(expected)).toHaveLength(4);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
   test("pages are readable without JavaScript", async () => {
     const { page, close } = await openPage({ javaScriptEnabled: false });
     await page.goto(`${base}/b/acme`);
@@ -448,6 +493,17 @@ describe.skipIf(skip)("the board in Chromium", () => {
       const submitted = await pendingPostTitled("Zapier integration");
       expect(submitted.description).toBe("Connect the board to the rest of our tools.");
       expect(problems).toEqual([]);
+
+      // The team closes the top request while the panel is open: its vote is refused in the visitor's words.
+      await launcher.click();
+      await page.getByText("Top requests").waitFor();
+      await t.call("PATCH", `/api/v1/posts/${before.id}`, { body: { status: "CLOSED" } });
+      await firstVote.click();
+      await page
+        .locator("[data-featureboard-widget] .status.error")
+        .filter({ hasText: "This request is no longer open for votes and comments." })
+        .waitFor();
+      expect(problems.every((problem) => problem.includes("404"))).toBe(true);
     } finally {
       await close();
       await site.stop(true);

@@ -7,6 +7,8 @@
   var api = "/api/public";
   var memory = {};
 
+  // @include visitor-messages.client.js
+
   function load(key) {
     try {
       return window.localStorage.getItem(key);
@@ -58,22 +60,42 @@
       method: method,
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
-    }).then(function (response) {
-      return response.text().then(function (text) {
-        var json;
-        try {
-          json = text ? JSON.parse(text) : null;
-        } catch {
-          json = null;
-        }
-        if (!response.ok) {
-          var message =
-            json && json.message ? json.message : "Something went wrong (" + response.status + ")";
-          throw new Error(message);
-        }
-        return json;
-      });
-    });
+    }).then(
+      function (response) {
+        return response.text().then(function (text) {
+          var json;
+          try {
+            json = text ? JSON.parse(text) : null;
+          } catch {
+            json = null;
+          }
+          if (!response.ok) throw new ApiRefusal(json, response.status);
+          return json;
+        });
+      },
+      function () {
+        throw new ApiRefusal(null, 0);
+      },
+    );
+  }
+
+  /** A line at the foot of the window that says what went wrong with a vote (announced by screen readers). */
+  var notice = null;
+  var noticeTimer = null;
+  function announce(message) {
+    if (!notice) {
+      notice = document.createElement("p");
+      notice.className = "board-notice";
+      notice.setAttribute("role", "status");
+      notice.setAttribute("aria-live", "polite");
+      document.body.appendChild(notice);
+    }
+    notice.textContent = message;
+    notice.hidden = false;
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(function () {
+      notice.hidden = true;
+    }, 8000);
   }
 
   function boardPath(rest) {
@@ -100,7 +122,7 @@
             rememberVote(postId, !wasVoted);
           })
           .catch(function (error) {
-            button.title = error.message;
+            announce(visitorMessage(error, null));
           })
           .then(function () {
             button.disabled = false;
@@ -117,6 +139,18 @@
       if (value !== "") values[element.name] = value;
     });
     return values;
+  }
+
+  function labelFor(form, name) {
+    var element = form.elements.namedItem(name);
+    return element && element.id ? labelText(form.querySelector('label[for="' + element.id + '"]')) : null;
+  }
+
+  /** A required field left with nothing but spaces (the browser's own check lets those through). */
+  function blankRequired(form) {
+    return Array.prototype.filter.call(form.elements, function (element) {
+      return element.required && element.value.trim() === "";
+    })[0];
   }
 
   function report(form, message, isError) {
@@ -193,13 +227,33 @@
       if (!handle) return;
       var fieldset = form.querySelector("fieldset");
       fieldset.disabled = false;
+      // The browser refused a field (an email without @, an empty box): an earlier answer no longer applies.
+      form.addEventListener(
+        "invalid",
+        function () {
+          report(form, "", false);
+        },
+        true,
+      );
       form.addEventListener("submit", function (event) {
         event.preventDefault();
+        var blank = blankRequired(form);
+        if (blank) {
+          report(form, "Please fill in \u201c" + labelFor(form, blank.name) + "\u201d.", true);
+          blank.focus();
+          return;
+        }
         fieldset.disabled = true;
         report(form, "Sending…", false);
         handle(form, fieldsOf(form))
           .catch(function (error) {
-            report(form, error.message, true);
+            report(
+              form,
+              visitorMessage(error, function (name) {
+                return labelFor(form, name);
+              }),
+              true,
+            );
           })
           .then(function () {
             fieldset.disabled = false;

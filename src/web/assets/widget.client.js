@@ -9,6 +9,8 @@
   var origin = new URL(script.src).origin;
   var label = script.getAttribute("data-label") || "Feedback";
 
+  // @include visitor-messages.client.js
+
   var CSS =
     ":host{all:initial}" +
     "*{box-sizing:border-box}" +
@@ -68,19 +70,23 @@
       init.headers["content-type"] = "text/plain;charset=UTF-8";
       init.body = JSON.stringify(body);
     }
-    return fetch(origin + path, init).then(function (response) {
-      return response.text().then(function (text) {
-        var json;
-        try {
-          json = text ? JSON.parse(text) : null;
-        } catch {
-          json = null;
-        }
-        if (!response.ok)
-          throw new Error(json && json.message ? json.message : "Request failed (" + response.status + ")");
-        return json;
-      });
-    });
+    return fetch(origin + path, init).then(
+      function (response) {
+        return response.text().then(function (text) {
+          var json;
+          try {
+            json = text ? JSON.parse(text) : null;
+          } catch {
+            json = null;
+          }
+          if (!response.ok) throw new ApiRefusal(json, response.status);
+          return json;
+        });
+      },
+      function () {
+        throw new ApiRefusal(null, 0);
+      },
+    );
   }
 
   function element(tag, attributes, text) {
@@ -155,6 +161,19 @@
       attributes.name = field[1];
       form.appendChild(element(field[3], attributes));
     });
+    function labelOf(name) {
+      var field = form.elements.namedItem(name);
+      return field ? labelText(form.querySelector('label[for="' + field.id + '"]')) : null;
+    }
+    // The browser refused a field (an email without @): an earlier answer no longer applies.
+    form.addEventListener(
+      "invalid",
+      function () {
+        status.className = "status";
+        status.textContent = "";
+      },
+      true,
+    );
     var send = element("button", { class: "send", type: "submit" }, "Send request");
     var status = element("p", { class: "status", role: "status", "aria-live": "polite" });
     form.appendChild(send);
@@ -227,7 +246,8 @@
               storageSet(votesKey, JSON.stringify(list));
             })
             .catch(function (error) {
-              button.title = error.message;
+              status.className = "status error";
+              status.textContent = visitorMessage(error, null);
             })
             .then(function () {
               button.disabled = false;
@@ -283,6 +303,14 @@
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      var title = shadow.getElementById("fb-title-input");
+      // The browser's own check lets a title of spaces through.
+      if (title.value.trim() === "") {
+        status.className = "status error";
+        status.textContent = "Please fill in \u201c" + labelOf("title") + "\u201d.";
+        title.focus();
+        return;
+      }
       var body = { projectSlug: board.slug };
       Array.prototype.forEach.call(form.elements, function (field) {
         if (field.name && field.value.trim() !== "") body[field.name] = field.value.trim();
@@ -297,7 +325,7 @@
         })
         .catch(function (error) {
           status.className = "status error";
-          status.textContent = error.message;
+          status.textContent = visitorMessage(error, labelOf);
         })
         .then(function () {
           send.disabled = false;
