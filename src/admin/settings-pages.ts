@@ -198,6 +198,8 @@ export function webhookPage(
 ): Html {
   const { webhook } = view;
   const base = `/admin/webhooks/${webhook.id}`;
+  /** Deliveries whose latest attempt has a row already: only that row offers the replay. */
+  const shown = new Set<string>();
   return layout(
     chrome,
     "Webhook",
@@ -226,24 +228,28 @@ export function webhookPage(
               ? html`<p>No deliveries yet.</p>`
               : html`${dataTable(
                   ["When (UTC)", "Event", "Attempt", "Result", { label: "Actions", hidden: true }],
-                  webhook.recentDeliveries.map(
-                    (delivery) =>
-                      html`<tr data-delivery="${delivery.webhookId}">
-                        <td>${delivery.attemptedAt.slice(0, 19).replace("T", " ")}</td>
-                        <td>
-                          <code>${delivery.eventType}</code><br /><small class="muted"
-                            >${delivery.webhookId}</small
-                          >
-                        </td>
-                        <td class="number">${delivery.attempt}</td>
-                        <td>
-                          ${delivery.state}${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`}
-                          · ${delivery.durationMs} ms
-                          ${delivery.error ? html`<br /><span class="error">${delivery.error}</span>` : ""}
-                        </td>
-                        <td>
-                          ${
-                            delivery.state === "pending"
+                  webhook.recentDeliveries.map((delivery) => {
+                    // Newest first: a delivery's first row is its latest attempt, the one a replay follows.
+                    const latest = !shown.has(delivery.webhookId);
+                    shown.add(delivery.webhookId);
+                    return html`<tr data-delivery="${delivery.webhookId}">
+                      <td>${delivery.attemptedAt.slice(0, 19).replace("T", " ")}</td>
+                      <td>
+                        <code>${delivery.eventType}</code><br /><small class="muted"
+                          >${delivery.webhookId}</small
+                        >
+                      </td>
+                      <td class="number">${delivery.attempt}</td>
+                      <td>
+                        ${delivery.state}${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`}
+                        · ${delivery.durationMs} ms
+                        ${delivery.error ? html`<br /><span class="error">${delivery.error}</span>` : ""}
+                      </td>
+                      <td>
+                        ${
+                          !latest
+                            ? ""
+                            : delivery.state === "pending"
                               ? html`<span class="muted">queued</span>`
                               : html`<form class="inline" method="post" action="${base}/replay">
                                   ${formFields(chrome)}
@@ -252,10 +258,10 @@ export function webhookPage(
                                     Replay
                                   </button>
                                 </form>`
-                          }
-                        </td>
-                      </tr>`,
-                  ),
+                        }
+                      </td>
+                    </tr>`;
+                  }),
                 )}`
           }
         </div>

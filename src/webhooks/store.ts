@@ -103,9 +103,10 @@ interface AttemptRow {
 }
 
 /**
- * The endpoint's latest attempts, each with its own outcome: a delivery stops at its first success, so every
- * attempt before its last one failed, and its last one has the delivery's state (delivered; pending, with
- * the retry's time; or failed for good). docs/webhooks.md.
+ * The endpoint's latest attempts, each with its own outcome: an attempt without an error was delivered; a
+ * delivery's latest attempt that failed has the delivery's state (pending, with the retry's time, or failed
+ * for good); an earlier one that failed is failed (a replay adds attempts after a success too).
+ * docs/webhooks.md.
  */
 export function recentAttempts(db: Db, webhookId: string, limit: number): DeliveryAttempt[] {
   return db
@@ -123,7 +124,12 @@ export function recentAttempts(db: Db, webhookId: string, limit: number): Delive
       webhookId: row.delivery_id,
       eventId: row.event_id,
       eventType: row.event_type,
-      state: row.last_attempt ? row.state : "failed",
+      state:
+        row.error === null
+          ? "delivered"
+          : row.last_attempt && row.state !== "delivered"
+            ? row.state
+            : "failed",
       attempt: row.attempt,
       statusCode: row.status_code,
       durationMs: row.duration_ms,

@@ -322,6 +322,17 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
     const [, replayed] = await receiver.waitFor(2);
     expect(replayed!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]!);
     expect(replayed!.body).toBe(first!.body);
+    // Both attempts show their own outcome; only the latest offers a replay.
+    const attempts = page.locator(`tr[data-delivery="${first!.headers["webhook-id"]!}"]`);
+    for (let tries = 0; (await attempts.count()) < 2 && tries < 50; tries++) {
+      await Bun.sleep(100);
+      await page.reload();
+    }
+    expect(await attempts.count()).toBe(2);
+    expect(await attempts.nth(0).textContent()).toContain("delivered");
+    expect(await attempts.nth(1).textContent()).toContain("delivered");
+    expect(await attempts.nth(0).getByRole("button", { name: /^Replay/ }).count()).toBe(1);
+    expect(await attempts.nth(1).getByRole("button", { name: /^Replay/ }).count()).toBe(0);
 
     // Rotating the secret shows a new one, once.
     await page.getByRole("button", { name: "Rotate the signing secret" }).click();
