@@ -103,6 +103,45 @@ export function dashboardKit(ctx: AppContext) {
     return otherwise;
   };
 
+  /**
+   * The `once` ids of forms whose change was made (or is being made): a form sent again is answered with a
+   * page saying so, not with the change made twice: a reload of a page a change rendered (a new key, a
+   * rotated secret) would otherwise make another key, rotate again. A failed change frees its id, so the
+   * member can correct the form and send it. Bounded: the oldest ids go first.
+   */
+  const sentForms = new Set<string>();
+  const SENT_FORMS_KEPT = 10_000;
+  const claimForm = (once: string): boolean => {
+    if (sentForms.has(once)) return false;
+    sentForms.add(once);
+    if (sentForms.size > SENT_FORMS_KEPT) sentForms.delete(sentForms.values().next().value ?? once);
+    return true;
+  };
+  /** Runs a form's change once per `once` id (forms without one, such as scripts' requests, always run). */
+  const onceOnly = async (
+    once: string,
+    chrome: Chrome,
+    run: () => Promise<string | Html> | string | Html,
+  ): Promise<Response> => {
+    if (once !== "" && !claimForm(once)) {
+      return page(
+        errorPage(
+          chrome,
+          "This form was already sent: nothing was changed again",
+          "Go back to the page and reload it to make another change.",
+        ),
+        409,
+      );
+    }
+    try {
+      const outcome = await run();
+      return typeof outcome === "string" ? redirect(outcome) : page(outcome);
+    } catch (error) {
+      sentForms.delete(once);
+      throw error;
+    }
+  };
+
   /** An ApiError becomes a page saying what went wrong, with the status the API would answer. */
   const failure = (error: unknown, chrome: Chrome | null): Response => {
     if (!(error instanceof ApiError)) throw error;
@@ -165,8 +204,7 @@ export function dashboardKit(ctx: AppContext) {
         if (form.get("csrf") !== session.csrfToken) throw csrfRefused();
         const caller = callerIn(session, form.get("project") ?? "");
         chrome = chromeOf(caller, section, null);
-        const outcome = await handle(caller, form, params);
-        return typeof outcome === "string" ? redirect(outcome) : page(outcome);
+        return await onceOnly(form.get("once") ?? "", chrome, () => handle(caller, form, params));
       } catch (error) {
         return failure(error, chrome);
       }
@@ -192,8 +230,8 @@ export function dashboardKit(ctx: AppContext) {
         chrome = chromeOf(caller, section, null);
         const file = Reflect.get(Object(body), fileField);
         if (!(file instanceof Blob)) throw validationError(fileField, "choose a file");
-        const outcome = await handle(caller, file, chrome);
-        return typeof outcome === "string" ? redirect(outcome) : page(outcome);
+        const pageChrome = chrome;
+        return await onceOnly(field(body, "once"), chrome, () => handle(caller, file, pageChrome));
       } catch (error) {
         return failure(error, chrome);
       }

@@ -54,11 +54,13 @@ export function href(chrome: Pick<Chrome, "projectSlug">, path: string, query: R
 
 /** The hidden fields every changing form carries: the CSRF token and the project it works on. */
 export function formFields(chrome: Pick<Chrome, "csrfToken" | "projectSlug">): Html {
+  // `once`: this form's own id, so sending it again (a reload of the page its answer rendered, Back and
+  // Send) does not make the change twice (dashboard.ts, `change`).
   return html`<input type="hidden" name="csrf" value="${chrome.csrfToken}" /><input
       type="hidden"
       name="project"
       value="${chrome.projectSlug}"
-    />`;
+    /><input type="hidden" name="once" value="${crypto.randomUUID()}" />`;
 }
 
 function document(title: string, header: Html, body: Html): Html {

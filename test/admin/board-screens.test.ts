@@ -331,8 +331,18 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
     expect(await attempts.count()).toBe(2);
     expect(await attempts.nth(0).textContent()).toContain("delivered");
     expect(await attempts.nth(1).textContent()).toContain("delivered");
-    expect(await attempts.nth(0).getByRole("button", { name: /^Replay/ }).count()).toBe(1);
-    expect(await attempts.nth(1).getByRole("button", { name: /^Replay/ }).count()).toBe(0);
+    expect(
+      await attempts
+        .nth(0)
+        .getByRole("button", { name: /^Replay/ })
+        .count(),
+    ).toBe(1);
+    expect(
+      await attempts
+        .nth(1)
+        .getByRole("button", { name: /^Replay/ })
+        .count(),
+    ).toBe(0);
 
     // Rotating the secret shows a new one, once.
     await page.getByRole("button", { name: "Rotate the signing secret" }).click();
@@ -454,9 +464,18 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
 
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByLabel("New key").selectOption("secret");
+    const keyCount = () => t.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM api_keys").get()!.n;
+    const keysBefore = keyCount();
     await page.getByRole("button", { name: "Create key" }).click();
     const key = (await page.locator("[data-key]").textContent())!;
     expect(key).toStartWith("sk_");
+    expect(keyCount()).toBe(keysBefore + 1);
+    // Reloading the page that shows the new key sends its form again: answered, not done twice.
+    const again = await page.reload();
+    expect(again!.status()).toBe(409);
+    await page.getByText("This form was already sent").waitFor();
+    expect(keyCount()).toBe(keysBefore + 1);
+    await page.getByRole("link", { name: "API keys" }).click();
     expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(200);
     const row = page.locator("tr", { hasText: key.slice(0, 11) });
     await row.getByRole("button", { name: /^Revoke/ }).click();
