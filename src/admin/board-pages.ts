@@ -8,6 +8,7 @@ import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
 import { html, type Html, raw } from "../html";
 import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "./pages";
+import { plural } from "../plural";
 
 const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [
   { status: "APPROVED", key: "approved", label: "Planned" },
@@ -27,7 +28,7 @@ export function roadmapPage(chrome: Chrome, roadmap: Roadmap): Html {
   const card = (post: PostWithTags) =>
     html`<li class="card" draggable="true" data-post-id="${post.id}">
       <h3><a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a></h3>
-      <p class="muted">${post.voteCount} votes</p>
+      <p class="muted">${plural(post.voteCount, "vote")}</p>
       <form method="post" action="/admin/posts/${post.id}/status" data-move>
         ${formFields(chrome)}
         <input type="hidden" name="back" value="roadmap" />
@@ -139,7 +140,7 @@ export function releasesPage(
                 (post) =>
                   html`<label class="check"
                     ><input type="checkbox" name="postIds" value="${post.id}" /> ${post.title}
-                    <span class="muted">(${post.status}, ${post.voteCount} votes)</span></label
+                    <span class="muted">(${post.status}, ${plural(post.voteCount, "vote")})</span></label
                   >`,
               )}
             </fieldset>
@@ -326,7 +327,7 @@ export function analyticsPage(
               (post) =>
                 html`<li>
                   <a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a>
-                  <span class="muted">${post.voteCount} votes</span>
+                  <span class="muted">${plural(post.voteCount, "vote")}</span>
                 </li>`,
             )}
           </ol>

@@ -7,6 +7,7 @@ import type { Tag } from "../tags/schema";
 import type { Voter } from "../votes/schema";
 import { html, type Html } from "../html";
 import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "./pages";
+import { plural } from "../plural";
 
 const STATUS_LABELS: Record<PostStatus, string> = {
   PENDING: "Pending",
@@ -48,7 +49,7 @@ export function inboxPage(
       html`<li class="card" data-post-id="${post.id}">
         <h2>${requestLink(chrome, post)}</h2>
         ${post.description ? html`<p>${post.description}</p>` : ""}
-        <p class="muted">Submitted ${day(post.createdAt)} · ${post.voteCount} votes</p>
+        <p class="muted">Submitted ${day(post.createdAt)} · ${plural(post.voteCount, "vote")}</p>
         <form class="inline" method="post" action="/admin/posts/${post.id}/status">
           ${formFields(chrome)}
           <input type="hidden" name="back" value="inbox" />
@@ -245,7 +246,8 @@ export function requestPage(
       html`<li class="card">
         <h3>${requestLink(chrome, other)}</h3>
         <p class="muted">
-          ${percent(other.similarity)} alike · ${other.voteCount} votes · ${STATUS_LABELS[other.status]}
+          ${percent(other.similarity)} alike · ${plural(other.voteCount, "vote")} ·
+          ${STATUS_LABELS[other.status]}
         </p>
         <form class="inline" method="post" action="/admin/posts/${other.id}/merge">
           ${formFields(chrome)}
@@ -289,7 +291,7 @@ export function requestPage(
   );
   const main = html`<h1>${post.title}</h1>
     <p>
-      ${statusBadge(post.status)} ${post.voteCount} votes
+      ${statusBadge(post.status)} ${plural(post.voteCount, "vote")}
       ${visible ? html`· <a href="/b/${chrome.projectSlug}/posts/${post.id}">View on the board</a>` : ""}
     </p>
     ${view.mergedInto ? html`<p class="notice">Merged into ${requestLink(chrome, view.mergedInto)}.</p>` : ""}
@@ -301,10 +303,18 @@ export function requestPage(
     <form method="post" action="/admin/posts/${post.id}/comments">
       ${formFields(chrome)}
       <label for="body">Write</label><textarea id="body" name="body" required rows="4"></textarea>
-      <p>
-        <button class="primary" name="kind" value="reply" type="submit">Post official reply</button>
-        <button name="kind" value="note" type="submit">Add internal note</button>
-      </p>
+      ${
+        // A merged request is closed and its votes moved: replies and votes belong on the one it went into.
+        view.mergedInto
+          ? html`<p>
+              <button class="primary" name="kind" value="note" type="submit">Add internal note</button>
+              <span class="muted">Replies go on ${requestLink(chrome, view.mergedInto)}.</span>
+            </p>`
+          : html`<p>
+              <button class="primary" name="kind" value="reply" type="submit">Post official reply</button>
+              <button name="kind" value="note" type="submit">Add internal note</button>
+            </p>`
+      }
     </form>
     <h2>Voters</h2>
     ${
@@ -312,12 +322,16 @@ export function requestPage(
         ? html`<p>No votes yet.</p>`
         : html`${dataTable(["Voter", "Email", { label: "Monthly spend", numeric: true }, "Voted"], voters)}`
     }
-    <form method="post" action="/admin/posts/${post.id}/votes">
-      ${formFields(chrome)}
-      <label for="vote-email">Add a vote for a customer (their email)</label
-      ><input id="vote-email" name="email" type="email" required />
-      <p><button type="submit">Add vote</button></p>
-    </form>
+    ${
+      view.mergedInto
+        ? html`<p class="muted">Votes for this request go on ${requestLink(chrome, view.mergedInto)}.</p>`
+        : html`<form method="post" action="/admin/posts/${post.id}/votes">
+            ${formFields(chrome)}
+            <label for="vote-email">Add a vote for a customer (their email)</label
+            ><input id="vote-email" name="email" type="email" required />
+            <p><button type="submit">Add vote</button></p>
+          </form>`
+    }
     <h2>Activity</h2>
     <ul class="cards">
       ${view.activity.map(

@@ -29,6 +29,7 @@ import {
 import * as store from "./store";
 import { titlesSetApart } from "./text";
 import type { CandidateRow } from "./store";
+import { plural } from "../plural";
 
 export const DEFAULT_THRESHOLD = 0.7;
 export const DEFAULT_SIMILAR_LIMIT = 5;
@@ -153,10 +154,6 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
 
 function money(cents: number): string {
   return `$${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 // ---- triage ----

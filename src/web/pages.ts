@@ -3,6 +3,7 @@ import { VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
 import { escapeXml, html, type Html, raw } from "../html";
 import { type BoardRef, boardPath, shell } from "./layout";
 import { renderMarkdown } from "./markdown";
+import { plural } from "../plural";
 
 /**
  * What a customer reads for each status a public page can show. Listings and the roadmap show the visible
@@ -140,10 +141,6 @@ function tagList(tags: TagView[]): Html {
   return html`${tags.map((tag) => html`<span class="tag">${tag.label}</span>`)}`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 /** Whether the public may vote and comment: the public API refuses both on posts the board does not list. */
 function acceptsWrites(post: PostView): boolean {
   return (VISIBLE_STATUSES as readonly string[]).includes(post.status);
@@ -272,7 +269,7 @@ export function boardPage(view: BoardPageView): Html {
     section: "posts",
     body: html`<h1>Feature requests</h1>
       <p class="lede">
-        ${plural(view.pages.total, "request", "requests")}${filtered ? (view.pages.total === 1 ? " matches" : " match") : ""}.
+        ${plural(view.pages.total, "request")}${filtered ? (view.pages.total === 1 ? " matches" : " match") : ""}.
         Vote for the ones you need, or <a href="${boardPath(board.slug, "/submit")}">submit your own</a>.
       </p>
       ${filters(view)} ${list}
@@ -400,7 +397,7 @@ function roadmapColumn(board: BoardRef, column: RoadmapColumn): Html {
                 html`<li>
                   <a href="${postUrl(board, post.id)}">${post.title}</a>
                   <p class="meta">
-                    <span class="votes">${plural(post.voteCount, "vote", "votes")}</span>
+                    <span class="votes">${plural(post.voteCount, "vote")}</span>
                     ${tagList(post.tags)}
                   </p>
                 </li>`,

@@ -448,6 +448,16 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     const merged = (await t.call("GET", `/api/v1/posts/${duplicate.id}`)).body.data;
     expect(merged).toMatchObject({ status: "CLOSED", mergedIntoId: kept.id, voteCount: 0 });
 
+    // The duplicate's own page sends votes and replies to the request it went into; a note may still go on it.
+    await page.goto(`${server.url}/admin/posts/${duplicate.id}`);
+    expect(await page.getByRole("button", { name: "Add vote" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Post official reply" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Add internal note" }).count()).toBe(1);
+    expect(await page.getByText("Votes for this request go on").textContent()).toContain(
+      "Export the roadmap to CSV",
+    );
+    expect(await page.getByText("0 votes").count()).toBeGreaterThan(0);
+
     await page.goto(`${server.url}/b/acme/posts/${duplicate.id}`);
     await page.locator(".merged-into").getByRole("link", { name: "Export the roadmap to CSV" }).click();
     await page.waitForURL(`${server.url}/b/acme/posts/${kept.id}`);
