@@ -8,12 +8,27 @@ import { closeDatabase, type Db } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { createLogger, describeError } from "./log";
 import { APP_VERSION } from "./meta/version";
+import { existsSync } from "node:fs";
 import { type RunningService, startService } from "./server";
 
 const print = (line: string) => console.log(line);
 
-function withDatabase(config: Config, run: (db: Db) => number): number {
-  const db = openMigrated(config);
+/**
+ * Opens the database a management command works on. Only `serve` and `project create` make a new one: a
+ * mistyped FEATUREBOARD_DB would otherwise answer "no projects" from an empty database made on the spot.
+ */
+function openExisting(config: Config, mayCreate = false): Db {
+  const path = config.databasePath;
+  if (!mayCreate && path !== ":memory:" && !existsSync(path)) {
+    throw new Error(
+      `no database at ${path}: set FEATUREBOARD_DB to the server's database (\`featureboard serve\` creates it on its first start)`,
+    );
+  }
+  return openMigrated(config);
+}
+
+function withDatabase(config: Config, run: (db: Db) => number, mayCreate = false): number {
+  const db = openExisting(config, mayCreate);
   try {
     return run(db);
   } finally {
@@ -55,7 +70,7 @@ function serve(config: Config): void {
 }
 
 async function withDatabaseAsync(config: Config, run: (db: Db) => Promise<number>): Promise<number> {
-  const db = openMigrated(config);
+  const db = openExisting(config);
   try {
     return await run(db);
   } finally {
@@ -89,10 +104,13 @@ function run(argv: string[]): number | Promise<number> | "serving" {
   const config = loadConfig();
   switch (command) {
     case "serve":
+      // Settings come from the environment; a flag here would be silently ignored.
+      if (args.length > 0)
+        throw new UsageError(`serve takes no arguments (set PORT, FEATUREBOARD_DB… instead): ${args[0]}`);
       serve(config);
       return "serving";
     case "project":
-      return withDatabase(config, (db) => projectCommand(args, db, print));
+      return withDatabase(config, (db) => projectCommand(args, db, print), args[0] === "create");
     case "keys":
       return withDatabase(config, (db) => keysCommand(args, db, print));
     case "team":

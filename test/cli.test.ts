@@ -98,7 +98,11 @@ describe("featureboard CLI", () => {
     expect(revoked.exitCode).toBe(0);
     expect(await listTags(key)).toBe(401);
     expect(await listTags(created.secretKey)).toBe(200);
-    expect(cli("keys", "revoke", key.slice(0, 11)).exitCode).toBe(1);
+    const again = cli("keys", "revoke", key.slice(0, 11));
+    expect(again.exitCode).toBe(1);
+    // Errors go to stderr with the prefix every command's errors carry; stdout stays for results.
+    expect(again.stderr).toBe(`featureboard: no active key matches ${key.slice(0, 11)}\n`);
+    expect(again.stdout).toBe("");
     expect(cli("keys", "create", "--project", "acme", "--kind", "root").exitCode).toBe(2);
   });
 
@@ -128,6 +132,40 @@ describe("featureboard CLI", () => {
     const listed = runCommand([...SOURCE_COMMAND, "project", "list", "--json"], { FEATUREBOARD_DB: copy });
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ slug: "acme" })]);
     expect(cli("backup", copy).exitCode).toBe(1);
+  });
+
+  test("a database that does not exist is refused by every command but serve and project create", () => {
+    const missing = { FEATUREBOARD_DB: join(dir, "typo", "nowhere.db") };
+    for (const args of [
+      ["project", "list"],
+      ["keys", "list", "--project", "acme"],
+      ["team", "list"],
+      ["ai", "status"],
+    ]) {
+      const result = runCommand([...SOURCE_COMMAND, ...args], missing);
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toStartWith(`featureboard: no database at ${missing.FEATUREBOARD_DB}`);
+    }
+    expect(existsSync(join(dir, "typo"))).toBe(false);
+  });
+
+  test("empty lists say so; team remove of a stranger is an error on stderr", () => {
+    const empty = { FEATUREBOARD_DB: join(dir, "empty.db") };
+    expect(runCommand([...SOURCE_COMMAND, "project", "create", "--slug", "solo"], empty).exitCode).toBe(0);
+    const team = runCommand([...SOURCE_COMMAND, "team", "list", "--project", "solo"], empty);
+    expect(team.stdout).toContain("no team members in solo yet");
+    const stranger = runCommand(
+      [...SOURCE_COMMAND, "team", "remove", "--project", "solo", "--email", "x@example.com"],
+      empty,
+    );
+    expect(stranger.exitCode).toBe(1);
+    expect(stranger.stderr).toBe("featureboard: x@example.com is not a team member of solo\n");
+  });
+
+  test("serve refuses arguments: its settings come from the environment", () => {
+    const result = cli("serve", "--port", "4000");
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("serve takes no arguments");
   });
 
   test("an unknown command prints the usage and exits 2", () => {

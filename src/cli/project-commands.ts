@@ -62,6 +62,7 @@ export function projectCommand(args: string[], db: Db, print: Print): number {
     const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
     const projects = listProjects(db);
     if (values.json) print(JSON.stringify(projects));
+    else if (projects.length === 0) print("no projects yet: featureboard project create --slug S");
     else
       for (const p of projects) print(`${p.slug}\t${p.plan}\t${p.isPublic ? "public" : "private"}\t${p.id}`);
     return 0;
@@ -116,10 +117,8 @@ export function keysCommand(args: string[], db: Db, print: Print): number {
     const [given] = rest;
     if (!given) throw new UsageError("keys revoke needs the key, or its PREFIX as `keys list` shows it");
     const prefix = revokeKey(db, given);
-    if (prefix === null) {
-      print(`no active key matches ${given.slice(0, 11)}`);
-      return 1;
-    }
+    // An error like every other command's: on stderr, prefixed, exit 1 (main.ts).
+    if (prefix === null) throw new Error(`no active key matches ${given.slice(0, 11)}`);
     print(`revoked ${prefix}`);
     return 0;
   }

@@ -52,7 +52,11 @@ export function teamCommand(args: string[], db: Db, config: Config, print: Print
     });
     const members = listMembers(db, values.project);
     if (values.json) print(JSON.stringify(members));
-    else for (const member of members) print(`${member.email}\t${member.role}\t${member.name ?? ""}`);
+    else {
+      if (members.length === 0)
+        print(`no team members in ${values.project} yet (an invite counts once it is accepted)`);
+      for (const member of members) print(`${member.email}\t${member.role}\t${member.name ?? ""}`);
+    }
     return 0;
   }
   if (sub === "remove") {
@@ -61,10 +65,9 @@ export function teamCommand(args: string[], db: Db, config: Config, print: Print
       options: { project: { type: "string", default: "default" }, email: { type: "string" } },
     });
     if (!values.email) throw new UsageError("team remove needs --email");
-    if (!removeMember(db, values.project, values.email)) {
-      print(`${values.email} is not a team member of ${values.project}`);
-      return 1;
-    }
+    // An error like every other command's: on stderr, prefixed, exit 1 (main.ts).
+    if (!removeMember(db, values.project, values.email))
+      throw new Error(`${values.email} is not a team member of ${values.project}`);
     print(`removed ${values.email} from ${values.project}; their sessions are ended`);
     return 0;
   }
