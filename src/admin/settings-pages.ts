@@ -185,7 +185,11 @@ export function webhooksPage(
         ><input id="webhook-url" name="url" type="text" required maxlength="2000" />
         <label for="webhook-description">Description (optional)</label
         ><input id="webhook-description" name="description" type="text" maxlength="500" />
-        ${eventChoices(["*"], view.eventTypes)}
+        ${
+          // Nothing ticked at first: a pre-ticked "*" stayed ticked beside the events chosen, and the
+          // endpoint then received every event.
+          eventChoices([], view.eventTypes)
+        }
         <p><button class="primary" type="submit">Add endpoint</button></p>
       </form>`,
   );

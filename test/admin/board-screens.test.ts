@@ -299,11 +299,14 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
     });
     await page.getByRole("link", { name: "Webhooks" }).click();
     await page.getByLabel("URL (https, reachable from the internet)").fill(`${receiver.url}/hooks`);
-    await page.getByRole("checkbox", { name: "Every event (*)" }).uncheck();
+    // Nothing is ticked until the admin chooses.
+    expect(await page.getByRole("checkbox", { name: "Every event (*)" }).isChecked()).toBe(false);
     await page.getByRole("checkbox", { name: "post.created" }).check();
     await page.getByRole("button", { name: "Add endpoint" }).click();
     const secret = await page.locator("[data-secret]").textContent();
     expect(secret).toStartWith("whsec_");
+    const stored = (await t.call("GET", "/api/v1/integrations/webhooks")).body.data;
+    expect(stored.map((hook: { events: string[] }) => hook.events)).toEqual([["post.created"]]);
 
     await makePost(t, { title: "Webhook me" });
     const [first] = await receiver.waitFor(1);
