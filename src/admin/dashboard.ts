@@ -44,6 +44,14 @@ export function redirect(location: string, headers: Record<string, string> = {})
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store", ...headers } });
 }
 
+/**
+ * Where to go after signing in: the dashboard page asked for when signed out (`next`), if it is one of the
+ * dashboard's own paths; anything else (another site, a header injection) goes to the inbox.
+ */
+export function afterSignIn(next: string | null | undefined): string {
+  return next && /^\/admin([/?#][^\s\\]*)?$/.test(next) ? next : "/admin";
+}
+
 export function withNotice(location: string, notice: keyof typeof NOTICES): string {
   return `${location}${location.includes("?") ? "&" : "?"}done=${notice}`;
 }
@@ -73,8 +81,8 @@ export function dashboardKit(ctx: AppContext) {
     enforceRateLimit(ctx.rateLimits.signIn, `ip:${requestInfo(request).clientIp}`, headers);
     enforceRateLimit(ctx.rateLimits.signIn, `account:${email.trim().toLowerCase()}`, headers);
   };
-  const signInView = (error: string | null, email = "", notice: string | null = null) =>
-    signInPage({ error, email, notice, emailLinks: ctx.mail.canSend });
+  const signInView = (error: string | null, email = "", notice: string | null = null, next = "/admin") =>
+    signInPage({ error, email, notice, next, emailLinks: ctx.mail.canSend });
 
   const chromeOf = (caller: Caller, section: Section, notice: string | null): Chrome => ({
     memberName: caller.actor.name,
@@ -161,8 +169,9 @@ export function dashboardKit(ctx: AppContext) {
     ) =>
     async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const session = sessionOf(request);
-      if (!session) return redirect("/admin/login");
       const url = requestUrl(request);
+      // Signed out: back to this very page once signed in.
+      if (!session) return redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`);
       let chrome: Chrome | null = null;
       try {
         const caller = callerIn(session, url.searchParams.get("project") ?? "");

@@ -163,6 +163,8 @@ export function signInPage(view: {
   error: string | null;
   email?: string;
   notice?: string | null;
+  /** The dashboard page to open once signed in (dashboard.ts, `afterSignIn`). */
+  next?: string;
   emailLinks: boolean;
 }): Html {
   return plainPage(
@@ -171,6 +173,7 @@ export function signInPage(view: {
       ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
       ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
       <form method="post" action="/admin/login">
+        <input type="hidden" name="next" value="${view.next ?? "/admin"}" />
         <label for="email">Email</label
         ><input
           id="email"

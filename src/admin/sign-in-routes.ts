@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError } from "../http/errors";
 import { describeError } from "../log";
+import { requestUrl } from "../http/request-info";
 import {
   acceptInvite,
   changePassword,
@@ -10,7 +11,7 @@ import {
   signOut,
   useSignInLink,
 } from "../team/service";
-import { type DashboardKit, page, redirect, withNotice } from "./dashboard";
+import { afterSignIn, type DashboardKit, page, redirect, withNotice } from "./dashboard";
 import { accountPage, type Chrome, href, setPasswordPage, useLinkPage } from "./pages";
 import { callerIn, csrfRefused, formOf, sessionTokenOf } from "./session";
 
@@ -19,20 +20,27 @@ export function signInRoutes(kit: DashboardKit) {
   const { ctx, db, cookie, signedInCookie, sessionOf, meterSignIn, signInView, chromeOf, failure, view } =
     kit;
   return new Elysia({ name: "admin.sign-in", detail: { hide: true } })
-    .get("/admin/login", () => page(signInView(null)))
+    .get("/admin/login", ({ request }) =>
+      page(signInView(null, "", null, afterSignIn(requestUrl(request).searchParams.get("next")))),
+    )
     .post(
       "/admin/login",
       async ({ request, set, body }) => {
         let email = "";
+        let next = "/admin";
         try {
           const form = formOf(request, body);
           email = form.get("email") ?? "";
+          next = afterSignIn(form.get("next"));
           meterSignIn(request, email, set.headers);
           const { sessionToken } = await signIn(db, { email, password: form.get("password") ?? "" });
-          return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
+          return redirect(next, { "set-cookie": signedInCookie(sessionToken) });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          return page(signInView(error.message, email), error.status, { ...set.headers, ...error.headers });
+          return page(signInView(error.message, email, null, next), error.status, {
+            ...set.headers,
+            ...error.headers,
+          });
         }
       },
       { parse: "text" },

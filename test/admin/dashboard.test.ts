@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { inviteMember, sessionFor, signIn } from "../../src/team/service";
+import { afterSignIn } from "../../src/admin/dashboard";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
@@ -287,7 +288,7 @@ describe("team accounts and the dashboard's security", () => {
     expect((await postForm(`${server.url}/admin/logout`, { csrf }, cookie)).status).toBe(303);
     const after = await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: "manual" });
     expect(after.status).toBe(303);
-    expect(after.headers.get("location")).toBe("/admin/login");
+    expect(after.headers.get("location")).toBe("/admin/login?next=%2Fadmin");
     expect(sessionFor(t.ctx.db, cookie.split("=")[1]!)).toBeNull();
   });
 
@@ -305,6 +306,49 @@ describe("team accounts and the dashboard's security", () => {
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses).toContain(429);
   });
+});
+
+test("signing in opens the page asked for while signed out, never another site's", async () => {
+  // An app of its own: sign-in attempts are metered per IP, and the tests above spend that budget.
+  const t = createTestApp();
+  const server = listen(t);
+  try {
+    const { token } = inviteMember(t.ctx.db, {
+      email: "returning@example.com",
+      role: "owner",
+      projectSlug: "acme",
+    });
+    await postForm(`${server.url}/admin/invite/${token}`, { password: "correct horse battery" });
+    const asked = await fetch(`${server.url}/admin/requests?sort=revenue`, { redirect: "manual" });
+    const login = asked.headers.get("location")!;
+    expect(login).toBe("/admin/login?next=%2Fadmin%2Frequests%3Fsort%3Drevenue");
+    const form = await (await fetch(`${server.url}${login}`)).text();
+    expect(form).toContain('name="next" value="/admin/requests?sort=revenue"');
+    const signIn = (next: string) =>
+      postForm(`${server.url}/admin/login`, {
+        email: "returning@example.com",
+        password: "correct horse battery",
+        next,
+      });
+    expect((await signIn("/admin/requests?sort=revenue")).headers.get("location")).toBe(
+      "/admin/requests?sort=revenue",
+    );
+    expect((await signIn("https://evil.example/admin")).headers.get("location")).toBe("/admin");
+  } finally {
+    await server.stop();
+    t.close();
+  }
+  for (const elsewhere of [
+    "//evil.example",
+    "/b/acme",
+    "/admin\\evil",
+    "/administrator",
+    "/admin/x\r\nSet-Cookie: a=b",
+    null,
+  ]) {
+    expect(afterSignIn(elsewhere)).toBe("/admin");
+  }
+  expect(afterSignIn("/admin/posts/1#comments")).toBe("/admin/posts/1#comments");
 });
 
 test("passwords and session tokens never reach the log, even at debug level", async () => {
