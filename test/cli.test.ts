@@ -6,6 +6,7 @@ import { closeDatabase } from "../src/db/connection";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/log";
 import { createContext } from "../src/server";
+import { describeInvite } from "../src/team/service";
 import { tempDir } from "./support/app";
 import { runCommand, SOURCE_COMMAND } from "./support/process";
 
@@ -154,6 +155,39 @@ describe("featureboard CLI", () => {
     expect(runCommand([...SOURCE_COMMAND, "project", "create", "--slug", "solo"], empty).exitCode).toBe(0);
     const team = runCommand([...SOURCE_COMMAND, "team", "list", "--project", "solo"], empty);
     expect(team.stdout).toContain("no team members in solo yet");
+    // An invite not accepted yet is listed, and can be withdrawn: its link stops working.
+    const invite = runCommand(
+      [...SOURCE_COMMAND, "team", "invite", "--project", "solo", "--email", "new@example.com", "--json"],
+      empty,
+    );
+    const { url } = JSON.parse(invite.stdout);
+    expect(runCommand([...SOURCE_COMMAND, "team", "list", "--project", "solo"], empty).stdout).toContain(
+      "new@example.com\towner\tinvited, link works until ",
+    );
+    const withdraw = [
+      ...SOURCE_COMMAND,
+      "team",
+      "withdraw",
+      "--project",
+      "solo",
+      "--email",
+      "new@example.com",
+    ];
+    expect(runCommand(withdraw, empty).exitCode).toBe(0);
+    expect(runCommand([...SOURCE_COMMAND, "team", "list", "--project", "solo"], empty).stdout).not.toContain(
+      "new@example.com",
+    );
+    expect(runCommand(withdraw, empty).stderr).toBe(
+      "featureboard: new@example.com has no open invite to solo\n",
+    );
+    const token = String(url).split("/admin/invite/")[1]!;
+    const config = loadConfig({ ...empty, FEATUREBOARD_LOG_LEVEL: "silent" });
+    const ctx = createContext(config, createLogger("silent"));
+    try {
+      expect(() => describeInvite(ctx.db, token)).toThrow();
+    } finally {
+      closeDatabase(ctx.db);
+    }
     const stranger = runCommand(
       [...SOURCE_COMMAND, "team", "remove", "--project", "solo", "--email", "x@example.com"],
       empty,

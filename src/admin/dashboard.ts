@@ -26,6 +26,7 @@ export const NOTICES: Record<string, string> = {
   bulk: "Statuses changed.",
   password: "Password changed; your other sessions were signed out.",
   removed: "Member removed.",
+  withdrawn: "Invite withdrawn: its link no longer works.",
   revoked: "Key revoked.",
   draft: "Release saved as a draft.",
   replayed: "Delivery queued again: the receiver gets the same webhook-id.",

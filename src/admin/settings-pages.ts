@@ -12,6 +12,8 @@ export function membersPage(
   chrome: Chrome,
   view: {
     members: (TeamMember & { role: TeamRole })[];
+    /** Invites not accepted yet: whose link still works, until when. */
+    invites: { email: string; role: TeamRole; expiresAt: string }[];
     selfId: string;
     /** A fresh invite's URL, shown once (also emailed when SMTP is configured). */
     inviteUrl: string | null;
@@ -51,6 +53,35 @@ export function membersPage(
     "Members",
     html`<h1>Members of ${chrome.projectName}</h1>
       ${dataTable(["Name", "Email", "Role", { label: "Actions", hidden: true }], rows)}
+      ${
+        view.invites.length === 0
+          ? ""
+          : html`<h2>Invited, not joined yet</h2>
+              ${dataTable(
+                ["Email", "Role", "Link works until (UTC)", { label: "Actions", hidden: true }],
+                view.invites.map(
+                  (invite) =>
+                    html`<tr>
+                      <td>${invite.email}</td>
+                      <td>${invite.role}</td>
+                      <td>${invite.expiresAt.slice(0, 16).replace("T", " ")}</td>
+                      <td>
+                        <form class="inline" method="post" action="/admin/members/withdraw">
+                          ${formFields(chrome)}
+                          <input type="hidden" name="email" value="${invite.email}" />
+                          <button
+                            class="danger"
+                            type="submit"
+                            aria-label="Withdraw the invite of ${invite.email}"
+                          >
+                            Withdraw
+                          </button>
+                        </form>
+                      </td>
+                    </tr>`,
+                ),
+              )}`
+      }
       <h2>Invite someone</h2>
       ${
         view.inviteUrl

@@ -27,7 +27,15 @@ import {
   updateProjectSettings,
 } from "../projects/service";
 import { isTeamRole } from "../team/schema";
-import { changeRole, inviteMember, listMembers, removeMember, requireRole } from "../team/service";
+import {
+  changeRole,
+  inviteMember,
+  listMembers,
+  listOpenInvites,
+  removeMember,
+  requireRole,
+  withdrawInvites,
+} from "../team/service";
 import { type DashboardKit, redirect, withNotice } from "./dashboard";
 import { href } from "./pages";
 import { type Caller, callerIn } from "./session";
@@ -69,6 +77,7 @@ export function settingsRoutes(kit: DashboardKit) {
           requireRole(caller.membership, "owner", "Managing members");
           return membersPage(chrome, {
             members: listMembers(db, caller.membership.projectSlug),
+            invites: listOpenInvites(db, caller.membership.projectSlug),
             selfId: caller.actor.id,
             inviteUrl: null,
             emailed: false,
@@ -87,6 +96,7 @@ export function settingsRoutes(kit: DashboardKit) {
           const emailed = await sendInvite(caller, email.trim(), url);
           return membersPage(chromeOf(caller, "members", null), {
             members: listMembers(db, caller.membership.projectSlug),
+            invites: listOpenInvites(db, caller.membership.projectSlug),
             selfId: caller.actor.id,
             inviteUrl: url,
             emailed,
@@ -104,6 +114,20 @@ export function settingsRoutes(kit: DashboardKit) {
             throw validationError("email", "is no member of this project");
           }
           return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/members"), "saved");
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/members/withdraw",
+        change("members", (caller, form) => {
+          requireRole(caller.membership, "owner", "Managing members");
+          if (!withdrawInvites(db, caller.membership.projectSlug, form.get("email") ?? "")) {
+            throw validationError("email", "has no open invite to this project");
+          }
+          return withNotice(
+            href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
+            "withdrawn",
+          );
         }),
         { parse: "text" },
       )

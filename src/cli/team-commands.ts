@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { Config } from "../config";
 import type { Db } from "../db/connection";
 import { isTeamRole, type TeamRole } from "../team/schema";
-import { inviteMember, listMembers, removeMember } from "../team/service";
+import { inviteMember, listMembers, listOpenInvites, removeMember, withdrawInvites } from "../team/service";
 import { UsageError } from "./usage";
 
 type Print = (line: string) => void;
@@ -51,12 +51,25 @@ export function teamCommand(args: string[], db: Db, config: Config, print: Print
       options: { project: { type: "string", default: "default" }, json: { type: "boolean", default: false } },
     });
     const members = listMembers(db, values.project);
+    const invites = listOpenInvites(db, values.project);
     if (values.json) print(JSON.stringify(members));
     else {
-      if (members.length === 0)
-        print(`no team members in ${values.project} yet (an invite counts once it is accepted)`);
+      if (members.length === 0) print(`no team members in ${values.project} yet`);
       for (const member of members) print(`${member.email}\t${member.role}\t${member.name ?? ""}`);
+      for (const invite of invites)
+        print(`${invite.email}\t${invite.role}\tinvited, link works until ${invite.expiresAt}`);
     }
+    return 0;
+  }
+  if (sub === "withdraw") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { project: { type: "string", default: "default" }, email: { type: "string" } },
+    });
+    if (!values.email) throw new UsageError("team withdraw needs --email");
+    if (!withdrawInvites(db, values.project, values.email))
+      throw new Error(`${values.email} has no open invite to ${values.project}`);
+    print(`withdrew the invite of ${values.email} to ${values.project}; its link no longer works`);
     return 0;
   }
   if (sub === "remove") {

@@ -15,6 +15,8 @@ Usage:
                                              one-time URL (24 h) to set a password and open /admin
   featureboard team list [--project SLUG] [--json]
   featureboard team remove --email E [--project SLUG]
+  featureboard team withdraw --email E [--project SLUG]
+                                             end an invite not accepted yet (its link stops working)
   featureboard mcp                           MCP server over stdio for agents; calls FEATUREBOARD_URL
                                              (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
   featureboard ai status                     which model the stored embeddings belong to, and what waits

@@ -280,6 +280,25 @@ export function listMembers(db: Db, projectSlug: string): (TeamMember & { role: 
   return store.membersOfProject(db, requireProjectBySlug(db, projectSlug).id);
 }
 
+/** A project's invites not accepted yet and not expired: who may still join with a link, and as what. */
+export function listOpenInvites(
+  db: Db,
+  projectSlug: string,
+  now = Date.now(),
+): { email: string; role: TeamRole; createdAt: string; expiresAt: string }[] {
+  return store.openInvites(db, requireProjectBySlug(db, projectSlug).id, now).map((invite) => ({
+    ...invite,
+    createdAt: new Date(invite.createdAt).toISOString(),
+    expiresAt: new Date(invite.expiresAt).toISOString(),
+  }));
+}
+
+/** Withdraws every open invite of `email` to the project (a link sent to the wrong person); false if none. */
+export function withdrawInvites(db: Db, projectSlug: string, email: string, now = Date.now()): boolean {
+  const project = requireProjectBySlug(db, projectSlug);
+  return inTransaction(db, () => store.expireInvites(db, project.id, cleanEmail(email), now) > 0);
+}
+
 /** Removes the member from the project and ends their sessions; false when they were not a member. */
 export function removeMember(db: Db, projectSlug: string, email: string, now = Date.now()): boolean {
   const project = requireProjectBySlug(db, projectSlug);

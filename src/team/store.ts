@@ -119,6 +119,35 @@ export function findInvite(db: Db, tokenHash: Uint8Array): InviteRow | null {
     .get(tokenHash);
 }
 
+/** The project's invites that can still be accepted, newest first. */
+export function openInvites(
+  db: Db,
+  projectId: string,
+  now: number,
+): { email: string; role: TeamRole; createdAt: number; expiresAt: number }[] {
+  return db
+    .query<{ email: string; role: TeamRole; created_at: number; expires_at: number }, [string, number]>(
+      `SELECT email, role, created_at, expires_at FROM team_invites
+        WHERE project_id = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at DESC`,
+    )
+    .all(projectId, now)
+    .map((row) => ({
+      email: row.email,
+      role: row.role,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+    }));
+}
+
+/** Ends the open invites of `email` to the project at `now` (their links stop working); how many there were. */
+export function expireInvites(db: Db, projectId: string, email: string, now: number): number {
+  return db
+    .query(
+      "UPDATE team_invites SET expires_at = ? WHERE project_id = ? AND email = ? AND used_at IS NULL AND expires_at > ?",
+    )
+    .run(now, projectId, email, now).changes;
+}
+
 /** Marks the invite used; false when it was used already (two tabs, a replayed link). */
 export function useInvite(db: Db, tokenHash: Uint8Array, now: number): boolean {
   return (

@@ -488,9 +488,23 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
     await page.getByRole("link", { name: "Members" }).click();
     await page.getByLabel("Email").fill("helper@example.com");
     await page.getByLabel("Role", { exact: true }).selectOption("member");
-    await page.getByRole("button", { name: "Invite" }).click();
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
     const url = (await page.locator("code.secret").textContent())!.trim();
     expect(url).toContain("/admin/invite/");
+    // Listed as invited until accepted; an invite sent to the wrong person can be withdrawn.
+    await page.getByRole("link", { name: "Members" }).click();
+    expect(await page.getByRole("row", { name: /helper@example\.com member/ }).count()).toBe(1);
+    await page.getByLabel("Email").fill("wrong@example.com");
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    const wrongUrl = (await page.locator("code.secret").textContent())!.trim();
+    await page.getByRole("button", { name: "Withdraw the invite of wrong@example.com" }).click();
+    await page.getByText("Invite withdrawn: its link no longer works.").waitFor();
+    expect(await page.getByText("wrong@example.com").count()).toBe(0);
+    const withdrawn = await (await browser.newContext()).newPage();
+    await withdrawn.goto(wrongUrl.replace(/^https?:\/\/[^/]+/, server.url));
+    await withdrawn.getByText("This invite link is unknown, used or expired").waitFor();
+    expect(await withdrawn.getByRole("button", { name: "Set password and sign in" }).count()).toBe(0);
+    await withdrawn.close();
     // The invitee sets a password in their own browser.
     const theirs = await (await browser.newContext()).newPage();
     // The link is built on FEATUREBOARD_PUBLIC_URL; this test's server listens on a port of its own.
