@@ -2,7 +2,7 @@ import type { ActivityEntry } from "../activity/schema";
 import type { Analytics, Period } from "../analytics/schema";
 import type { DailyFigures } from "../analytics/service";
 import type { TeamPost } from "../posts/service";
-import type { PostStatus, PostWithTags } from "../posts/schema";
+import { isPostStatus, type PostStatus, type PostWithTags, STATUS_LABELS } from "../posts/schema";
 import type { Release } from "../releases/schema";
 import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
@@ -11,10 +11,15 @@ import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "
 import { plural } from "../plural";
 
 const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [
-  { status: "APPROVED", key: "approved", label: "Planned" },
-  { status: "IN_PROGRESS", key: "in_progress", label: "In progress" },
-  { status: "COMPLETE", key: "complete", label: "Complete" },
+  { status: "APPROVED", key: "approved", label: STATUS_LABELS.APPROVED },
+  { status: "IN_PROGRESS", key: "in_progress", label: STATUS_LABELS.IN_PROGRESS },
+  { status: "COMPLETE", key: "complete", label: STATUS_LABELS.COMPLETE },
 ];
+
+/** A status as the dashboard shows it; an activity entry's status is any string, shown as it is if unknown. */
+function statusLabel(status: string): string {
+  return isPostStatus(status) ? STATUS_LABELS[status] : status;
+}
 
 /**
  * The roadmap editor: three columns; a card moves by its "Move to" form (keyboard, no script needed) or by
@@ -140,7 +145,9 @@ export function releasesPage(
                 (post) =>
                   html`<label class="check"
                     ><input type="checkbox" name="postIds" value="${post.id}" /> ${post.title}
-                    <span class="muted">(${post.status}, ${plural(post.voteCount, "vote")})</span></label
+                    <span class="muted"
+                      >(${STATUS_LABELS[post.status]}, ${plural(post.voteCount, "vote")})</span
+                    ></label
                   >`,
               )}
             </fieldset>
@@ -349,7 +356,7 @@ export function analyticsPage(
           </ul>
           <h2>Status flow</h2>
           <ul>
-            ${view.statusFlow.map((flow) => html`<li>${flow.from} → ${flow.to}: ${flow.count}</li>`)}
+            ${view.statusFlow.map((flow) => html`<li>${statusLabel(flow.from)} → ${statusLabel(flow.to)}: ${flow.count}</li>`)}
           </ul>
         </div>
       </div>

@@ -1,6 +1,6 @@
 import type { ActivityEntry } from "../activity/schema";
 import type { InboxComment, ThreadComment } from "../comments/schema";
-import type { PostStatus, PostWithTags } from "../posts/schema";
+import { type PostStatus, type PostWithTags, STATUS_LABELS } from "../posts/schema";
 import type { TeamPost } from "../posts/service";
 import type { SimilarPost } from "../ai/similarity";
 import type { Tag } from "../tags/schema";
@@ -8,15 +8,6 @@ import type { Voter } from "../votes/schema";
 import { html, type Html } from "../html";
 import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "./pages";
 import { plural } from "../plural";
-
-const STATUS_LABELS: Record<PostStatus, string> = {
-  PENDING: "Pending",
-  APPROVED: "Planned",
-  IN_PROGRESS: "In progress",
-  COMPLETE: "Complete",
-  CLOSED: "Closed",
-  ARCHIVED: "Archived",
-};
 
 function statusBadge(status: PostStatus): Html {
   return html`<span class="badge muted" data-status="${status}">${STATUS_LABELS[status]}</span>`;

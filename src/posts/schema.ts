@@ -14,6 +14,16 @@ export const POST_STATUSES = [
 ] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
+/** What people read for each status, on the board and in the dashboard alike (APPROVED is "Planned"). */
+export const STATUS_LABELS: Record<PostStatus, string> = {
+  PENDING: "Pending",
+  APPROVED: "Planned",
+  IN_PROGRESS: "In progress",
+  COMPLETE: "Complete",
+  CLOSED: "Closed",
+  ARCHIVED: "Archived",
+};
+
 export function isPostStatus(status: string): status is PostStatus {
   return (POST_STATUSES as readonly string[]).includes(status);
 }

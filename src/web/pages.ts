@@ -1,5 +1,5 @@
 import type { PostStatus } from "../posts/schema";
-import { VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
+import { STATUS_LABELS, VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
 import { escapeXml, html, type Html, raw } from "../html";
 import { type BoardRef, boardPath, shell } from "./layout";
 import { renderMarkdown } from "./markdown";
@@ -10,13 +10,6 @@ import { plural } from "../plural";
  * statuses; a closed or archived post keeps its page (the public API still answers it), so links live on.
  */
 export type ShownStatus = Exclude<PostStatus, "PENDING">;
-export const STATUS_LABELS: Record<ShownStatus, string> = {
-  APPROVED: "Planned",
-  IN_PROGRESS: "In progress",
-  COMPLETE: "Complete",
-  CLOSED: "Closed",
-  ARCHIVED: "Archived",
-};
 
 export interface TagView {
   id: string;

@@ -83,6 +83,8 @@ describe.skipIf(browserMissing())("the roadmap, changelog and activity screens i
     await page.getByLabel("Notes (markdown)").fill("Two **big** ones this month.");
     // The live preview renders the markdown as it is typed.
     await page.locator("[data-preview] strong", { hasText: "big" }).waitFor();
+    // The requests to ship show their status in words, as everywhere else.
+    expect(await page.getByRole("checkbox", { name: "Slack alerts (In progress, 0 votes)" }).count()).toBe(1);
     await page.getByRole("checkbox", { name: /CSV export/ }).check();
     await page.getByRole("checkbox", { name: /Slack alerts/ }).check();
     await page.getByRole("button", { name: "Publish" }).click();
