@@ -79,6 +79,17 @@ export const PublicPostDetailSchema = t.Object(
         },
       ),
     ),
+    shippedIn: t.Nullable(
+      t.Object(
+        {
+          id: Id,
+          title: t.String(),
+          label: t.Nullable(t.String({ description: "Version label, such as v2.3" })),
+          publishedAt: DateTime,
+        },
+        { description: "The published release that shipped this request (it is then ARCHIVED)", ...STRICT },
+      ),
+    ),
   },
   { title: "PublicPostDetail", ...STRICT },
 );

@@ -18,7 +18,7 @@ import type { PostRow } from "../posts/service";
 import type { Project } from "../projects/schema";
 import { authenticateKey, requireProjectBySlug } from "../projects/service";
 import type { Release } from "../releases/schema";
-import { listPublishedReleases } from "../releases/service";
+import { listPublishedReleases, publishedRelease } from "../releases/service";
 import type {
   PublicBoard,
   PublicComment,
@@ -198,6 +198,7 @@ export function getPublicPost(db: Db, projectId: string, postId: string): Public
     ...post,
     comments: listThread(db, projectId, postId, "public").map(toPublicComment),
     mergedInto: target && target.status !== "PENDING" ? { id: target.id, title: target.title } : null,
+    shippedIn: row.release_id === null ? null : publishedRelease(db, projectId, row.release_id),
   };
 }
 

@@ -39,6 +39,22 @@ export function getRelease(db: Db, projectId: string, releaseId: string): Releas
   return withPostIds(db, [requireReleaseRow(db, projectId, releaseId)])[0]!;
 }
 
+/** The release a post shipped in, if it is published (a draft's posts have shipped nowhere yet). */
+export function publishedRelease(
+  db: Db,
+  projectId: string,
+  releaseId: string,
+): { id: string; title: string; label: string | null; publishedAt: string } | null {
+  const row = store.findReleaseRow(db, projectId, releaseId);
+  if (!row || row.is_draft === 1 || row.published_at === null) return null;
+  return {
+    id: row.id,
+    title: row.title,
+    label: row.label,
+    publishedAt: new Date(row.published_at).toISOString(),
+  };
+}
+
 /** The changelog: published releases, newest publication first (drafts never appear). */
 export function listPublishedReleases(db: Db, projectId: string, query: { page?: number; limit?: number }) {
   const page = pageRequest(query, RELEASES_DEFAULT_LIMIT);

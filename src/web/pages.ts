@@ -78,6 +78,8 @@ export interface PostPageView {
   post: PostView;
   /** The request this one was merged into, when it is public. */
   mergedInto: { id: string; title: string } | null;
+  /** The published release that shipped it. */
+  shippedIn: { id: string; title: string; label: string | null; publishedAt: string } | null;
   comments: CommentView[];
   commentPages: PageInfo;
 }
@@ -294,7 +296,15 @@ export function postPage(view: PostPageView): Html {
           ${voteButton(post)}
           <div>
             <h1>${post.title}</h1>
-            <p class="meta">${statusBadge(post.status)} ${tagList(post.tags)} ${date(post.createdAt)}</p>
+            <p class="meta">
+              ${
+                // An archived request that a release shipped reads as shipped, not as put away.
+                view.shippedIn
+                  ? html`<span class="status status-complete">Shipped</span>`
+                  : statusBadge(post.status)
+              }
+              ${tagList(post.tags)} ${date(post.createdAt)}
+            </p>
           </div>
         </div>
         ${
@@ -302,6 +312,17 @@ export function postPage(view: PostPageView): Html {
             ? html`<p class="merged-into">
                 Merged into <a href="${postUrl(board, view.mergedInto.id)}">${view.mergedInto.title}</a>: vote
                 and comment there.
+              </p>`
+            : ""
+        }
+        ${
+          view.shippedIn
+            ? html`<p class="shipped-in">
+                Shipped in
+                <a href="${boardPath(board.slug, "/changelog")}#release-${view.shippedIn.id}"
+                  >${view.shippedIn.title}${view.shippedIn.label ? ` (${view.shippedIn.label})` : ""}</a
+                >
+                on ${date(view.shippedIn.publishedAt)}.
               </p>`
             : ""
         }
@@ -332,7 +353,11 @@ export function postPage(view: PostPageView): Html {
                 </fieldset>
               </form>`
             : html`<p class="empty comments-closed">
-                This request is ${STATUS_LABELS[post.status].toLowerCase()}: votes and comments are closed.
+                ${
+                  view.shippedIn
+                    ? "This request has shipped: votes and comments are closed."
+                    : `This request is ${STATUS_LABELS[post.status].toLowerCase()}: votes and comments are closed.`
+                }
               </p>`
         }
       </section>

@@ -144,6 +144,7 @@ export function loadPostPage(db: Db, board: Board, postId: string, raw: RawQuery
     board,
     post: toPostView(detail),
     mergedInto: detail.mergedInto,
+    shippedIn: detail.shippedIn,
     comments: detail.comments
       .slice((page - 1) * COMMENT_PAGE_SIZE, page * COMMENT_PAGE_SIZE)
       .map(({ id, body, authorName, isTeamReply, createdAt }) => ({

@@ -104,6 +104,14 @@ describe.skipIf(browserMissing())("the roadmap, changelog and activity screens i
     );
     await release.getByRole("link", { name: "Slack alerts" }).click();
     await page.waitForURL(`${server.url}/b/acme/posts/${second.id}`);
+    // The shipped request says where it shipped, not that it was put away; the public API says so too.
+    expect(await page.locator(".meta .status").textContent()).toBe("Shipped");
+    await page.getByRole("link", { name: "November release (v2.4)" }).click();
+    await page.waitForURL(/\/b\/acme\/changelog#release-/);
+    const detail = await fetch(`${server.url}/api/public/boards/acme/posts/${second.id}`);
+    const { shippedIn } = ((await detail.json()) as { data: { shippedIn: { title: string; label: string } } })
+      .data;
+    expect(shippedIn).toMatchObject({ title: "November release", label: "v2.4" });
     await page.close();
   }, 60_000);
   test("the analytics chart draws the numbers of GET /analytics, per day", async () => {
