@@ -38,6 +38,57 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, code);
+}
+
+/** What each error_code means and what to do about it: the API docs page's catalogue (`docs_url` links there). */
+export const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  VALIDATION_ERROR:
+    "A field, query parameter or path parameter breaks its rules; the message names it and the rule. Fix it and send the request again.",
+  INVALID_JSON: "The body is not a JSON document. Send valid JSON (any Content-Type is read as JSON).",
+  INVALID_CURSOR: "The cursor is not one this API gave out. Start the scan again with an empty cursor.",
+  CURSOR_PARAMS_CHANGED:
+    "status or updated_since changed during a cursor scan. Keep them as they were, or start a new scan.",
+  SECRET_KEY_REQUIRED:
+    "The route needs a secret key (Authorization: Bearer sk_…); no key, or a publishable pk_ key, is not enough.",
+  INVALID_API_KEY:
+    "The key is unknown, revoked or malformed. Check it, or create one: featureboard keys create.",
+  INVALID_CREDENTIALS: "The email or password of a dashboard sign-in is wrong.",
+  PLAN_UPGRADE_REQUIRED:
+    "The project's plan does not include this (from-text, the AI workflows and the payments sync need growth). The hint names the plan.",
+  BOARD_NOT_PUBLIC:
+    "The board is private: the public API and board pages do not answer for it. Use the REST API with a secret key.",
+  ROLE_NOT_ALLOWED: "The team member's role may not do this (managing keys and members needs an owner).",
+  POST_NOT_FOUND:
+    "No such post in the project (another project's id answers the same; the public board lists no pending post).",
+  TAG_NOT_FOUND: "No such tag in the project.",
+  USER_NOT_FOUND: "No such board user in the project.",
+  RELEASE_NOT_FOUND: "No such release in the project.",
+  WEBHOOK_NOT_FOUND: "No such webhook endpoint in the project.",
+  COMMENT_NOT_FOUND: "No such comment on the post.",
+  VOTE_NOT_FOUND: "No such vote on the post.",
+  INTEGRATION_NOT_FOUND: "The integration is not configured for the project.",
+  PROJECT_NOT_FOUND: "No project has this slug.",
+  INVITE_INVALID: "The invite link is unknown, used, expired or withdrawn. Ask an owner for a new one.",
+  SIGN_IN_LINK_INVALID: "The sign-in link is unknown, used or expired. Ask for a new one.",
+  IMPORT_NOT_FOUND: "No such import job in the project.",
+  ROUTE_NOT_FOUND: "No route for this method and path; GET /api/v1/ lists every endpoint.",
+  DUPLICATE_VOTE: "This board user has voted on the post already.",
+  ANONYMOUS_ID_ALREADY_VOTED: "This anonymousId has voted on the post already.",
+  TAG_ALREADY_EXISTS: "The project has a tag with this label already (letter case aside).",
+  EMAIL_ALREADY_USED: "Another board user of the project has this email.",
+  PAYLOAD_TOO_LARGE:
+    "The body is over the size limit (docs/decisions.md lists them). Send less, or import in parts.",
+  RATE_LIMITED: "Too many requests: wait the Retry-After header's seconds, then retry (retry is true).",
+  INTERNAL_ERROR:
+    "Something failed on the server. Retry in a moment; if it keeps failing, report the response's X-Request-Id.",
+  UPSTREAM_ERROR:
+    "A service featureboard called (the AI model server, a payments or issue-tracker API) failed; retry says whether trying again can help.",
+  SERVICE_UNAVAILABLE:
+    "The service cannot answer this right now (starting, or its AI provider not attached yet). Retry shortly.",
+};
+
 export interface ApiErrorOptions {
   retry?: boolean;
   availableActions?: string[];

@@ -3,7 +3,7 @@ import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: 
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import initScript from "./docs/init.client.js" with { type: "text" };
 import type { AppContext } from "../context";
-import { ERROR_CODES } from "../http/errors";
+import { ERROR_CODES, ERROR_MEANINGS, isErrorCode } from "../http/errors";
 import { escapeHtml } from "../html";
 import { OPENAPI_PATH } from "./openapi";
 import { API_VERSION } from "./version";
@@ -32,10 +32,11 @@ const META_DESCRIPTION =
 
 /** Every error code with the anchor its `docs_url` points to (`#errors-CODE`), readable without script. */
 function errorSection(): string {
-  const rows = Object.entries(ERROR_CODES)
+  const rows = Object.keys(ERROR_CODES)
+    .filter(isErrorCode)
     .map(
-      ([code, status]) =>
-        `<tr id="errors-${escapeHtml(code)}"><td><a href="#errors-${escapeHtml(code)}"><code>${escapeHtml(code)}</code></a></td><td>${status}</td></tr>`,
+      (code) =>
+        `<tr id="errors-${escapeHtml(code)}"><td><a href="#errors-${escapeHtml(code)}"><code>${escapeHtml(code)}</code></a></td><td>${ERROR_CODES[code]}</td><td>${escapeHtml(ERROR_MEANINGS[code])}</td></tr>`,
     )
     .join("\n");
   return `<section id="errors" class="errors">
@@ -43,7 +44,7 @@ function errorSection(): string {
 <p>Every failure answers with the ApiError body: <code>error_code</code>, <code>message</code>,
 <code>resolution_hint</code>, <code>retry</code>, <code>docs_url</code> (a link to this table), and the legacy
 aliases <code>error</code> and <code>suggestion</code>.</p>
-<table><thead><tr><th>error_code</th><th>HTTP status</th></tr></thead>
+<table><thead><tr><th>error_code</th><th>HTTP status</th><th>What it means, what to do</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>

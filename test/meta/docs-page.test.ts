@@ -71,6 +71,8 @@ describe.skipIf(skip)("the API docs page works offline", () => {
     const row = page.locator("#errors-INVALID_API_KEY");
     await row.waitFor();
     expect(await row.innerText()).toContain("401");
+    // The row says what the error means and what to do, not only its status.
+    expect(await row.innerText()).toContain("The key is unknown, revoked or malformed.");
     expect(await page.evaluate(() => document.querySelector(":target")?.id)).toBe("errors-INVALID_API_KEY");
     await page.close();
   }, 60_000);
