@@ -79,8 +79,7 @@ export function roadmapPage(chrome: Chrome, roadmap: Roadmap): Html {
               </ul>
             </section>`,
         )}
-      </div>
-      <script src="/admin/assets/dashboard.js" defer></script>`,
+      </div>`,
   );
 }
 
@@ -112,7 +111,12 @@ export function releasesPage(
         }
         ${
           release.isDraft
-            ? html`<form class="inline" method="post" action="/admin/releases/${release.id}/publish">
+            ? html`<form
+                class="inline"
+                method="post"
+                action="/admin/releases/${release.id}/publish"
+                data-confirm="Publish “${release.title}”? It goes on the public changelog and its requests are archived."
+              >
                 ${formFields(chrome)}<button class="primary" type="submit">Publish</button>
               </form>`
             : html`<a href="/b/${chrome.projectSlug}/changelog#release-${release.id}"
@@ -153,7 +157,15 @@ export function releasesPage(
             </fieldset>
             <p>
               <button name="publish" value="no" type="submit">Save draft</button>
-              <button class="primary" name="publish" value="yes" type="submit">Publish</button>
+              <button
+                class="primary"
+                name="publish"
+                value="yes"
+                type="submit"
+                data-confirm="Publish this release? It goes on the public changelog and its requests are archived."
+              >
+                Publish
+              </button>
             </p>
           </form>
         </div>
@@ -167,8 +179,7 @@ export function releasesPage(
                 </ul>`
           }
         </div>
-      </div>
-      <script src="/admin/assets/dashboard.js" defer></script>`,
+      </div>`,
   );
 }
 
@@ -361,7 +372,6 @@ export function analyticsPage(
         </div>
       </div>
       <link rel="stylesheet" href="/admin/assets/uplot.css" />
-      <script src="/admin/assets/uplot.js" defer></script>
-      <script src="/admin/assets/dashboard.js" defer></script>`,
+      <script src="/admin/assets/uplot.js" defer></script>`,
   );
 }

@@ -63,7 +63,8 @@ export function formFields(chrome: Pick<Chrome, "csrfToken" | "projectSlug">): H
     /><input type="hidden" name="once" value="${crypto.randomUUID()}" />`;
 }
 
-function document(title: string, header: Html, body: Html): Html {
+/** `withScript`: the dashboard's script (signed-in pages); deferred, so after every script a page's body loads. */
+function document(title: string, header: Html, body: Html, withScript = false): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -77,6 +78,7 @@ function document(title: string, header: Html, body: Html): Html {
         <a class="skip" href="#main">Skip to content</a>
         <header>${header}</header>
         <main id="main">${body}</main>
+        ${withScript ? html`<script src="/admin/assets/dashboard.js" defer></script>` : ""}
       </body>
     </html>`;
 }
@@ -143,7 +145,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       <input type="hidden" name="csrf" value="${chrome.csrfToken}" /><button type="submit">Sign out</button>
     </form>`;
   const notice = chrome.notice ? html`<p class="notice" role="status">${chrome.notice}</p>` : "";
-  return document(title, header, html`${notice}${body}`);
+  return document(title, header, html`${notice}${body}`, true);
 }
 
 /** A page before sign-in (sign-in, invite, link): no navigation. */

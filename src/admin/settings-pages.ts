@@ -39,7 +39,12 @@ export function membersPage(
           ${
             member.id === view.selfId
               ? html`<span class="muted">you</span>`
-              : html`<form class="inline" method="post" action="/admin/members/remove">
+              : html`<form
+                  class="inline"
+                  method="post"
+                  action="/admin/members/remove"
+                  data-confirm="Remove ${member.email} from the team? Their sessions end at once."
+                >
                   ${formFields(chrome)}
                   <input type="hidden" name="email" value="${member.email}" />
                   <button class="danger" type="submit" aria-label="Remove ${member.email}">Remove</button>
@@ -66,7 +71,12 @@ export function membersPage(
                       <td>${invite.role}</td>
                       <td>${invite.expiresAt.slice(0, 16).replace("T", " ")}</td>
                       <td>
-                        <form class="inline" method="post" action="/admin/members/withdraw">
+                        <form
+                          class="inline"
+                          method="post"
+                          action="/admin/members/withdraw"
+                          data-confirm="Withdraw the invite of ${invite.email}? Its link stops working."
+                        >
                           ${formFields(chrome)}
                           <input type="hidden" name="email" value="${invite.email}" />
                           <button
@@ -116,7 +126,12 @@ export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey:
           ${
             key.revokedAt
               ? html`<span class="muted">revoked ${key.revokedAt.slice(0, 10)}</span>`
-              : html`<form class="inline" method="post" action="/admin/keys/revoke">
+              : html`<form
+                  class="inline"
+                  method="post"
+                  action="/admin/keys/revoke"
+                  data-confirm="Revoke ${key.prefix}…? Everything that uses this key stops working at once."
+                >
                   ${formFields(chrome)}
                   <input type="hidden" name="prefix" value="${key.prefix}" />
                   <button class="danger" type="submit" aria-label="Revoke ${key.prefix}">Revoke</button>
@@ -320,10 +335,18 @@ export function webhookPage(
             ${eventChoices(webhook.events, view.eventTypes)}
             <p><button class="primary" type="submit">Save</button></p>
           </form>
-          <form method="post" action="${base}/rotate">
+          <form
+            method="post"
+            action="${base}/rotate"
+            data-confirm="Rotate the signing secret? Receivers verifying with the old one fail until they get the new one."
+          >
             ${formFields(chrome)}<button type="submit">Rotate the signing secret</button>
           </form>
-          <form method="post" action="${base}/delete">
+          <form
+            method="post"
+            action="${base}/delete"
+            data-confirm="Delete this endpoint and its delivery history?"
+          >
             ${formFields(chrome)}<button class="danger" type="submit">Delete the endpoint</button>
           </form>
         </aside>
@@ -394,8 +417,7 @@ export function importPage(
       <p>
         <a href="/admin/export?project=${chrome.projectSlug}" download>Download the lossless export</a> (JSON,
         the document <code>GET /api/v1/export</code> answers; it imports back as a board export).
-      </p>
-      <script src="/admin/assets/dashboard.js" defer></script>`,
+      </p>`,
   );
 }
 
@@ -453,7 +475,7 @@ export function projectSettingsPage(
                       height="48"
                     />
                   </p>
-                  <form method="post" action="/admin/settings/logo/remove">
+                  <form method="post" action="/admin/settings/logo/remove" data-confirm="Remove the logo?">
                     ${formFields(chrome)}<button class="danger" type="submit">Remove the logo</button>
                   </form>`
               : html`<p class="muted">No logo yet.</p>`
@@ -582,7 +604,12 @@ export function integrationsPage(chrome: Chrome, cards: IntegrationCard[]): Html
                           </form>`
                         : ""
                     }
-                    <form class="inline" method="post" action="/admin/integrations/${card.kind}/remove">
+                    <form
+                      class="inline"
+                      method="post"
+                      action="/admin/integrations/${card.kind}/remove"
+                      data-confirm="Remove this integration and its settings?"
+                    >
                       ${formFields(chrome)}<button class="danger" type="submit">Remove</button>
                     </form>
                   </div>`

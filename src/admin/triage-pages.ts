@@ -45,11 +45,23 @@ export function inboxPage(
           ${formFields(chrome)}
           <input type="hidden" name="back" value="inbox" />
           <button class="primary" name="status" value="APPROVED" type="submit">Approve</button>
-          <button name="status" value="CLOSED" type="submit">Reject</button>
+          <button
+            name="status"
+            value="CLOSED"
+            type="submit"
+            data-confirm="Reject “${post.title}”? It is closed and never shows on the board."
+          >
+            Reject
+          </button>
         </form>
         ${
           duplicateOf
-            ? html`<form class="inline" method="post" action="/admin/posts/${post.id}/merge">
+            ? html`<form
+                class="inline"
+                method="post"
+                action="/admin/posts/${post.id}/merge"
+                data-confirm="Merge this request into “${duplicateOf.title}”? Its votes and comments move there and it closes."
+              >
                 ${formFields(chrome)}
                 <input type="hidden" name="into" value="${duplicateOf.id}" />
                 <input type="hidden" name="back" value="inbox" />
@@ -240,12 +252,22 @@ export function requestPage(
           ${percent(other.similarity)} alike · ${plural(other.voteCount, "vote")} ·
           ${STATUS_LABELS[other.status]}
         </p>
-        <form class="inline" method="post" action="/admin/posts/${other.id}/merge">
+        <form
+          class="inline"
+          method="post"
+          action="/admin/posts/${other.id}/merge"
+          data-confirm="Merge “${other.title}” into this request? Its votes and comments move here and it closes."
+        >
           ${formFields(chrome)}
           <input type="hidden" name="into" value="${post.id}" />
           <button type="submit" aria-label="Merge “${other.title}” into this request">Merge here</button>
         </form>
-        <form class="inline" method="post" action="/admin/posts/${post.id}/merge">
+        <form
+          class="inline"
+          method="post"
+          action="/admin/posts/${post.id}/merge"
+          data-confirm="Merge this request into “${other.title}”? Its votes and comments move there and it closes."
+        >
           ${formFields(chrome)}
           <input type="hidden" name="into" value="${other.id}" />
           <button type="submit" aria-label="Merge this request into “${other.title}”">

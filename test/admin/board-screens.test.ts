@@ -6,7 +6,14 @@ import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
-import { csrfOf, memberInBrowser, memberInInbox, postForm, sessionCookieOf } from "../support/dashboard";
+import {
+  acceptDialog,
+  csrfOf,
+  memberInBrowser,
+  memberInInbox,
+  postForm,
+  sessionCookieOf,
+} from "../support/dashboard";
 import { type Receiver, startReceiver } from "../support/receiver";
 import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
 import { FAKE_STRIPE_KEY, type FakeStripe, startFakeStripe } from "../payments/fake-stripe";
@@ -491,6 +498,20 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
     await page.getByRole("link", { name: "API keys" }).click();
     expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(200);
     const row = page.locator("tr", { hasText: key.slice(0, 11) });
+    // Revoking asks first; "no" keeps the key working.
+    page.off("dialog", acceptDialog);
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await row.getByRole("button", { name: /^Revoke/ }).click();
+    await Bun.sleep(300);
+    expect(asked).toEqual([
+      `Revoke ${key.slice(0, 11)}…? Everything that uses this key stops working at once.`,
+    ]);
+    expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(200);
+    page.on("dialog", acceptDialog);
     await row.getByRole("button", { name: /^Revoke/ }).click();
     await page.getByText("Key revoked.").waitFor();
     expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(401);

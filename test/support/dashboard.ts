@@ -1,4 +1,4 @@
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Dialog, Page } from "playwright-core";
 import type { TeamRole } from "../../src/team/schema";
 import { inviteMember } from "../../src/team/service";
 import type { TestApp } from "./app";
@@ -54,11 +54,19 @@ export async function memberInBrowser(
   page.on("pageerror", (error) => {
     throw error;
   });
+  // Actions that cannot be taken back ask first (dashboard.js): this member says yes, unless a test
+  // removes this listener to answer otherwise.
+  page.on("dialog", acceptDialog);
   await page.goto(`${baseUrl}/admin/invite/${token}`);
   if (member.name) await page.getByLabel("Your name").fill(member.name);
   await page.getByLabel("Password").fill("a long enough password");
   await page.getByRole("button", { name: "Set password and sign in" }).click();
   return page;
+}
+
+/** Says yes to the dashboard's "are you sure?" (the default answer of a member opened by memberInBrowser). */
+export function acceptDialog(dialog: Dialog): void {
+  void dialog.accept();
 }
 
 /** memberInBrowser at a screenshot-friendly size, waiting until the inbox shows. */

@@ -1,6 +1,7 @@
-// The dashboard's only script, and an enhancement: every action it speeds up is a plain form that works
-// without it. Roadmap cards drag between columns (the drop submits the card's own "Move to" form); the
-// release editor previews its markdown as it is typed.
+// The dashboard's only script, on every page, and an enhancement: every action it speeds up is a plain
+// form that works without it. Actions that cannot be taken back ask first; roadmap cards drag between
+// columns (the drop submits the card's own "Move to" form); the release editor previews its markdown as it
+// is typed.
 (function () {
   "use strict";
 
@@ -155,6 +156,24 @@
     poll();
   }
 
+  /**
+   * Actions that cannot be taken back (revoke, remove, merge, publish…) ask first: the button's own
+   * `data-confirm`, else its form's. Without the script they go through unasked, as plain forms.
+   */
+  function confirmations() {
+    document.addEventListener(
+      "submit",
+      function (event) {
+        var button = event.submitter;
+        var message =
+          (button && button.getAttribute("data-confirm")) || event.target.getAttribute("data-confirm");
+        if (message && !window.confirm(message)) event.preventDefault();
+      },
+      true,
+    );
+  }
+
+  confirmations();
   roadmap();
   preview();
   charts();
