@@ -83,6 +83,103 @@ export function roadmapPage(chrome: Chrome, roadmap: Roadmap): Html {
   );
 }
 
+/**
+ * The release editor: a new release (`release` null), or one to change. A draft is saved as a draft or
+ * published; a published release is saved as it is (the API's PATCH can unpublish it).
+ */
+function releaseForm(
+  chrome: Chrome,
+  candidates: PostWithTags[],
+  release: (Release & { shipsPosts: PostWithTags[] }) | null,
+): Html {
+  const shipped = new Set(release?.postIds ?? []);
+  // The requests it ships already are offered even when no longer planned (archived with it).
+  const offered = [
+    ...candidates,
+    ...(release?.shipsPosts ?? []).filter((post) => !candidates.some((other) => other.id === post.id)),
+  ];
+  const action = release ? `/admin/releases/${release.id}` : "/admin/releases";
+  return html`<form method="post" action="${action}">
+    ${formFields(chrome)}
+    <label for="release-title">Title</label
+    ><input
+      id="release-title"
+      name="title"
+      type="text"
+      required
+      maxlength="200"
+      value="${release?.title ?? ""}"
+    />
+    <label for="release-label">Version label (optional)</label
+    ><input id="release-label" name="label" type="text" maxlength="50" value="${release?.label ?? ""}" />
+    <label for="release-content">Notes (markdown)</label
+    ><textarea id="release-content" name="content" rows="10" data-preview-source>
+${release?.content ?? ""}</textarea>
+    <h3>Preview</h3>
+    <div class="card markdown" data-preview aria-live="polite"></div>
+    <fieldset>
+      <legend>Requests it ships (published releases archive them, as the API does)</legend>
+      ${offered.length === 0 ? html`<p class="muted">No planned, in-progress or complete requests.</p>` : ""}
+      ${offered.map(
+        (post) =>
+          html`<label class="check"
+            ><input
+              type="checkbox"
+              name="postIds"
+              value="${post.id}"
+              ${shipped.has(post.id) ? "checked" : ""}
+            />
+            ${post.title}
+            <span class="muted"
+              >(${STATUS_LABELS[post.status]}, ${plural(post.voteCount, "vote")})</span
+            ></label
+          >`,
+      )}
+    </fieldset>
+    <p>
+      ${
+        release && !release.isDraft
+          ? html`<button class="primary" name="publish" value="yes" type="submit">Save</button>`
+          : html`<button name="publish" value="no" type="submit">Save draft</button>
+              <button
+                class="primary"
+                name="publish"
+                value="yes"
+                type="submit"
+                data-confirm="Publish this release? It goes on the public changelog and its requests are archived."
+              >
+                Publish
+              </button>`
+      }
+    </p>
+  </form>`;
+}
+
+/** One release to change or delete. */
+export function releaseEditPage(
+  chrome: Chrome,
+  view: { release: Release & { shipsPosts: PostWithTags[] }; candidates: PostWithTags[] },
+): Html {
+  const { release } = view;
+  return layout(
+    chrome,
+    `Edit ${release.title}`,
+    html`<p><a href="${href(chrome, "/admin/releases")}">← Changelog</a></p>
+      <h1>Edit “${release.title}”</h1>
+      <p class="muted">
+        ${release.isDraft ? "Draft" : `Published ${release.publishedAt?.slice(0, 10) ?? ""}, on the public changelog`}
+      </p>
+      ${releaseForm(chrome, view.candidates, release)}
+      <form
+        method="post"
+        action="/admin/releases/${release.id}/delete"
+        data-confirm="Delete “${release.title}”?${release.isDraft ? "" : " It leaves the public changelog."} Its requests stay as they are."
+      >
+        ${formFields(chrome)}<button class="danger" type="submit">Delete the release</button>
+      </form>`,
+  );
+}
+
 export function releasesPage(
   chrome: Chrome,
   view: { releases: Release[]; candidates: PostWithTags[]; titles: Map<string, string> },
@@ -123,6 +220,7 @@ export function releasesPage(
                 >On the public changelog</a
               >`
         }
+        <a href="${href(chrome, `/admin/releases/${release.id}`)}" aria-label="Edit ${release.title}">Edit</a>
       </li>`,
   );
   return layout(
@@ -132,42 +230,7 @@ export function releasesPage(
       <div class="columns">
         <div>
           <h2>Write a release</h2>
-          <form method="post" action="/admin/releases">
-            ${formFields(chrome)}
-            <label for="release-title">Title</label
-            ><input id="release-title" name="title" type="text" required maxlength="200" />
-            <label for="release-label">Version label (optional)</label
-            ><input id="release-label" name="label" type="text" maxlength="50" />
-            <label for="release-content">Notes (markdown)</label
-            ><textarea id="release-content" name="content" rows="10" data-preview-source></textarea>
-            <h3>Preview</h3>
-            <div class="card markdown" data-preview aria-live="polite"></div>
-            <fieldset>
-              <legend>Requests it ships (published releases archive them, as the API does)</legend>
-              ${view.candidates.length === 0 ? html`<p class="muted">No planned, in-progress or complete requests.</p>` : ""}
-              ${view.candidates.map(
-                (post) =>
-                  html`<label class="check"
-                    ><input type="checkbox" name="postIds" value="${post.id}" /> ${post.title}
-                    <span class="muted"
-                      >(${STATUS_LABELS[post.status]}, ${plural(post.voteCount, "vote")})</span
-                    ></label
-                  >`,
-              )}
-            </fieldset>
-            <p>
-              <button name="publish" value="no" type="submit">Save draft</button>
-              <button
-                class="primary"
-                name="publish"
-                value="yes"
-                type="submit"
-                data-confirm="Publish this release? It goes on the public changelog and its requests are archived."
-              >
-                Publish
-              </button>
-            </p>
-          </form>
+          ${releaseForm(chrome, view.candidates, null)}
         </div>
         <div>
           <h2>Releases</h2>

@@ -2,9 +2,15 @@ import { Elysia } from "elysia";
 import { listActivity } from "../activity/service";
 import { ACTIVITY_ENTITY_TYPES } from "../activity/schema";
 import { requireValid } from "../http/validation-message";
-import { listTeamPosts, publicTitlesOf } from "../posts/service";
-import { ReleaseCreateSchema } from "../releases/schema";
-import { createRelease, listAllReleases, updateRelease } from "../releases/service";
+import { getPost, listTeamPosts, publicTitlesOf } from "../posts/service";
+import { ReleaseCreateSchema, ReleaseUpdateSchema } from "../releases/schema";
+import {
+  createRelease,
+  deleteRelease,
+  getRelease,
+  listAllReleases,
+  updateRelease,
+} from "../releases/service";
 import { getRoadmap } from "../roadmap/service";
 import { listMembers, requireRole } from "../team/service";
 import { renderMarkdown } from "../web/markdown";
@@ -13,7 +19,7 @@ import uplotScript from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
 import { PERIODS } from "../analytics/schema";
 import { getAnalytics, getDailyFigures } from "../analytics/service";
 import dashboardScript from "./assets/dashboard.client.js" with { type: "text" };
-import { activityPage, analyticsPage, releasesPage, roadmapPage } from "./board-pages";
+import { activityPage, analyticsPage, releaseEditPage, releasesPage, roadmapPage } from "./board-pages";
 import { type DashboardKit, toPage, withNotice } from "./dashboard";
 import { href } from "./pages";
 import { callerIn, csrfRefused, formOf } from "./session";
@@ -21,6 +27,14 @@ import { callerIn, csrfRefused, formOf } from "./session";
 /** The roadmap editor, the changelog editor, analytics and the audit log (docs/dashboard.md). */
 export function boardRoutes(kit: DashboardKit) {
   const { db, act, view, change, sessionOf, failure } = kit;
+  /** The requests a release may ship: planned, in progress or complete, by votes. */
+  const shipCandidates = (projectId: string) =>
+    listTeamPosts(
+      db,
+      { projectId, statuses: ["APPROVED", "IN_PROGRESS", "COMPLETE"], words: [], withRevenue: false },
+      "votes",
+      1,
+    ).data;
   return new Elysia({ name: "admin.board", detail: { hide: true } })
     .get(
       "/admin/assets/dashboard.js",
@@ -69,12 +83,7 @@ export function boardRoutes(kit: DashboardKit) {
         requireRole(caller.membership, "admin", "Writing the changelog");
         const { projectId } = caller.membership;
         const releases = listAllReleases(db, projectId).reverse();
-        const candidates = listTeamPosts(
-          db,
-          { projectId, statuses: ["APPROVED", "IN_PROGRESS", "COMPLETE"], words: [], withRevenue: false },
-          "votes",
-          1,
-        ).data;
+        const candidates = shipCandidates(projectId);
         const titles = publicTitlesOf(
           db,
           projectId,
@@ -105,6 +114,55 @@ export function boardRoutes(kit: DashboardKit) {
           href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
           input.isDraft ? "draft" : "published",
         );
+      }),
+      { parse: "text" },
+    )
+    .get(
+      "/admin/releases/:releaseId",
+      view("releases", (caller, chrome, _url, params) => {
+        requireRole(caller.membership, "admin", "Writing the changelog");
+        const { projectId } = caller.membership;
+        const release = getRelease(db, projectId, params.releaseId ?? "");
+        const shipsPosts = release.postIds.map((postId) => getPost(db, projectId, postId));
+        return releaseEditPage(chrome, {
+          release: { ...release, shipsPosts },
+          candidates: shipCandidates(projectId),
+        });
+      }),
+    )
+    .post(
+      "/admin/releases/:releaseId",
+      change("releases", (caller, form, params) => {
+        requireRole(caller.membership, "admin", "Writing the changelog");
+        const label = form.get("label") ?? "";
+        const content = form.get("content") ?? "";
+        const patch = requireValid(
+          ReleaseUpdateSchema,
+          {
+            title: form.get("title") ?? "",
+            label: label.trim() === "" ? null : label,
+            content: content.trim() === "" ? null : content,
+            isDraft: form.get("publish") !== "yes",
+            postIds: form.getAll("postIds"),
+          },
+          "body",
+        );
+        const release = act(caller, () =>
+          updateRelease(db, caller.membership.projectId, params.releaseId ?? "", patch),
+        );
+        return withNotice(
+          href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
+          release.isDraft ? "draft" : "saved",
+        );
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/releases/:releaseId/delete",
+      change("releases", (caller, _form, params) => {
+        requireRole(caller.membership, "admin", "Writing the changelog");
+        act(caller, () => deleteRelease(db, caller.membership.projectId, params.releaseId ?? ""));
+        return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"), "deleted");
       }),
       { parse: "text" },
     )

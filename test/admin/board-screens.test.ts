@@ -121,6 +121,49 @@ describe.skipIf(browserMissing())("the roadmap, changelog and activity screens i
     expect(shippedIn).toMatchObject({ title: "November release", label: "v2.4" });
     await page.close();
   }, 60_000);
+  test("a draft is edited (a typo, the requests it ships) and deleted; a published release's typo is fixed", async () => {
+    const shipped = await makePost(t, { title: "Ship-me-once feature", status: "COMPLETE" });
+    const page = await signedIn("editor@example.com", "Ed Itor", "admin");
+    await page.getByRole("link", { name: "Changelog" }).click();
+    await page.getByLabel("Title").fill("Decmber release");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByText("Release saved as a draft.").waitFor();
+
+    await page.getByRole("link", { name: "Edit Decmber release" }).click();
+    await page.getByLabel("Title").fill("December release");
+    await page.getByLabel("Version label (optional)").fill("v2.5");
+    await page.getByRole("checkbox", { name: /Ship-me-once feature/ }).check();
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByText("Release saved as a draft.").waitFor();
+    const drafts = (await t.call("GET", "/api/v1/releases?limit=100")).body.data;
+    expect(drafts.find((release: { title: string }) => release.title === "Decmber release")).toBeUndefined();
+    const edited = (await t.call("GET", "/api/v1/posts")).body.data.find(
+      (post: { id: string }) => post.id === shipped.id,
+    );
+    expect(edited.status).toBe("COMPLETE");
+
+    // Deleting asks first, then the draft is gone; its request stays as it was.
+    await page.getByRole("link", { name: "Edit December release" }).click();
+    expect(await page.getByRole("checkbox", { name: /Ship-me-once feature/ }).isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Delete the release" }).click();
+    await page.getByText("Deleted.").waitFor();
+    expect(await page.getByText("December release").count()).toBe(0);
+    expect((await t.call("GET", `/api/v1/posts/${shipped.id}`)).body.data.status).toBe("COMPLETE");
+
+    // A published release keeps its state when its typo is fixed.
+    const published = await t.call("POST", "/api/v1/releases", {
+      body: { title: "Janary release", isDraft: false },
+    });
+    await page.reload();
+    await page.getByRole("link", { name: "Edit Janary release" }).click();
+    expect(await page.getByRole("button", { name: "Save draft" }).count()).toBe(0);
+    await page.getByLabel("Title").fill("January release");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Changes saved.").waitFor();
+    const after = (await t.call("GET", `/api/v1/releases/${published.body.data.id}`)).body.data;
+    expect(after).toMatchObject({ title: "January release", isDraft: false });
+    await page.close();
+  }, 60_000);
   test("the analytics chart draws the numbers of GET /analytics, per day", async () => {
     const post = await makePost(t, { title: "Chart me", status: "APPROVED" });
     const voter = await t.call("POST", "/api/v1/users", {
