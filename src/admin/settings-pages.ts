@@ -451,7 +451,13 @@ export function projectSettingsPage(
               <a href="${view.boardUrl}">${view.boardUrl}</a>)</label
             >
             <label for="accent">Accent colour</label
-            ><input id="accent" name="accentColor" type="color" value="${project.accentColor ?? "#3f3fc4"}" />
+            ><input
+              id="accent"
+              name="accentColor"
+              type="color"
+              value="${project.accentColor ?? "#3f3fc4"}"
+              data-unticks="defaultAccent"
+            />
             <label class="check"
               ><input
                 type="checkbox"

@@ -629,8 +629,10 @@ describe.skipIf(browserMissing())("the settings screen in Chromium", () => {
     await page.getByRole("link", { name: "Settings" }).click();
 
     await page.getByLabel(/^Name/).fill("Acme Rockets");
-    await page.getByLabel("Use the default colour").uncheck();
+    // Picking a colour is choosing it: "Use the default colour" unticks itself.
+    expect(await page.getByLabel("Use the default colour").isChecked()).toBe(true);
     await page.getByLabel("Accent colour").fill("#0f766e");
+    expect(await page.getByLabel("Use the default colour").isChecked()).toBe(false);
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Changes saved.").waitFor();
     await page

@@ -173,7 +173,18 @@
     );
   }
 
+  /** A field whose change means "not the default" unticks the form's "use the default" box (`data-unticks`). */
+  function choicesUntickDefaults() {
+    document.querySelectorAll("[data-unticks]").forEach(function (field) {
+      field.addEventListener("input", function () {
+        var box = field.form && field.form.elements.namedItem(field.getAttribute("data-unticks"));
+        if (box) box.checked = false;
+      });
+    });
+  }
+
   confirmations();
+  choicesUntickDefaults();
   roadmap();
   preview();
   charts();
