@@ -330,7 +330,11 @@ export function postPage(view: PostPageView): Html {
       </article>
       <section class="comments" aria-labelledby="comments-heading">
         <h2 id="comments-heading">Comments <span class="comment-count">(${count})</span></h2>
-        <ol class="comment-list">
+        <ol
+          class="comment-list"
+          data-last-page="${view.commentPages.page >= view.commentPages.totalPages ? "true" : "false"}"
+          data-last-page-url="${postUrl(board, post.id)}?page=${Math.max(view.commentPages.totalPages, 1)}#comments-heading"
+        >
           ${view.comments.map(commentItem)}
         </ol>
         ${count === 0 ? html`<p class="empty no-comments">No comments yet.</p>` : ""}

@@ -334,6 +334,27 @@ describe.skipIf(skip)("the board in Chromium", () => {
     }
   }, 60_000);
 
+  test("a comment posted on the first of two pages of comments says where it went, and is there", async () => {
+    const { page, problems, close } = await openPage();
+    try {
+      const post = await makePost(t, { title: "Much discussed", status: "APPROVED" });
+      for (let i = 1; i <= 21; i++)
+        await t.call("POST", `/api/v1/posts/${post.id}/comments`, { body: { body: `Earlier comment ${i}` } });
+      await page.goto(`${base}/b/acme/posts/${post.id}`);
+      await page.getByLabel("Comment", { exact: true }).fill("The newest word");
+      await page.getByRole("button", { name: "Post comment" }).click();
+      await page.getByText("Comment posted: it is on the last page of comments.").waitFor();
+      expect(await page.locator(".comment-list > li").count()).toBe(20);
+      expect(await page.locator(".comment-count").textContent()).toBe("(22)");
+      await page.getByRole("link", { name: "See it there" }).click();
+      await page.waitForURL(/page=2/);
+      expect(await page.locator(".comment-list > li").last().textContent()).toContain("The newest word");
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
   test("pages are readable without JavaScript", async () => {
     const { page, close } = await openPage({ javaScriptEnabled: false });
     await page.goto(`${base}/b/acme`);

@@ -166,8 +166,17 @@
     timeZone: "UTC",
   });
 
+  /**
+   * Shows a new comment at the end of the list when this page is the last page of comments; otherwise it
+   * sits on the last page, which the answer links to. Returns whether it was shown here.
+   */
   function appendComment(comment) {
     var list = document.querySelector(".comment-list");
+    var counter = document.querySelector(".comment-count");
+    // The list may show one page of many: the total is the one the page was rendered with, plus this one.
+    if (counter)
+      counter.textContent = "(" + ((parseInt(counter.textContent.replace(/\D/g, ""), 10) || 0) + 1) + ")";
+    if (list.getAttribute("data-last-page") === "false") return false;
     var item = document.createElement("li");
     item.className = "comment";
     var meta = document.createElement("p");
@@ -189,10 +198,7 @@
     list.appendChild(item);
     var empty = document.querySelector(".no-comments");
     if (empty) empty.remove();
-    var counter = document.querySelector(".comment-count");
-    // The list may show one page of many: the total is the one the page was rendered with, plus this one.
-    if (counter)
-      counter.textContent = "(" + ((parseInt(counter.textContent.replace(/\D/g, ""), 10) || 0) + 1) + ")";
+    return true;
   }
 
   var handlers = {
@@ -213,8 +219,14 @@
       return send("POST", boardPath("/posts/" + encodeURIComponent(postId) + "/comments"), fields).then(
         function (json) {
           form.reset();
-          appendComment((json && json.data) || fields);
-          report(form, "Comment posted.", false);
+          if (appendComment((json && json.data) || fields)) report(form, "Comment posted.", false);
+          else {
+            report(form, "Comment posted: it is on the last page of comments. ", false);
+            var link = document.createElement("a");
+            link.href = document.querySelector(".comment-list").getAttribute("data-last-page-url");
+            link.textContent = "See it there";
+            form.querySelector(".form-status").appendChild(link);
+          }
         },
       );
     },
