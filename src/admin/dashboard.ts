@@ -53,6 +53,19 @@ export function afterSignIn(next: string | null | undefined): string {
   return next && /^\/admin([/?#][^\s\\]*)?$/.test(next) ? next : "/admin";
 }
 
+/** The dashboard page a form was sent from (its Referer, when it is one of this site's /admin pages). */
+function formPageOf(request: Request): string | null {
+  const referer = request.headers.get("referer");
+  if (!referer) return null;
+  try {
+    const from = new URL(referer);
+    const here = new URL(request.url);
+    return from.host === here.host && from.pathname.startsWith("/admin") ? from.pathname + from.search : null;
+  } catch {
+    return null;
+  }
+}
+
 export function withNotice(location: string, notice: keyof typeof NOTICES): string {
   return `${location}${location.includes("?") ? "&" : "?"}done=${notice}`;
 }
@@ -151,10 +164,17 @@ export function dashboardKit(ctx: AppContext) {
     }
   };
 
-  /** An ApiError becomes a page saying what went wrong, with the status the API would answer. */
-  const failure = (error: unknown, chrome: Chrome | null): Response => {
+  /**
+   * An ApiError becomes a page saying what went wrong, with the status the API would answer. After a form
+   * (`request`), the page links back to the dashboard page the form was on, where the browser still has
+   * what was typed, and a refused field is explained in the dashboard's terms, not the API document's.
+   */
+  const failure = (error: unknown, chrome: Chrome | null, request?: Request): Response => {
     if (!(error instanceof ApiError)) throw error;
-    return page(errorPage(chrome, error.message, error.hint), error.status, error.headers);
+    const back = request ? formPageOf(request) : null;
+    const hint =
+      back && error.code === "VALIDATION_ERROR" ? "Go back, correct the form and send it again." : error.hint;
+    return page(errorPage(chrome, error.message, hint, back), error.status, error.headers);
   };
 
   /** A page for a signed-in member of the project in `?project=` (else their first one). */
@@ -216,7 +236,7 @@ export function dashboardKit(ctx: AppContext) {
         chrome = chromeOf(caller, section, null);
         return await onceOnly(form.get("once") ?? "", chrome, () => handle(caller, form, params));
       } catch (error) {
-        return failure(error, chrome);
+        return failure(error, chrome, request);
       }
     };
 
@@ -243,7 +263,7 @@ export function dashboardKit(ctx: AppContext) {
         const pageChrome = chrome;
         return await onceOnly(field(body, "once"), chrome, () => handle(caller, file, pageChrome));
       } catch (error) {
-        return failure(error, chrome);
+        return failure(error, chrome, request);
       }
     };
 

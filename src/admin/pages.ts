@@ -153,11 +153,23 @@ export function plainPage(title: string, body: Html): Html {
   return document(title, html`<strong>featureboard</strong>`, body);
 }
 
-export function errorPage(chrome: Chrome | null, message: string, hint: string): Html {
+/** `back`: the page a refused form was on (dashboard.js goes back in history, keeping what was typed). */
+export function errorPage(
+  chrome: Chrome | null,
+  message: string,
+  hint: string,
+  back: string | null = null,
+): Html {
   const body = html`<h1>That did not work</h1>
     <p class="error" role="alert">${message}</p>
     <p>${hint}</p>
-    <p><a href="${chrome ? href(chrome, "/admin") : "/admin"}">Back to the dashboard</a></p>`;
+    <p>
+      ${
+        back
+          ? html`<a href="${back}" data-back>Back to the form</a>`
+          : html`<a href="${chrome ? href(chrome, "/admin") : "/admin"}">Back to the dashboard</a>`
+      }
+    </p>`;
   return chrome ? layout(chrome, "Error", body) : plainPage("Error", body);
 }
 

@@ -358,6 +358,19 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
       context: { viewport: { width: 1280, height: 900 } },
     });
     await page.getByRole("link", { name: "Webhooks" }).click();
+    // A refused form says why, and "Back to the form" returns to it with what was typed and ticked.
+    await page.getByLabel("URL (https, reachable from the internet)").fill("ftp://example.com/hooks");
+    await page.getByRole("checkbox", { name: "post.created" }).check();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.getByText("That did not work").waitFor();
+    expect(await page.getByText("Go back, correct the form and send it again.").count()).toBe(1);
+    await page.getByRole("link", { name: "Back to the form" }).click();
+    await page.getByRole("button", { name: "Add endpoint" }).waitFor();
+    expect(await page.getByLabel("URL (https, reachable from the internet)").inputValue()).toBe(
+      "ftp://example.com/hooks",
+    );
+    expect(await page.getByRole("checkbox", { name: "post.created" }).isChecked()).toBe(true);
+    await page.getByRole("checkbox", { name: "post.created" }).uncheck();
     await page.getByLabel("URL (https, reachable from the internet)").fill(`${receiver.url}/hooks`);
     // Nothing is ticked until the admin chooses.
     expect(await page.getByRole("checkbox", { name: "Every event (*)" }).isChecked()).toBe(false);

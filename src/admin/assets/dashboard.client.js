@@ -183,8 +183,19 @@
     });
   }
 
+  /** "Back to the form" after a refused form: the browser's back keeps what was typed; the link reloads it. */
+  function backToForm() {
+    var link = document.querySelector("a[data-back]");
+    if (!link || window.history.length < 2) return;
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      window.history.back();
+    });
+  }
+
   confirmations();
   choicesUntickDefaults();
+  backToForm();
   roadmap();
   preview();
   charts();
