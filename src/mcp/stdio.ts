@@ -81,8 +81,19 @@ function unreachableError(config: StdioConfig, error: unknown) {
  * and prompts are exactly the service's own, in the mode its key (or slug) gives. The one thing it adds is
  * a voter id for `upvote_post`, derived from this machine and user.
  */
-export function createStdioProxy(config: StdioConfig, anonymousId = machineAnonymousId()): Server {
+export function createStdioProxy(
+  config: StdioConfig,
+  anonymousId = machineAnonymousId(),
+): { server: Server; settled: () => Promise<void> } {
   const endpoint = new URL(config.url + MCP_PATH);
+  /** Requests being relayed: an agent that closes stdin right after its last request still gets the answer. */
+  const inFlight = new Set<Promise<unknown>>();
+  const tracked = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    const done = () => inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  };
   if (config.projectSlug && !config.apiKey) endpoint.searchParams.set("project", config.projectSlug);
   let connecting: Promise<Client> | null = null;
 
@@ -102,16 +113,19 @@ export function createStdioProxy(config: StdioConfig, anonymousId = machineAnony
   };
 
   /** Relays one request; a failure that is not the service's own MCP error means it is unreachable. */
-  const relay = async <T>(work: (client: Client) => Promise<T>): Promise<T> => {
-    try {
-      return await work(await upstream());
-    } catch (error) {
-      if (error instanceof McpError) throw error;
-      connecting = null;
-      const body = unreachableError(config, error);
-      throw new McpError(ErrorCode.InternalError, body.message, body);
-    }
-  };
+  const relay = <T>(work: (client: Client) => Promise<T>): Promise<T> =>
+    tracked(
+      (async () => {
+        try {
+          return await work(await upstream());
+        } catch (error) {
+          if (error instanceof McpError) throw error;
+          connecting = null;
+          const body = unreachableError(config, error);
+          throw new McpError(ErrorCode.InternalError, body.message, body);
+        }
+      })(),
+    );
 
   const server = new Server(
     { name: "featureboard", title: "featureboard", version: APP_VERSION },
@@ -120,19 +134,23 @@ export function createStdioProxy(config: StdioConfig, anonymousId = machineAnony
   server.setRequestHandler(ListToolsRequestSchema, (request) =>
     relay((client) => client.listTools(request.params)),
   );
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
     const params = { ...request.params, arguments: { ...request.params.arguments } };
     if (params.name === "upvote_post" && params.arguments.anonymous_id === undefined) {
       params.arguments.anonymous_id = anonymousId;
     }
-    try {
-      return (await (await upstream()).callTool(params)) as CallToolResult;
-    } catch (error) {
-      if (error instanceof McpError) throw error;
-      connecting = null;
-      const body = unreachableError(config, error);
-      return { isError: true, content: [{ type: "text", text: JSON.stringify(body, null, 2) }] };
-    }
+    return tracked(
+      (async (): Promise<CallToolResult> => {
+        try {
+          return (await (await upstream()).callTool(params)) as CallToolResult;
+        } catch (error) {
+          if (error instanceof McpError) throw error;
+          connecting = null;
+          const body = unreachableError(config, error);
+          return { isError: true, content: [{ type: "text", text: JSON.stringify(body, null, 2) }] };
+        }
+      })(),
+    );
   });
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>
     relay((client) => client.listResources(request.params)),
@@ -149,14 +167,25 @@ export function createStdioProxy(config: StdioConfig, anonymousId = machineAnony
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     relay((client) => client.getPrompt(request.params)),
   );
-  return server;
+  /** Resolves once every request relayed so far has been answered. */
+  const settled = async () => {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  };
+  return { server, settled };
 }
 
 /** Runs the stdio server until the agent closes stdin. Nothing but MCP messages goes to stdout. */
 export async function runStdioServer(config: StdioConfig): Promise<void> {
-  const server = createStdioProxy(config);
+  const { server, settled } = createStdioProxy(config);
   await server.connect(new StdioServerTransport());
   process.stdin.once("end", () => {
-    void server.close().finally(() => process.exit(0));
+    void (async () => {
+      // Answer what was asked before stdin closed: the relayed requests, then their answers written
+      // (the SDK sends each on a later microtask), then stdout flushed.
+      await settled();
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+      await server.close();
+    })().finally(() => process.exit(0));
   });
 }

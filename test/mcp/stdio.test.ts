@@ -53,6 +53,42 @@ afterAll(async () => {
 });
 
 describe("featureboard mcp over stdio", () => {
+  test("an agent that closes stdin right after its requests still gets every answer", async () => {
+    const lines = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "pipe", version: "1" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    ];
+    const proc = Bun.spawn([...SOURCE_COMMAND, "mcp"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        FEATUREBOARD_URL: service.url,
+        FEATUREBOARD_API_KEY: SECRET_KEY,
+      },
+      stdin: new TextEncoder().encode(lines.map((line) => JSON.stringify(line)).join("\n") + "\n"),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const out = await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    const answers = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result?: { tools?: unknown[] } });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+    expect(answers[1]!.result!.tools!.length).toBeGreaterThan(10);
+  }, 30_000);
+
   test("admin mode (FEATUREBOARD_API_KEY): list_posts works and agrees with the REST API", async () => {
     await rest("POST", "/api/v1/posts", {
       title: "From REST",
