@@ -222,9 +222,18 @@ export function requestsPage(
   );
 }
 
+/** What a request page's history says of an entry: the action in words, by whom. */
 function activityLine(entry: ActivityEntry): string {
   const member = teamMemberOf(entry);
-  return `${entry.entityType} ${entry.action}${member ? ` by ${member}` : ""}`;
+  const moved = (metadata: Record<string, unknown> | null) =>
+    typeof metadata?.movedVotes === "number" ? ` (${plural(metadata.movedVotes, "vote")} moved)` : "";
+  const what =
+    entry.action === "merged"
+      ? `merged into another request${moved(entry.metadata)}`
+      : entry.action === "merge_received"
+        ? `another request merged into this one${moved(entry.metadata)}`
+        : `${entry.entityType} ${entry.action.replaceAll("_", " ")}`;
+  return `${what}${member ? ` by ${member}` : ""}`;
 }
 
 export function requestPage(

@@ -380,6 +380,13 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
       entityId: sourceId,
       metadata: { intoPostId: intoId, ...moved },
     });
+    // The target's own history shows what it received (its votes changed without a vote of its own).
+    recordActivity(db, projectId, {
+      action: "merge_received",
+      entityType: "post",
+      entityId: intoId,
+      metadata: { fromPostId: sourceId, ...moved },
+    });
     appendEvent(db, projectId, "post.merged", {
       post: eventPost(db, post),
       into: eventPost(db, into),

@@ -486,6 +486,10 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     await suggestion.getByRole("button", { name: "Merge “Export roadmap as CSV” into this request" }).click();
     await page.getByText("Merged: the votes, comments and subscribers moved.").waitFor();
     expect(await page.getByText("2 votes").count()).toBeGreaterThan(0);
+    // The kept request's own history says what it received, and who merged it.
+    expect(
+      await page.getByText("another request merged into this one (2 votes moved) by Mia Merger").count(),
+    ).toBe(1);
     await screenshot(page, "dashboard-request");
 
     expect((await t.call("GET", `/api/v1/posts/${kept.id}`)).body.data.voteCount).toBe(2);
