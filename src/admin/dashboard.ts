@@ -105,7 +105,13 @@ export function dashboardKit(ctx: AppContext) {
     role: caller.membership.role,
     csrfToken: caller.session.csrfToken,
     pendingCount: countByStatus(db, caller.membership.projectId).PENDING,
-    newCommentCount: newBoardComments(db, caller.membership.projectId, INBOX_LIMIT).length,
+    // New to this member: written since they last opened the inbox (docs/dashboard.md).
+    newCommentCount: newBoardComments(
+      db,
+      caller.membership.projectId,
+      INBOX_LIMIT,
+      caller.membership.inboxSeenAt,
+    ).length,
     projects: caller.session.memberships.map((membership) => ({
       slug: membership.projectSlug,
       name: membership.projectName,

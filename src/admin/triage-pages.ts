@@ -33,7 +33,13 @@ export interface PendingRequest {
 
 export function inboxPage(
   chrome: Chrome,
-  view: { pending: PendingRequest[]; comments: InboxComment[]; similarNote: string | null },
+  view: {
+    pending: PendingRequest[];
+    comments: InboxComment[];
+    /** When the member opened the inbox before this visit: comments after it are new to them. */
+    seenBefore: number;
+    similarNote: string | null;
+  },
 ): Html {
   const pending = view.pending.map(
     ({ post, duplicateOf }) =>
@@ -73,10 +79,12 @@ export function inboxPage(
         }
       </li>`,
   );
+  const unseen = view.comments.filter((comment) => Date.parse(comment.createdAt) > view.seenBefore).length;
   const comments = view.comments.map(
     (comment) =>
       html`<li class="card">
         <p>
+          ${Date.parse(comment.createdAt) > view.seenBefore ? html`<span class="badge">new</span>` : ""}
           <strong>${comment.authorName || "Anonymous"}</strong> on
           ${requestLink(chrome, { id: comment.postId, title: comment.postTitle })}
           <span class="muted">${day(comment.createdAt)}</span>
@@ -97,7 +105,7 @@ export function inboxPage(
               ${pending}
             </ul>`
       }
-      <h2>New comments <span class="badge">${view.comments.length}</span></h2>
+      <h2>Comments from the board this week <span class="badge">${unseen} new</span></h2>
       ${
         view.comments.length === 0
           ? html`<p>No comments from the board this week.</p>`

@@ -23,6 +23,7 @@ import { listTags } from "../tags/service";
 import { castVoteForEmail, listVoters } from "../votes/service";
 import { type DashboardKit, INBOX_LIMIT, toPage, withNotice } from "./dashboard";
 import { href } from "./pages";
+import { markInboxSeen } from "../team/service";
 import {
   inboxPage,
   type PendingRequest,
@@ -69,9 +70,13 @@ export function triageRoutes(kit: DashboardKit) {
           similarNote ??= found.note;
           pending.push({ post, duplicateOf: found.similar[0] ?? null });
         }
+        const seenBefore = caller.membership.inboxSeenAt;
+        // Opening the inbox is seeing its comments: the navigation counts only later ones from now on.
+        markInboxSeen(db, caller.actor.id, projectId);
         return inboxPage(chrome, {
           pending,
           comments: newBoardComments(db, projectId, INBOX_LIMIT),
+          seenBefore,
           similarNote,
         });
       }),

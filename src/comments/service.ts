@@ -28,8 +28,10 @@ export function listThread(
 export const INBOX_COMMENT_DAYS = 7;
 
 /** The inbox's new comments: the board's public comments of the last INBOX_COMMENT_DAYS, newest first. */
-export function newBoardComments(db: Db, projectId: string, limit: number, now = Date.now()) {
-  return store.recentBoardComments(db, projectId, now - INBOX_COMMENT_DAYS * 86_400_000, limit);
+/** Board comments of the inbox's last days, newest first; `seenSince`: only those written after it. */
+export function newBoardComments(db: Db, projectId: string, limit: number, seenSince = 0, now = Date.now()) {
+  const since = Math.max(now - INBOX_COMMENT_DAYS * 86_400_000, seenSince + 1);
+  return store.recentBoardComments(db, projectId, since, limit);
 }
 
 function requireCommentRow(db: Db, postId: string, commentId: string): CommentRow {

@@ -22,6 +22,8 @@ export interface Membership {
   projectSlug: string;
   projectName: string;
   role: TeamRole;
+  /** When the member last opened this project's inbox (ms; 0: never). */
+  inboxSeenAt: number;
 }
 
 /** A signed-in team member, as a dashboard request sees them. */

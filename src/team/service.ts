@@ -280,6 +280,11 @@ export function listMembers(db: Db, projectSlug: string): (TeamMember & { role: 
   return store.membersOfProject(db, requireProjectBySlug(db, projectSlug).id);
 }
 
+/** The member has opened the project's inbox: board comments until now are no longer new to them. */
+export function markInboxSeen(db: Db, memberId: string, projectId: string, now = Date.now()): void {
+  inTransaction(db, () => store.setInboxSeen(db, memberId, projectId, now));
+}
+
 /** A project's invites not accepted yet and not expired: who may still join with a link, and as what. */
 export function listOpenInvites(
   db: Db,

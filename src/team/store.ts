@@ -70,8 +70,12 @@ export function deleteMembership(db: Db, memberId: string, projectId: string): b
 
 export function membershipsOf(db: Db, memberId: string): Membership[] {
   return db
-    .query<{ project_id: string; slug: string; name: string; role: TeamRole }, [string]>(
-      `SELECT m.project_id, p.slug, p.name, m.role FROM team_memberships m JOIN projects p ON p.id = m.project_id
+    .query<
+      { project_id: string; slug: string; name: string; role: TeamRole; inbox_seen_at: number },
+      [string]
+    >(
+      `SELECT m.project_id, p.slug, p.name, m.role, m.inbox_seen_at
+         FROM team_memberships m JOIN projects p ON p.id = m.project_id
         WHERE m.member_id = ? ORDER BY p.created_at, p.id`,
     )
     .all(memberId)
@@ -80,7 +84,16 @@ export function membershipsOf(db: Db, memberId: string): Membership[] {
       projectSlug: row.slug,
       projectName: row.name,
       role: row.role,
+      inboxSeenAt: row.inbox_seen_at,
     }));
+}
+
+export function setInboxSeen(db: Db, memberId: string, projectId: string, now: number): void {
+  db.query("UPDATE team_memberships SET inbox_seen_at = ? WHERE member_id = ? AND project_id = ?").run(
+    now,
+    memberId,
+    projectId,
+  );
 }
 
 export function membersOfProject(db: Db, projectId: string): (TeamMember & { role: TeamRole })[] {

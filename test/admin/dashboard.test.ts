@@ -282,6 +282,29 @@ describe("team accounts and the dashboard's security", () => {
     expect((await t.call("GET", `/api/v1/posts/${post.id}`)).body.data.status).toBe("PENDING");
   });
 
+  test("the inbox count of new board comments counts those written since the member last opened the inbox", async () => {
+    const cookie = await member("reader@example.com");
+    const post = await makePost(t, { title: "Commented on", status: "APPROVED" });
+    const comment = (body: string) =>
+      t.call("POST", `/api/public/boards/acme/posts/${post.id}/comments`, {
+        key: null,
+        body: { body, anonymousId: "visitor-1" },
+      });
+    const newCount = async () => {
+      const html = await (await fetch(`${server.url}/admin/requests`, { headers: { cookie } })).text();
+      return Number(/(\d+) new comments/.exec(html)?.[1]);
+    };
+    const before = await newCount();
+    expect((await comment("First thoughts")).status).toBe(201);
+    expect(await newCount()).toBe(before + 1);
+    // Opening the inbox shows them (marked new) and counts them as seen.
+    const inbox = await (await fetch(`${server.url}/admin`, { headers: { cookie } })).text();
+    expect(inbox).toContain(`${before + 1} new</span>`);
+    expect(await newCount()).toBe(0);
+    expect((await comment("Second thoughts")).status).toBe(201);
+    expect(await newCount()).toBe(1);
+  });
+
   test("a stolen session cookie stops working after sign-out", async () => {
     const cookie = await member("leaver@example.com");
     const csrf = await csrfOf(server.url, cookie);

@@ -17,6 +17,7 @@ import projectBranding from "./0014_project_branding.sql" with { type: "text" };
 import embeddingFailures from "./0015_embedding_failures.sql" with { type: "text" };
 import embeddingQueueDue from "./0016_embedding_queue_due.sql" with { type: "text" };
 import halfVectors from "./0017_half_vectors.sql" with { type: "text" };
+import inboxSeen from "./0018_inbox_seen.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   { version: 15, name: "0015_embedding_failures", sql: embeddingFailures },
   { version: 16, name: "0016_embedding_queue_due", sql: embeddingQueueDue },
   { version: 17, name: "0017_half_vectors", sql: halfVectors },
+  { version: 18, name: "0018_inbox_seen", sql: inboxSeen },
 ];
