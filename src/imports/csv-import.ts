@@ -1,7 +1,7 @@
 import { createComment } from "../comments/service";
 import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
-import { POST_STATUSES, type PostStatus } from "../posts/schema";
+import { POST_STATUSES, type PostStatus, STATUS_LABELS } from "../posts/schema";
 import { createPost } from "../posts/service";
 import { createTag, findTagByLabel } from "../tags/service";
 import { castImportedVotes } from "../votes/service";
@@ -41,14 +41,27 @@ function limited(field: string, value: string | null, max: number): string | nul
   return value;
 }
 
+/** "In progress", "in-progress" and "IN_PROGRESS" all name the same status. */
+const statusKey = (name: string) => name.toUpperCase().replace(/[\s-]+/g, "_");
+
+/** Each status by its API name and by the word the board and dashboard show for it ("Planned" is APPROVED). */
+const STATUS_BY_NAME = new Map<string, PostStatus>(
+  POST_STATUSES.flatMap((status) => [
+    [statusKey(status), status],
+    [statusKey(STATUS_LABELS[status]), status],
+  ]),
+);
+
 function parseStatus(value: string | null): PostStatus | undefined {
   if (value === null) return undefined;
-  // "In progress", "in-progress" and "IN_PROGRESS" all name the same status.
-  const status = value.toUpperCase().replace(/[\s-]+/g, "_");
-  if (!(POST_STATUSES as readonly string[]).includes(status)) {
-    throw validationError("status", `must be one of ${POST_STATUSES.join(", ")}`);
+  const status = STATUS_BY_NAME.get(statusKey(value));
+  if (!status) {
+    throw validationError(
+      "status",
+      `must be one of ${POST_STATUSES.join(", ")} (or as the board shows them: ${POST_STATUSES.map((name) => STATUS_LABELS[name]).join(", ")})`,
+    );
   }
-  return status as PostStatus;
+  return status;
 }
 
 function parseVotes(value: string | null): number {

@@ -43,9 +43,12 @@ describe("csv import", () => {
           comments: "First!\nSecond",
         },
         { title: "Export to PDF", votes: 0, tags: ["Desktop"], author_email: "ada@example.com" },
+        // The word the board and dashboard show for APPROVED.
+        { title: "Calendar sync", status: "Planned" },
       ],
     });
-    expect(response.body.data).toEqual({ imported: 2, skipped: 0, errors: [] });
+    expect(response.body.data).toEqual({ imported: 3, skipped: 0, errors: [] });
+    expect((await postTitled("Calendar sync")).status).toBe("APPROVED");
 
     const dark = await postTitled("Dark mode");
     expect(dark).toMatchObject({
@@ -69,7 +72,7 @@ describe("csv import", () => {
     // Through the services: each created entity has its event and activity entry.
     const log = changes();
     const types = log.events.map((event) => event.type);
-    expect(types.filter((type) => type === "post.created")).toHaveLength(2);
+    expect(types.filter((type) => type === "post.created")).toHaveLength(3);
     expect(types.filter((type) => type === "tag.created")).toHaveLength(1);
     // Imported vote counts are history written in bulk, not new votes: no vote.created per vote.
     expect(types.filter((type) => type === "vote.created")).toHaveLength(0);
