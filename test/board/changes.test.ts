@@ -74,7 +74,11 @@ describe("every mutation leaves exactly its activity entry and outbox event", ()
     const merged = await changesOf(() =>
       t.call("POST", `/api/v1/posts/${source.id}/merge`, { body: { intoPostId: target.id } }),
     );
-    expect(merged).toMatchObject({ events: ["post.merged"], activity: ["post.merged"] });
+    // One event; two activity entries, one in each post's history (docs/reporting.md, "Activity").
+    expect(merged).toMatchObject({
+      events: ["post.merged"],
+      activity: ["post.merged", "post.merge_received"],
+    });
     expect(merged.payloads[0].data).toMatchObject({
       post: { id: source.id, status: "CLOSED" },
       into: { id: target.id },
