@@ -103,13 +103,22 @@ export default tseslint.config(
     // visitor-messages.client.js is written into the board's and the widget's scripts (src/web/assets.ts).
     files: ["src/web/assets/board.client.js", "src/web/assets/widget.client.js"],
     languageOptions: {
-      globals: { ApiRefusal: "readonly", visitorMessage: "readonly", labelText: "readonly" },
+      globals: {
+        ApiRefusal: "readonly",
+        visitorMessage: "readonly",
+        labelText: "readonly",
+        readAnswer: "readonly",
+        noAnswer: "readonly",
+      },
     },
   },
   {
     files: ["src/web/assets/visitor-messages.client.js"],
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { varsIgnorePattern: "^(visitorMessage|labelText)$" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { varsIgnorePattern: "^(visitorMessage|labelText|readAnswer|noAnswer)$" },
+      ],
     },
   },
 );

@@ -27,6 +27,20 @@ import { callerIn, csrfRefused, formOf } from "./session";
 /** The roadmap editor, the changelog editor, analytics and the audit log (docs/dashboard.md). */
 export function boardRoutes(kit: DashboardKit) {
   const { db, act, view, change, sessionOf, failure } = kit;
+  /** The release editor's fields (board-pages.ts, releaseForm), as the API's body names them. */
+  const releaseFields = (form: URLSearchParams) => {
+    const text = (name: string) => {
+      const value = form.get(name) ?? "";
+      return value.trim() === "" ? null : value;
+    };
+    return {
+      title: form.get("title") ?? "",
+      label: text("label"),
+      content: text("content"),
+      isDraft: form.get("publish") !== "yes",
+      postIds: form.getAll("postIds"),
+    };
+  };
   /** The requests a release may ship: planned, in progress or complete, by votes. */
   const shipCandidates = (projectId: string) =>
     listTeamPosts(
@@ -96,19 +110,7 @@ export function boardRoutes(kit: DashboardKit) {
       "/admin/releases",
       change("releases", (caller, form) => {
         requireRole(caller.membership, "admin", "Writing the changelog");
-        const label = form.get("label") ?? "";
-        const content = form.get("content") ?? "";
-        const input = requireValid(
-          ReleaseCreateSchema,
-          {
-            title: form.get("title") ?? "",
-            ...(label.trim() === "" ? {} : { label }),
-            ...(content.trim() === "" ? {} : { content }),
-            isDraft: form.get("publish") !== "yes",
-            postIds: form.getAll("postIds"),
-          },
-          "body",
-        );
+        const input = requireValid(ReleaseCreateSchema, releaseFields(form), "body");
         act(caller, () => createRelease(db, caller.membership.projectId, input));
         return withNotice(
           href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
@@ -134,19 +136,7 @@ export function boardRoutes(kit: DashboardKit) {
       "/admin/releases/:releaseId",
       change("releases", (caller, form, params) => {
         requireRole(caller.membership, "admin", "Writing the changelog");
-        const label = form.get("label") ?? "";
-        const content = form.get("content") ?? "";
-        const patch = requireValid(
-          ReleaseUpdateSchema,
-          {
-            title: form.get("title") ?? "",
-            label: label.trim() === "" ? null : label,
-            content: content.trim() === "" ? null : content,
-            isDraft: form.get("publish") !== "yes",
-            postIds: form.getAll("postIds"),
-          },
-          "body",
-        );
+        const patch = requireValid(ReleaseUpdateSchema, releaseFields(form), "body");
         const release = act(caller, () =>
           updateRelease(db, caller.membership.projectId, params.releaseId ?? "", patch),
         );

@@ -60,23 +60,7 @@
       method: method,
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
-    }).then(
-      function (response) {
-        return response.text().then(function (text) {
-          var json;
-          try {
-            json = text ? JSON.parse(text) : null;
-          } catch {
-            json = null;
-          }
-          if (!response.ok) throw new ApiRefusal(json, response.status);
-          return json;
-        });
-      },
-      function () {
-        throw new ApiRefusal(null, 0);
-      },
-    );
+    }).then(readAnswer, noAnswer);
   }
 
   /** A line at the foot of the window that says what went wrong with a vote (announced by screen readers). */

@@ -1,6 +1,7 @@
-// What a visitor reads when the public API refuses, by its error_code. Written once and included in
-// board.js and widget.js where they say so (src/web/assets.ts): the API's own messages are written for
-// developers ("Invalid 'body' in body: is required"), these for the people on the board.
+// How the board's and the widget's scripts read the public API's answers, and what a visitor reads when it
+// refuses, by its error_code. Written once and included in board.js and widget.js where they say so
+// (src/web/assets.ts): the API's own messages are written for developers ("Invalid 'body' in body: is
+// required"), these for the people on the board.
 
 /** An error carrying the API's answer (`json`, may be null) and HTTP status (0: no answer at all). */
 function ApiRefusal(json, status) {
@@ -9,6 +10,25 @@ function ApiRefusal(json, status) {
   this.message = (json && json.message) || "HTTP " + status;
 }
 ApiRefusal.prototype = Object.create(Error.prototype);
+
+/** A public API answer's JSON body (null if none), or an ApiRefusal when it is not a success. */
+function readAnswer(response) {
+  return response.text().then(function (text) {
+    var json;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    if (!response.ok) throw new ApiRefusal(json, response.status);
+    return json;
+  });
+}
+
+/** A call that got no answer at all (offline, blocked): status 0. */
+function noAnswer() {
+  throw new ApiRefusal(null, 0);
+}
 
 /**
  * The sentence to show for a failed call. `labelOf(field)` names a form field as the visitor sees it

@@ -70,23 +70,7 @@
       init.headers["content-type"] = "text/plain;charset=UTF-8";
       init.body = JSON.stringify(body);
     }
-    return fetch(origin + path, init).then(
-      function (response) {
-        return response.text().then(function (text) {
-          var json;
-          try {
-            json = text ? JSON.parse(text) : null;
-          } catch {
-            json = null;
-          }
-          if (!response.ok) throw new ApiRefusal(json, response.status);
-          return json;
-        });
-      },
-      function () {
-        throw new ApiRefusal(null, 0);
-      },
-    );
+    return fetch(origin + path, init).then(readAnswer, noAnswer);
   }
 
   function element(tag, attributes, text) {
