@@ -1,5 +1,5 @@
 import { type TSchema, t } from "elysia";
-import { type IntegerOptions, type SchemaOptions, Type } from "@sinclair/typebox";
+import { FormatRegistry, type IntegerOptions, type SchemaOptions, Type } from "@sinclair/typebox";
 import { ApiErrorSchema, ERROR_CODES } from "./errors";
 import { LIMITS } from "./limits";
 
@@ -27,6 +27,15 @@ export function DateTimeInput(description: string) {
     description,
   });
 }
+
+/**
+ * What a query's integer may be written as: decimal digits, with a minus sign for a negative number.
+ * Elysia's own "integer" format (the text of `t.Integer` in a query) reads the text with `Number()`, so
+ * `0x10`, `1e2`, ` 5` or `5.0` passed as 16, 100 and 5: a mistyped page or limit went through as another
+ * number instead of being refused. Elysia registers its format only if none is registered; it is loaded
+ * before this module (imported above), so this one replaces it.
+ */
+FormatRegistry.Set("integer", (text) => /^-?[0-9]{1,15}$/.test(text));
 
 /**
  * An integer query parameter. Elysia coerces these one by one and, when a coerced value is out of range,

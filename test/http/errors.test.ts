@@ -60,6 +60,19 @@ describe("every failure is an ApiError", () => {
     expect(wrongType.message).toContain("an integer");
   });
 
+  test("a query's integer is written in decimal digits: hex, exponents, fractions and spaces are refused", async () => {
+    for (const written of ["0x10", "1e1", "%205", "5.0", "+5", "", "1_0"]) {
+      const error = expectApiError(
+        await t.call("GET", `/api/v1/posts/similar?query=x&limit=${written}`),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(error.message).toStartWith("Invalid 'limit' in query:");
+    }
+    expect((await t.call("GET", "/api/v1/posts/similar?query=x&limit=10")).status).toBe(200);
+    expect((await t.call("GET", "/api/v1/posts?page=2&limit=5")).status).toBe(200);
+  });
+
   test("a body's integer is a JSON number, and a __proto__ key is refused like any unknown field", async () => {
     const asString = expectApiError(
       await t.call("POST", "/api/v1/ai/triage", { body: { limit: "5" } }),
