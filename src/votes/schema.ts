@@ -27,10 +27,15 @@ export interface Voter extends Vote {
 
 export const VoteCreateSchema = t.Object(
   {
-    boardUserId: t.Optional(Id),
-    anonymousId: t.Optional(AnonymousId),
+    // null reads as "not given", as the Vote resource writes the one a vote does not have: a client that
+    // sends back the shape it reads, or fills every field, is not refused for it.
+    boardUserId: t.Optional(t.Nullable(Id)),
+    anonymousId: t.Optional(t.Nullable(AnonymousId)),
   },
-  { description: "Exactly one of boardUserId (a registered board user) or anonymousId" },
+  {
+    description:
+      "Exactly one of boardUserId (a registered board user) or anonymousId; null counts as not given",
+  },
 );
 export type VoteCreate = Static<typeof VoteCreateSchema>;
 

@@ -43,6 +43,22 @@ describe("votes", () => {
       400,
       "VALIDATION_ERROR",
     );
+    // null is "not given", as a Vote reads: the other one is the vote's.
+    const anonymous = await t.call("POST", votesPath(post.id), {
+      body: { boardUserId: null, anonymousId: "n" },
+    });
+    expect(anonymous.status).toBe(201);
+    expect(anonymous.body.data).toMatchObject({ boardUserId: null, anonymousId: "n" });
+    const registered = await t.call("POST", votesPath(post.id), {
+      body: { boardUserId: user.id, anonymousId: null },
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.body.data).toMatchObject({ boardUserId: user.id, anonymousId: null });
+    expectApiError(
+      await t.call("POST", votesPath(post.id), { body: { boardUserId: null, anonymousId: null } }),
+      400,
+      "VALIDATION_ERROR",
+    );
     const foreigner = await makeUser(t, { email: "far@example.com" }, t.other.secretKey);
     expectApiError(
       await t.call("POST", votesPath(post.id), { body: { boardUserId: foreigner.id } }),
