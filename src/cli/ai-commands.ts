@@ -5,9 +5,27 @@ import { createProvider } from "../ai/providers";
 import { requireProjectBySlug } from "../projects/service";
 import type { Config } from "../config";
 import { commitNow, type Db, inTransaction } from "../db/connection";
+import { plural } from "../plural";
 import { UsageError } from "./usage";
 
 type Print = (line: string) => void;
+
+/** `ai status` in words: what a person at a terminal reads; `--json` gives the object itself. */
+function describeStatus(status: ReturnType<typeof indexStatus>): string[] {
+  const lines = [
+    `provider:        ${status.provider ?? "none (AI search and suggestions are off)"}`,
+    `stored vectors:  ${status.embedded === 0 ? "none yet" : plural(status.embedded, "post")}${status.modelKey ? ` (model ${status.modelKey})` : ""}`,
+    `waiting:         ${status.queued === 0 ? "nothing" : plural(status.queued, "post")}`,
+  ];
+  if (status.failed.length === 0) lines.push("failed:          none");
+  else {
+    lines.push(
+      `failed:          ${status.failed.length} set aside (newest first; editing the post or ai reindex retries):`,
+    );
+    for (const failure of status.failed) lines.push(`  ${failure.postId}: ${failure.reason}`);
+  }
+  return lines;
+}
 
 /**
  * `featureboard ai status` shows which model the stored vectors belong to and what is waiting;
@@ -19,8 +37,11 @@ type Print = (line: string) => void;
 export async function aiCommand(args: string[], db: Db, config: Config, print: Print): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "status") {
+    const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
     // Read-only: a different model in the configuration drops nothing here (that is what reindex does).
-    print(JSON.stringify(indexStatus(db, createProvider(config).name)));
+    const status = indexStatus(db, createProvider(config).name);
+    if (values.json) print(JSON.stringify(status));
+    else for (const line of describeStatus(status)) print(line);
     return 0;
   }
   if (sub === "reindex") {
@@ -45,11 +66,17 @@ export async function aiCommand(args: string[], db: Db, config: Config, print: P
     return 0;
   }
   if (sub === "calibrate") {
-    const { values } = parseArgs({ args: rest, options: { project: { type: "string" } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { project: { type: "string" }, json: { type: "boolean", default: false } },
+    });
     const projectId = values.project ? requireProjectBySlug(db, values.project).id : null;
     const report = await calibrateFromMerges(new AiRuntime(db, createProvider(config)), projectId);
     commitNow(db);
-    print(JSON.stringify(report));
+    if (values.json) {
+      print(JSON.stringify(report));
+      return 0;
+    }
     print(
       report.suggested === null
         ? `calibrate: ${report.mergedPairs} merged pairs; at least ${MIN_MERGED_PAIRS} are needed (merge duplicates on the dashboard or with POST /posts/{id}/merge)`

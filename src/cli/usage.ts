@@ -19,9 +19,10 @@ Usage:
                                              end an invite not accepted yet (its link stops working)
   featureboard mcp                           MCP server over stdio for agents; calls FEATUREBOARD_URL
                                              (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
-  featureboard ai status                     which model the stored embeddings belong to, and what waits
+  featureboard ai status [--json]            which model the stored embeddings belong to, and what waits
   featureboard ai reindex [--all]            embed waiting posts now (--all: every post) after a provider change
-  featureboard ai calibrate [--project SLUG] suggest FEATUREBOARD_EMBED_BOUNDARY from the duplicates the team merged
+  featureboard ai calibrate [--project SLUG] [--json]
+                                             suggest FEATUREBOARD_EMBED_BOUNDARY from the duplicates the team merged
   featureboard backup PATH                   consistent copy of the database while it is in use
   featureboard --version
 

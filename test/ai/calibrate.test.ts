@@ -7,11 +7,17 @@ const t = createAiTestApp();
 afterAll(() => t.close());
 
 async function calibrate(): Promise<{ report: Record<string, unknown>; lines: string[] }> {
-  const lines: string[] = [];
-  expect(
-    await aiCommand(["calibrate", "--project", "acme"], t.ctx.db, t.ctx.config, (line) => lines.push(line)),
-  ).toBe(0);
-  return { report: JSON.parse(lines[0]!), lines };
+  const run = async (args: string[]) => {
+    const lines: string[] = [];
+    expect(await aiCommand(args, t.ctx.db, t.ctx.config, (line) => lines.push(line))).toBe(0);
+    return lines;
+  };
+  // The report in words by default; --json gives it whole, on one line.
+  const json = await run(["calibrate", "--project", "acme", "--json"]);
+  expect(json).toHaveLength(1);
+  const lines = await run(["calibrate", "--project", "acme"]);
+  expect(lines[0]).toStartWith("calibrate: ");
+  return { report: JSON.parse(json[0]!), lines: [json[0]!, ...lines] };
 }
 
 test("ai calibrate suggests a boundary from the duplicates the team merged, between them and the nearest others", async () => {

@@ -40,18 +40,25 @@ describe("re-embedding after a provider change", () => {
     closeDatabase(ctx.db);
 
     const env = { FEATUREBOARD_DB: database, FEATUREBOARD_LOG_LEVEL: "silent" };
-    const status = runCommand([...SOURCE_COMMAND, "ai", "status"], env);
+    // In words for a person; --json for a script.
+    const words = runCommand([...SOURCE_COMMAND, "ai", "status"], env);
+    expect(words.exitCode).toBe(0);
+    expect(words.stdout).toContain("provider:        local\n");
+    expect(words.stdout).toContain("stored vectors:  none yet");
+    expect(words.stdout).toContain("waiting:         3 posts\n");
+    expect(words.stdout).toContain("failed:          none\n");
+    const status = runCommand([...SOURCE_COMMAND, "ai", "status", "--json"], env);
     expect(status.exitCode).toBe(0);
     // `ai status` only reads: the stored vectors' model stays the other provider's until a reindex.
     const before = JSON.parse(status.stdout);
     expect(before).toMatchObject({ provider: "local", queued: 3, embedded: 0 });
     expect(before.modelKey).not.toBe(LOCAL_MODEL_KEY);
-    expect(JSON.parse(runCommand([...SOURCE_COMMAND, "ai", "status"], env).stdout)).toEqual(before);
+    expect(JSON.parse(runCommand([...SOURCE_COMMAND, "ai", "status", "--json"], env).stdout)).toEqual(before);
 
     const reindex = runCommand([...SOURCE_COMMAND, "ai", "reindex"], env);
     expect(reindex.exitCode).toBe(0);
     expect(reindex.stdout).toContain("3 posts embedded");
-    const after = JSON.parse(runCommand([...SOURCE_COMMAND, "ai", "status"], env).stdout);
+    const after = JSON.parse(runCommand([...SOURCE_COMMAND, "ai", "status", "--json"], env).stdout);
     expect(after).toMatchObject({ modelKey: LOCAL_MODEL_KEY, embedded: 3, queued: 0 });
 
     const again = runCommand([...SOURCE_COMMAND, "ai", "reindex", "--all"], env);
