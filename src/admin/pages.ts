@@ -98,12 +98,15 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
         chrome,
         "inbox",
         "/admin",
-        html`Inbox
-          <span
-            class="badge"
-            aria-label="${chrome.pendingCount} pending, ${chrome.newCommentCount} new comments"
-            >${chrome.pendingCount + chrome.newCommentCount}</span
-          >`,
+        // No badge when nothing waits: a zero reads as something to look at.
+        chrome.pendingCount + chrome.newCommentCount === 0
+          ? "Inbox"
+          : html`Inbox
+              <span
+                class="badge"
+                aria-label="${chrome.pendingCount} pending, ${chrome.newCommentCount} new comments"
+                >${chrome.pendingCount + chrome.newCommentCount}</span
+              >`,
       )}
       ${navLink(chrome, "requests", "/admin/requests", "Requests")}
       ${navLink(chrome, "roadmap", "/admin/roadmap", "Roadmap")}
@@ -118,10 +121,9 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       ${owner ? navLink(chrome, "keys", "/admin/keys", "API keys") : ""}
       <a href="/b/${chrome.projectSlug}">Public board</a>
     </nav>
-    <span class="spacer"></span>
     ${
       chrome.projects.length > 1
-        ? html`<form method="get" action="/admin" class="inline">
+        ? html`<form method="get" action="/admin" class="inline project">
             <label class="switcher"
               >Project
               <select name="project">
@@ -138,7 +140,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
             >
             <button type="submit">Switch</button>
           </form>`
-        : html`<span>${chrome.projectName}</span>`
+        : html`<span class="project">${chrome.projectName}</span>`
     }
     ${navLink(chrome, "account", "/admin/account", chrome.memberName)}
     <form class="inline" method="post" action="/admin/logout">
