@@ -236,7 +236,8 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     if (hold) {
       if (!waitingForWrites) {
         waitingForWrites = true;
-        void hold.then(() => {
+        // On a turn of its own: the hold lets every held writer go in the same turn.
+        void hold.then(nextTurn).then(() => {
           waitingForWrites = false;
           wake();
         });

@@ -3,6 +3,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startCheckpoints } from "../../src/db/checkpoints";
 import {
+  beforeNextSlice,
   closeDatabase,
   commitNow,
   inTransaction,
@@ -218,6 +219,35 @@ describe("durability and checkpoints", () => {
     expect(walBytes()).toBe(finished);
     await stop();
     db.close();
+  });
+
+  test("background slices held back while the WAL starts over go on one per turn, none in the turn the hold ends", async () => {
+    const db = openDatabase(join(dir, "slices.db"), cacheDir);
+    let release: () => void = () => undefined;
+    db.writeHold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const resumed: number[] = [];
+    const slices = [1, 2, 3].map(async (slice) => {
+      await beforeNextSlice(db);
+      resumed.push(slice);
+    });
+    await Bun.sleep(20);
+    expect(resumed).toEqual([]);
+    // As the checkpointer lets writes go (checkpoints.ts): every waiter of the hold wakes in this turn.
+    db.writeHold = null;
+    release();
+    for (let microtask = 0; microtask < 20; microtask++) await Promise.resolve();
+    expect(resumed).toEqual([]);
+    const perTurn: number[] = [];
+    while (resumed.length < 3) {
+      const before = resumed.length;
+      await new Promise((resolve) => setImmediate(resolve));
+      perTurn.push(resumed.length - before);
+    }
+    expect(Math.max(...perTurn)).toBe(1);
+    await Promise.all(slices);
+    closeDatabase(db);
   });
 
   test("writes held back go on after holdAtMostMs if the checkpointer has not finished, and a late answer changes nothing", async () => {
