@@ -113,6 +113,11 @@ export default tseslint.config(
     },
   },
   {
+    // The widget's field limits are written into it from LIMITS (src/web/assets.ts, `// @include limits`).
+    files: ["src/web/assets/widget.client.js"],
+    languageOptions: { globals: { LIMITS: "readonly" } },
+  },
+  {
     files: ["src/web/assets/visitor-messages.client.js"],
     rules: {
       "@typescript-eslint/no-unused-vars": [

@@ -1,6 +1,7 @@
 import { type Static, t } from "elysia";
 import { pageQuery, PaginationSchema } from "../http/paging";
 import { DateTime, Id } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 export const ActivityEntrySchema = t.Object(
   {
@@ -24,7 +25,7 @@ export const ListActivityQuery = t.Object({
   entityType: t.Optional(
     t.String({
       minLength: 1,
-      maxLength: 50,
+      maxLength: LIMITS.entityTypeLength,
       description: "Only entries about this kind of entity: post, tag, release…",
     }),
   ),

@@ -1,3 +1,4 @@
+import { LIMITS } from "../http/limits";
 import type { ActivityEntry } from "../activity/schema";
 import type { Analytics, Period } from "../analytics/schema";
 import type { DailyFigures } from "../analytics/service";
@@ -107,11 +108,17 @@ function releaseForm(
       name="title"
       type="text"
       required
-      maxlength="200"
+      maxlength="${LIMITS.releaseTitleLength}"
       value="${release?.title ?? ""}"
     />
     <label for="release-label">Version label (optional)</label
-    ><input id="release-label" name="label" type="text" maxlength="50" value="${release?.label ?? ""}" />
+    ><input
+      id="release-label"
+      name="label"
+      type="text"
+      maxlength="${LIMITS.releaseLabelLength}"
+      value="${release?.label ?? ""}"
+    />
     <label for="release-content">Notes (markdown)</label
     ><textarea id="release-content" name="content" rows="10" data-preview-source>
 ${release?.content ?? ""}</textarea>

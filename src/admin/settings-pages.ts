@@ -1,3 +1,4 @@
+import { LIMITS } from "../http/limits";
 import type { Project } from "../projects/schema";
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
@@ -228,9 +229,14 @@ export function webhooksPage(
       <form method="post" action="/admin/webhooks">
         ${formFields(chrome)}
         <label for="webhook-url">URL (https, reachable from the internet)</label
-        ><input id="webhook-url" name="url" type="text" required maxlength="2000" />
+        ><input id="webhook-url" name="url" type="text" required maxlength="${LIMITS.urlLength}" />
         <label for="webhook-description">Description (optional)</label
-        ><input id="webhook-description" name="description" type="text" maxlength="500" />
+        ><input
+          id="webhook-description"
+          name="description"
+          type="text"
+          maxlength="${LIMITS.webhookDescriptionLength}"
+        />
         ${
           // Nothing ticked at first: a pre-ticked "*" stayed ticked beside the events chosen, and the
           // endpoint then received every event.
@@ -442,7 +448,7 @@ export function projectSettingsPage(
               name="name"
               type="text"
               required
-              maxlength="100"
+              maxlength="${LIMITS.projectNameLength}"
               value="${project.name}"
             />
             <label class="check"

@@ -1,3 +1,4 @@
+import { LIMITS } from "../http/limits";
 import type { ActivityEntry } from "../activity/schema";
 import type { InboxComment, ThreadComment } from "../comments/schema";
 import { type PostStatus, type PostWithTags, STATUS_LABELS } from "../posts/schema";
@@ -393,7 +394,14 @@ export function requestPage(
     <form method="post" action="/admin/posts/${post.id}/edit">
       ${formFields(chrome)}
       <label for="title">Title</label
-      ><input id="title" name="title" type="text" required maxlength="200" value="${post.title}" />
+      ><input
+        id="title"
+        name="title"
+        type="text"
+        required
+        maxlength="${LIMITS.postTitleLength}"
+        value="${post.title}"
+      />
       <label for="description">Description</label
       ><textarea id="description" name="description" rows="5">${post.description ?? ""}</textarea>
       <fieldset>

@@ -19,7 +19,7 @@ export type Comment = Static<typeof CommentSchema>;
 
 export const CommentCreateSchema = t.Object({
   body: Body,
-  authorName: t.Optional(t.Nullable(t.String({ maxLength: 200 }))),
+  authorName: t.Optional(t.Nullable(t.String({ maxLength: LIMITS.personNameLength }))),
   isInternalNote: t.Optional(t.Boolean({ default: false })),
 });
 export type CommentCreate = Static<typeof CommentCreateSchema>;

@@ -1,8 +1,9 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
 import { describeUnsubscribe, unsubscribe } from "./service";
+import { LIMITS } from "../http/limits";
 
-const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: 100 }) });
+const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: LIMITS.linkTokenLength }) });
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

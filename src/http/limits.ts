@@ -17,6 +17,8 @@ export const LIMITS = {
   releaseTitleLength: 200,
   releaseContentLength: 100_000,
   releaseLabelLength: 50,
+  /** The posts one release ships. */
+  releasePosts: 1_000,
   personNameLength: 200,
   emailLength: 320,
   urlLength: 2_000,
@@ -28,4 +30,23 @@ export const LIMITS = {
   /** Raw feedback for from-text (an email, a call note), and its origin label. */
   feedbackTextLength: 20_000,
   feedbackSourceLength: 100,
+  /** The id a visitor without an account votes and comments under (spec: 1 to 200 characters). */
+  anonymousIdLength: 200,
+  /** An activity filter's entity type (post, tag, release…). */
+  entityTypeLength: 50,
+  /** An opaque paging cursor as the API hands it out. */
+  cursorLength: 2_000,
+  /** A webhook endpoint's description, its event type names, and how many it subscribes to. */
+  webhookDescriptionLength: 500,
+  eventTypeLength: 64,
+  webhookEvents: 50,
+  /** A secret or API key of a connected service (chat tool, code host, payment processor). */
+  serviceSecretLength: 2_000,
+  paymentsKeyLength: 500,
+  /** A chat channel's or an issue tracker team's name, as the integration settings take them. */
+  integrationLabelLength: 200,
+  /** Where a request submitted through the MCP server came from (its private metadata.source). */
+  requestSourceLength: 200,
+  /** The token of an email link (unsubscribe, sign-in). */
+  linkTokenLength: 100,
 } as const;

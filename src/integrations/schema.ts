@@ -1,13 +1,14 @@
 import { type Static, t } from "elysia";
 import { DateTime } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 export const INTEGRATION_KINDS = ["team-chat", "community-chat", "code-host", "issue-tracker"] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
-const Secret = t.String({ minLength: 1, maxLength: 2000 });
+const Secret = t.String({ minLength: 1, maxLength: LIMITS.serviceSecretLength });
 const HookUrl = t.String({
   minLength: 1,
-  maxLength: 2000,
+  maxLength: LIMITS.urlLength,
   description: "The chat tool's incoming-webhook https URL",
 });
 const Masked = t.Nullable(t.String({ description: "Secret, shown as its last 4 characters only" }));
@@ -15,7 +16,7 @@ const stamps = { createdAt: DateTime, updatedAt: DateTime };
 
 export const TeamChatPut = t.Object({
   webhookUrl: HookUrl,
-  channel: t.Optional(t.Nullable(t.String({ maxLength: 200 }))),
+  channel: t.Optional(t.Nullable(t.String({ maxLength: LIMITS.integrationLabelLength }))),
   enabled: t.Optional(t.Boolean()),
 });
 export const CommunityChatPut = t.Object({ webhookUrl: HookUrl, enabled: t.Optional(t.Boolean()) });
@@ -39,7 +40,7 @@ export const CodeHostPut = t.Object({
 });
 export const IssueTrackerPut = t.Object({
   apiKey: Secret,
-  teamId: t.Optional(t.Nullable(t.String({ maxLength: 200 }))),
+  teamId: t.Optional(t.Nullable(t.String({ maxLength: LIMITS.integrationLabelLength }))),
   enabled: t.Optional(t.Boolean()),
   autoCreateIssues: t.Optional(t.Boolean()),
 });

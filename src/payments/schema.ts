@@ -1,10 +1,11 @@
 import { type Static, t } from "elysia";
 import { DateTime, Enum } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 export const PaymentsConfigInputSchema = t.Object({
   apiKey: t.String({
     minLength: 1,
-    maxLength: 500,
+    maxLength: LIMITS.paymentsKeyLength,
     pattern: "^\\S+$",
     error: "must be the processor's secret or restricted API key, without spaces",
     description: "The payment processor's API key (Stripe: sk_… or a read-only rk_… key)",

@@ -126,7 +126,10 @@ export const ListPostsQuery = t.Object({
   page: t.Optional(PageParam),
   limit: t.Optional(IntegerParam("limit", { minimum: 1, maximum: 100, description: "1 to 100, default 50" })),
   cursor: t.Optional(
-    t.String({ maxLength: 2000, description: "Empty string starts a cursor scan; then pass nextCursor" }),
+    t.String({
+      maxLength: LIMITS.cursorLength,
+      description: "Empty string starts a cursor scan; then pass nextCursor",
+    }),
   ),
   updated_since: t.Optional(DateTimeInput("Inclusive lower bound on updatedAt")),
 });

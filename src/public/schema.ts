@@ -167,7 +167,7 @@ export type PublicVote = Static<typeof PublicVoteSchema>;
 
 const AnonymousId = t.String({
   minLength: 1,
-  maxLength: 200,
+  maxLength: LIMITS.anonymousIdLength,
   description: "A stable id of the visitor's browser or device",
 });
 const PersonName = t.String({ maxLength: LIMITS.personNameLength });

@@ -25,7 +25,7 @@ const Label = t.Nullable(
   t.String({ maxLength: LIMITS.releaseLabelLength, description: "Version label, such as v2.3" }),
 );
 const PostIds = t.Array(Id, {
-  maxItems: 1000,
+  maxItems: LIMITS.releasePosts,
   uniqueItems: true,
   description: "Posts this release ships; publishing archives them with `releaseId` set",
 });

@@ -16,7 +16,11 @@ const Spend = t.Number({
   maximum: MAX_SPEND,
   description: "Monthly spend in currency units, such as 49.9; stored to the cent",
 });
-const AvatarUrl = t.String({ maxLength: 2000, pattern: "^https?://", error: "must be an http(s) URL" });
+const AvatarUrl = t.String({
+  maxLength: LIMITS.urlLength,
+  pattern: "^https?://",
+  error: "must be an http(s) URL",
+});
 
 export const BoardUserSchema = t.Object(
   {

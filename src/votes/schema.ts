@@ -1,9 +1,10 @@
 import { type Static, t } from "elysia";
 import { DateTime, Id } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 const AnonymousId = t.String({
   minLength: 1,
-  maxLength: 200,
+  maxLength: LIMITS.anonymousIdLength,
   description: "A stable id of a voter without an account",
 });
 

@@ -2,6 +2,7 @@ import boardCss from "./assets/board.css" with { type: "text" };
 import boardScript from "./assets/board.client.js" with { type: "text" };
 import widgetScript from "./assets/widget.client.js" with { type: "text" };
 import visitorMessages from "./assets/visitor-messages.client.js" with { type: "text" };
+import { LIMITS } from "../http/limits";
 
 /** A static file the binary carries: its text, its type, and a short content hash for cache busting. */
 export interface Asset {
@@ -11,6 +12,13 @@ export interface Asset {
 }
 
 const INCLUDE_VISITOR_MESSAGES = "  // @include visitor-messages.client.js\n";
+const INCLUDE_LIMITS = "  // @include limits\n";
+/** The field limits the widget's form checks before sending: read from LIMITS, as every surface does. */
+const WIDGET_LIMITS = {
+  postTitleLength: LIMITS.postTitleLength,
+  postDescriptionLength: LIMITS.postDescriptionLength,
+  emailLength: LIMITS.emailLength,
+};
 
 /**
  * The board's and the widget's scripts with the visitor wording of API errors (visitor-messages.client.js)
@@ -34,7 +42,15 @@ export const BOARD_ASSETS: Record<string, Asset> = {
   "board.js": asset(withVisitorMessages(boardScript), "text/javascript; charset=utf-8"),
 };
 
-export const WIDGET_SCRIPT = asset(withVisitorMessages(widgetScript), "text/javascript; charset=utf-8");
+function withLimits(script: string): string {
+  if (!script.includes(INCLUDE_LIMITS)) throw new Error("the widget script lost its limits line");
+  return script.replace(INCLUDE_LIMITS, () => `  var LIMITS = ${JSON.stringify(WIDGET_LIMITS)};\n`);
+}
+
+export const WIDGET_SCRIPT = asset(
+  withLimits(withVisitorMessages(widgetScript)),
+  "text/javascript; charset=utf-8",
+);
 
 export function assetUrl(name: keyof typeof BOARD_ASSETS & string): string {
   return `${ASSETS_PATH}/${name}?v=${BOARD_ASSETS[name]!.version}`;

@@ -1,3 +1,4 @@
+import { LIMITS } from "../http/limits";
 import type { PostStatus } from "../posts/schema";
 import { STATUS_LABELS, VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
 import { escapeXml, html, type Html, raw } from "../html";
@@ -197,7 +198,7 @@ function filters(view: BoardPageView): Html {
   return html`<form class="filters" method="get" action="${boardPath(view.board.slug)}" role="search">
     <div class="field">
       <label for="filter-q">Search</label
-      ><input id="filter-q" name="q" type="search" value="${query.q}" maxlength="200" />
+      ><input id="filter-q" name="q" type="search" value="${query.q}" maxlength="${LIMITS.searchLength}" />
     </div>
     <div class="field">
       <label for="filter-status">Status</label
@@ -346,11 +347,22 @@ export function postPage(view: PostPageView): Html {
                   <legend>Add a comment</legend>
                   <div class="field">
                     <label for="comment-body">Comment</label
-                    ><textarea id="comment-body" name="body" rows="4" required maxlength="5000"></textarea>
+                    ><textarea
+                      id="comment-body"
+                      name="body"
+                      rows="4"
+                      required
+                      maxlength="${LIMITS.commentLength}"
+                    ></textarea>
                   </div>
                   <div class="field">
                     <label for="comment-name">Your name (optional)</label
-                    ><input id="comment-name" name="authorName" autocomplete="name" maxlength="200" />
+                    ><input
+                      id="comment-name"
+                      name="authorName"
+                      autocomplete="name"
+                      maxlength="${LIMITS.personNameLength}"
+                    />
                   </div>
                   <button type="submit">Post comment</button>
                   <p class="form-status" role="status" aria-live="polite"></p>
@@ -383,19 +395,30 @@ export function submitPage(board: BoardRef): Html {
         <fieldset disabled>
           <div class="field">
             <label for="submit-title">Title</label
-            ><input id="submit-title" name="title" required maxlength="200" />
+            ><input id="submit-title" name="title" required maxlength="${LIMITS.postTitleLength}" />
           </div>
           <div class="field">
             <label for="submit-description">Description (optional)</label
-            ><textarea id="submit-description" name="description" rows="6" maxlength="10000"></textarea>
+            ><textarea
+              id="submit-description"
+              name="description"
+              rows="6"
+              maxlength="${LIMITS.postDescriptionLength}"
+            ></textarea>
           </div>
           <div class="field">
             <label for="submit-name">Your name (optional)</label
-            ><input id="submit-name" name="name" autocomplete="name" maxlength="200" />
+            ><input id="submit-name" name="name" autocomplete="name" maxlength="${LIMITS.personNameLength}" />
           </div>
           <div class="field">
             <label for="submit-email">Email (optional, to hear about progress)</label
-            ><input id="submit-email" name="email" type="email" autocomplete="email" maxlength="320" />
+            ><input
+              id="submit-email"
+              name="email"
+              type="email"
+              autocomplete="email"
+              maxlength="${LIMITS.emailLength}"
+            />
           </div>
           <button type="submit">Submit request</button>
           <p class="form-status" role="status" aria-live="polite"></p>

@@ -1,17 +1,18 @@
 import { type Static, t } from "elysia";
 import { DateTime, Enum, Id } from "../http/schemas";
+import { LIMITS } from "../http/limits";
 
 const Url = t.String({
   minLength: 1,
-  maxLength: 2000,
+  maxLength: LIMITS.urlLength,
   description: "An https URL reachable from the internet",
 });
-const Events = t.Array(t.String({ minLength: 1, maxLength: 64 }), {
+const Events = t.Array(t.String({ minLength: 1, maxLength: LIMITS.eventTypeLength }), {
   minItems: 1,
-  maxItems: 50,
+  maxItems: LIMITS.webhookEvents,
   description: "Event types (docs/webhooks.md), or `*` for all",
 });
-const Description = t.Nullable(t.String({ maxLength: 500 }));
+const Description = t.Nullable(t.String({ maxLength: LIMITS.webhookDescriptionLength }));
 
 export const WebhookSchema = t.Object(
   {

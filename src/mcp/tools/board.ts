@@ -16,7 +16,11 @@ import { ADDS, adminProject, defineTool, READS, REMOVES, type Tool, UPDATES } fr
 import { Args, defined, Id, Limit, Page, PostId } from "./args";
 import { LIMITS } from "../../http/limits";
 
-const AnonymousId = Type.String({ minLength: 1, maxLength: 200, description: "A voter without an account" });
+const AnonymousId = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.anonymousIdLength,
+  description: "A voter without an account",
+});
 
 export const addVoteTool = defineTool({
   name: "add_vote",
@@ -67,7 +71,7 @@ export const addCommentTool = defineTool({
       maxLength: LIMITS.commentLength,
       description: `1 to ${LIMITS.commentLength} characters`,
     }),
-    author_name: Type.Optional(Type.String({ maxLength: 200 })),
+    author_name: Type.Optional(Type.String({ maxLength: LIMITS.personNameLength })),
     is_internal_note: Type.Optional(
       Type.Boolean({ description: "Visible to the team only (default false)" }),
     ),
@@ -185,7 +189,7 @@ export const updateUserTool = defineTool({
     user_spend: Type.Optional(
       Type.Number({ minimum: 0, maximum: MAX_SPEND, description: "Monthly spend, such as 49.9" }),
     ),
-    name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    name: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.personNameLength }), Type.Null()])),
     email: Type.Optional(
       Type.Union([
         Type.String({ maxLength: LIMITS.emailLength, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" }),

@@ -6,6 +6,7 @@ import { CreatedWebhookSchema, WebhookSchema } from "../../webhooks/schema";
 import { createWebhook, listWebhooks } from "../../webhooks/service";
 import { ADDS, adminProject, defineTool, READS, type Tool, UPDATES } from "../tool";
 import { Args } from "./args";
+import { LIMITS } from "../../http/limits";
 
 export const syncPaymentsTool = defineTool({
   name: "sync_payments",
@@ -45,15 +46,15 @@ export const createWebhookTool = defineTool({
   input: Args({
     url: Type.String({
       minLength: 1,
-      maxLength: 2000,
+      maxLength: LIMITS.urlLength,
       description: "An https URL reachable from the internet",
     }),
-    events: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+    events: Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.eventTypeLength }), {
       minItems: 1,
-      maxItems: 50,
+      maxItems: LIMITS.webhookEvents,
       description: "Event types, or ['*'] for all",
     }),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
+    description: Type.Optional(Type.String({ maxLength: LIMITS.webhookDescriptionLength })),
   }),
   output: t.Object({ webhook: CreatedWebhookSchema }),
   async run(session, args) {

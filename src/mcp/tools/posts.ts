@@ -6,6 +6,7 @@ import { listPosts } from "../../posts/listing";
 import { BulkResultSchema, MergeResultSchema, PostSchema, PostWithTagsSchema } from "../../posts/schema";
 import * as posts from "../../posts/service";
 import { adminProject, ADDS, defineTool, READS, REMOVES, type Tool, UPDATES } from "../tool";
+import { LIMITS } from "../../http/limits";
 import {
   Args,
   defined,
@@ -61,7 +62,10 @@ export const listPostsTool = defineTool({
     page: Type.Optional(Page),
     limit: Type.Optional(Limit(100, 50)),
     cursor: Type.Optional(
-      Type.String({ maxLength: 2000, description: "'' starts a cursor scan; then nextCursor" }),
+      Type.String({
+        maxLength: LIMITS.cursorLength,
+        description: "'' starts a cursor scan; then nextCursor",
+      }),
     ),
     updated_since: Type.Optional(DateTimeInput("Only posts updated since")),
   }),
@@ -158,7 +162,7 @@ export const bulkUpdatePostsTool = defineTool({
           "{ id, title?, description?, status?, tag_ids?, metadata?, notify? } as in update_post; an item that " +
           "breaks a rule gets its own error result and the others are applied",
       }),
-      { minItems: 1, maxItems: 100 },
+      { minItems: 1, maxItems: LIMITS.bulkItems },
     ),
   }),
   output: t.Object({ results: t.Array(BulkResultSchema) }),

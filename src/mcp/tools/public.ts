@@ -45,7 +45,7 @@ export const submitFeatureRequest = defineTool({
       ),
       source: Type.Optional(
         Type.String({
-          maxLength: 200,
+          maxLength: LIMITS.requestSourceLength,
           description:
             "Where the request came from, such as 'claude-code' (stored in private metadata.source)",
         }),
@@ -132,7 +132,7 @@ export const upvotePost = defineTool({
       anonymous_id: Type.Optional(
         Type.String({
           minLength: 1,
-          maxLength: 200,
+          maxLength: LIMITS.anonymousIdLength,
           description:
             "A stable id of the person voting; the vote is theirs and only this id removes it. Required on the hosted server in public mode; featureboard mcp (stdio) fills in one derived from this machine and user, and admin mode one derived from this connection's address",
         }),
@@ -172,7 +172,11 @@ export const addPublicComment = defineTool({
         maxLength: LIMITS.commentLength,
         description: `The comment, 1 to ${LIMITS.commentLength} characters`,
       }),
-      author_name: Type.String({ minLength: 1, maxLength: 200, description: "Name shown with the comment" }),
+      author_name: Type.String({
+        minLength: 1,
+        maxLength: LIMITS.personNameLength,
+        description: "Name shown with the comment",
+      }),
       project_slug: ProjectSlug,
     },
     { additionalProperties: false },

@@ -56,7 +56,7 @@ export const getActivityTool = defineTool({
     page: Type.Optional(Page),
     limit: Type.Optional(Limit(100, 50)),
     entity_type: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 50, description: "post, tag, release…" }),
+      Type.String({ minLength: 1, maxLength: LIMITS.entityTypeLength, description: "post, tag, release…" }),
     ),
   }),
   output: t.Object({ entries: t.Array(ActivityEntrySchema), pagination: PaginationSchema }),
@@ -91,14 +91,16 @@ export const createReleaseTool = defineTool({
   access: "admin",
   annotations: ADDS,
   input: Args({
-    title: Type.String({ minLength: 1, maxLength: 200 }),
-    content: Type.Optional(Type.String({ maxLength: 100000, description: "Markdown release notes" })),
+    title: Type.String({ minLength: 1, maxLength: LIMITS.releaseTitleLength }),
+    content: Type.Optional(
+      Type.String({ maxLength: LIMITS.releaseContentLength, description: "Markdown release notes" }),
+    ),
     is_draft: Type.Optional(Type.Boolean({ description: "Default true; false publishes now" })),
     label: Type.Optional(
       Type.String({ maxLength: LIMITS.releaseLabelLength, description: "Version label, such as v2.3" }),
     ),
     post_ids: Type.Optional(
-      Type.Array(Id("A post this release ships"), { maxItems: 1000, uniqueItems: true }),
+      Type.Array(Id("A post this release ships"), { maxItems: LIMITS.releasePosts, uniqueItems: true }),
     ),
   }),
   output: t.Object({ release: ReleaseSchema }),

@@ -10,6 +10,7 @@
   var label = script.getAttribute("data-label") || "Feedback";
 
   // @include visitor-messages.client.js
+  // @include limits
 
   var CSS =
     ":host{all:initial}" +
@@ -128,14 +129,26 @@
 
     var form = element("form", { class: "form" });
     var fields = [
-      ["fb-title-input", "title", "What would you like?", "input", { required: "", maxlength: "200" }],
-      ["fb-description", "description", "Details (optional)", "textarea", { rows: "3", maxlength: "10000" }],
+      [
+        "fb-title-input",
+        "title",
+        "What would you like?",
+        "input",
+        { required: "", maxlength: String(LIMITS.postTitleLength) },
+      ],
+      [
+        "fb-description",
+        "description",
+        "Details (optional)",
+        "textarea",
+        { rows: "3", maxlength: String(LIMITS.postDescriptionLength) },
+      ],
       [
         "fb-email",
         "email",
         "Email (optional)",
         "input",
-        { type: "email", maxlength: "320", autocomplete: "email" },
+        { type: "email", maxlength: String(LIMITS.emailLength), autocomplete: "email" },
       ],
     ];
     fields.forEach(function (field) {
