@@ -147,6 +147,21 @@ export function validationError(field: string, problem: string): ApiError {
   );
 }
 
+export const BODY_ERROR_PREFIX = "Invalid request body:";
+
+/**
+ * A request body refused as a whole rather than for one field (two fields that exclude each other, none of
+ * the fields that would change anything). Not `validationError("body", …)`: a comment's text is a field
+ * named `body`, and the MCP tools (which have no body) say "arguments" here instead (src/mcp/tool.ts).
+ */
+export function bodyError(problem: string): ApiError {
+  return new ApiError(
+    "VALIDATION_ERROR",
+    `${BODY_ERROR_PREFIX} ${problem}`,
+    "Fix the request body and send it again; the OpenAPI document lists every field's rules.",
+  );
+}
+
 export const ApiErrorSchema = t.Object(
   {
     error_code: t.String({ description: "Machine-readable code in upper snake case" }),

@@ -1,6 +1,6 @@
 import { recordActivity } from "../activity/service";
 import { beforeNextSlice, type Db, inTransaction, whenCommitted } from "../db/connection";
-import { validationError } from "../http/errors";
+import { bodyError, validationError } from "../http/errors";
 import { importBoardExport } from "./board-export";
 import { CsvError, parseCsv } from "./csv";
 import { checkCsvImport, importCsvSlice } from "./csv-import";
@@ -16,7 +16,7 @@ export async function csvRowsOf(
   input: Pick<ImportInput, "csv" | "data">,
 ): Promise<Record<string, unknown>[]> {
   if (input.csv !== undefined) {
-    if (input.data !== undefined) throw validationError("body", "give either data or csv, not both");
+    if (input.data !== undefined) throw bodyError("give either data or csv, not both");
     let rows: Record<string, unknown>[];
     try {
       rows = await parseCsv(input.csv);

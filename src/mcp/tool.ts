@@ -86,9 +86,11 @@ export function defineTool<In extends TObject, Out extends TObject>(spec: ToolSp
     outputSchema: toJsonSchema(spec.output),
     async execute(session, args) {
       if (spec.access === "admin") adminProject(session);
+      // Outside the renaming below: these errors name the caller's own keys, a stray `postId` included.
+      const input = checkArguments(spec.input, args);
       let result: Static<Out>;
       try {
-        result = await spec.run(session, checkArguments(spec.input, args));
+        result = await spec.run(session, input);
       } catch (error) {
         throw error instanceof ApiError ? inArgumentNames(error, argumentNames) : error;
       }
@@ -109,15 +111,24 @@ function restNamesOf(input: TObject): Map<string, string> {
 }
 
 /**
- * The services name fields as REST does (`tagIds`, `intoPostId`); a tool's caller knows them by its
- * arguments' names (docs/mcp.md), so an error's message and hint say those instead.
+ * A service's words in a tool's terms: REST field names (`tagIds`, `intoPostId`) become the arguments'
+ * (`tag_ids`, docs/mcp.md), and "the request body" (`bodyError`) becomes the arguments: a tool has none.
  */
+export function inToolTerms(text: string, argumentNames: ReadonlyMap<string, string>): string {
+  const renamed =
+    argumentNames.size === 0
+      ? text
+      : text.replace(
+          new RegExp(`\\b(${[...argumentNames.keys()].join("|")})\\b`, "g"),
+          (camel) => argumentNames.get(camel) ?? camel,
+        );
+  return renamed.replace(/\bthe request body\b/g, "the arguments").replace(/\brequest body\b/g, "arguments");
+}
+
+/** An error of a service, as a tool's caller reads it (`inToolTerms`). */
 function inArgumentNames(error: ApiError, argumentNames: Map<string, string>): ApiError {
-  if (argumentNames.size === 0) return error;
-  const pattern = new RegExp(`\\b(${[...argumentNames.keys()].join("|")})\\b`, "g");
-  const rename = (text: string) => text.replace(pattern, (camel) => argumentNames.get(camel) ?? camel);
-  const message = rename(error.message);
-  const hint = rename(error.hint);
+  const message = inToolTerms(error.message, argumentNames);
+  const hint = inToolTerms(error.hint, argumentNames);
   if (message === error.message && hint === error.hint) return error;
   return new ApiError(error.code, message, hint, {
     retry: error.retry,

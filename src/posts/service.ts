@@ -3,7 +3,7 @@ import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
 import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
-import { ApiError, notFound, validationError } from "../http/errors";
+import { ApiError, BODY_ERROR_PREFIX, bodyError, notFound, validationError } from "../http/errors";
 import { requireValid } from "../http/validation-message";
 import { issueLinksOfPosts } from "../integrations/service";
 import { formatCents } from "../users/money";
@@ -216,10 +216,7 @@ function applyUpdate(
   options: UpdateOptions = {},
 ): { post: Post; changed: boolean } {
   if (options.releaseId === undefined && !EDITABLE_FIELDS.some((field) => patch[field] !== undefined)) {
-    throw validationError(
-      "body",
-      `needs at least one of ${EDITABLE_FIELDS.join(", ")}; notify alone changes nothing`,
-    );
+    throw bodyError(`needs at least one of ${EDITABLE_FIELDS.join(", ")}; notify alone changes nothing`);
   }
   const before = requirePostRow(db, projectId, postId);
   const after: PostRow = { ...before };
@@ -322,7 +319,9 @@ export function bulkUpdatePosts(db: Db, projectId: string, items: BulkUpdate["it
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const id = itemId(item);
-      return { index, id, status: "error", error: { error_code: error.code, message: error.message } };
+      // One item of the body: what refuses a whole body refuses this item.
+      const message = error.message.replace(BODY_ERROR_PREFIX, "Invalid item:");
+      return { index, id, status: "error", error: { error_code: error.code, message } };
     }
   });
 }

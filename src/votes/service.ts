@@ -2,7 +2,7 @@ import { recordActivity } from "../activity/service";
 import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
 import { iso } from "../db/time";
 import { appendEvent } from "../events/outbox";
-import { ApiError, notFound, validationError } from "../http/errors";
+import { ApiError, bodyError, notFound } from "../http/errors";
 import { recountVotes, requireListedPostRow, requirePostRow, subscribeToPost } from "../posts/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import { requireValid } from "../http/validation-message";
@@ -64,7 +64,7 @@ export function castVote(
   const boardUserId = input.boardUserId ?? null;
   const anonymousId = input.anonymousId ?? null;
   if ((boardUserId === null) === (anonymousId === null)) {
-    throw validationError("body", "give exactly one of boardUserId or anonymousId");
+    throw bodyError("give exactly one of boardUserId or anonymousId");
   }
   return inTransaction(db, () => {
     const voter = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);

@@ -238,6 +238,29 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     expect(both.value.message).toContain("board_user_id");
     expect(both.value.message).toContain("anonymous_id");
     expect(both.value.message).not.toMatch(/boardUserId|anonymousId/);
+    // A tool has no request body: a rule about its arguments as a whole says "arguments".
+    expect(empty.value.message).toStartWith("Invalid arguments: needs at least one of title");
+    expect(both.value.message).toStartWith("Invalid arguments: give exactly one of");
+    const user = await makeUser(t, { email: "terms@example.com" });
+    expect((await callTool(admin, "update_user", { user_id: user.id })).value.message).toBe(
+      "Invalid arguments: give at least one of user_spend, name, email",
+    );
+    // A bulk item's error names the item's fields as the tool takes them.
+    const bulk = await toolValue(admin, "bulk_update_posts", { items: [{ id: post.id }] });
+    expect(bulk.results[0].error.message).toStartWith("Invalid item: needs at least one of");
+    expect(bulk.results[0].error.message).toContain("tag_ids");
+    expect(bulk.results[0].error.message).not.toContain("tagIds");
+  });
+
+  test("an argument the tool does not have is named as the caller wrote it, a camelCase twin included", async () => {
+    const post = await makePost(t, { title: "Stray arguments" });
+    const twin = await callTool(admin, "get_post", { post_id: post.id, postId: post.id });
+    expect(twin.value.error_code).toBe("VALIDATION_ERROR");
+    expect(twin.value.message).toContain("'postId'");
+    expect(twin.value.message).not.toContain("'post_id'");
+    const camel = await callTool(admin, "create_post", { title: "x", tagIds: [] });
+    expect(camel.value.message).toContain("'tagIds'");
+    expect(camel.value.message).toContain("is not a known field");
   });
 
   test("public tools work on the key's own project, even a private board", async () => {

@@ -54,11 +54,13 @@ describe("votes", () => {
     });
     expect(registered.status).toBe(201);
     expect(registered.body.data).toMatchObject({ boardUserId: user.id, anonymousId: null });
-    expectApiError(
+    const neither = expectApiError(
       await t.call("POST", votesPath(post.id), { body: { boardUserId: null, anonymousId: null } }),
       400,
       "VALIDATION_ERROR",
     );
+    // A rule of the body as a whole, not of a field named "body".
+    expect(neither.message).toBe("Invalid request body: give exactly one of boardUserId or anonymousId");
     const foreigner = await makeUser(t, { email: "far@example.com" }, t.other.secretKey);
     expectApiError(
       await t.call("POST", votesPath(post.id), { body: { boardUserId: foreigner.id } }),

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { CommentSchema } from "../../comments/schema";
 import * as comments from "../../comments/service";
-import { validationError } from "../../http/errors";
+import { bodyError } from "../../http/errors";
 import { PaginationSchema, pageRequest } from "../../http/paging";
 import { SuccessSchema } from "../../http/schemas";
 import { TagSchema } from "../../tags/schema";
@@ -200,8 +200,7 @@ export const updateUserTool = defineTool({
   output: t.Object({ user: BoardUserSchema }),
   run(session, args) {
     const patch = defined({ userSpend: args.user_spend, name: args.name, email: args.email });
-    if (Object.keys(patch).length === 0)
-      throw validationError("arguments", "give at least one of user_spend, name, email");
+    if (Object.keys(patch).length === 0) throw bodyError("give at least one of user_spend, name, email");
     return { user: users.updateUser(session.ctx.db, adminProject(session).id, args.user_id, patch) };
   },
 });

@@ -5,7 +5,7 @@ import { DateTimeInput, SuccessSchema } from "../../http/schemas";
 import { listPosts } from "../../posts/listing";
 import { BulkResultSchema, MergeResultSchema, PostSchema, PostWithTagsSchema } from "../../posts/schema";
 import * as posts from "../../posts/service";
-import { adminProject, ADDS, defineTool, READS, REMOVES, type Tool, UPDATES } from "../tool";
+import { adminProject, ADDS, defineTool, inToolTerms, READS, REMOVES, type Tool, UPDATES } from "../tool";
 import { LIMITS } from "../../http/limits";
 import {
   Args,
@@ -43,6 +43,9 @@ function patchOf(args: Editable) {
 }
 
 /** A snake_case bulk item → the REST bulk item, unchecked: bulkUpdatePosts checks each item on its own. */
+/** A bulk item's fields by the REST names the service reports them under. */
+const ITEM_FIELDS = new Map([["tagIds", "tag_ids"]]);
+
 function bulkItemOf(item: Record<string, unknown>): Record<string, unknown> {
   const { tag_ids: tagIds, ...rest } = item;
   return tagIds === undefined ? rest : { ...rest, tagIds };
@@ -168,7 +171,15 @@ export const bulkUpdatePostsTool = defineTool({
   output: t.Object({ results: t.Array(BulkResultSchema) }),
   run(session, args) {
     const items = args.items.map(bulkItemOf);
-    return { results: posts.bulkUpdatePosts(session.ctx.db, adminProject(session).id, items) };
+    const results = posts.bulkUpdatePosts(session.ctx.db, adminProject(session).id, items);
+    // Each item's error in the items' own words (`tag_ids`), as a thrown error would be.
+    return {
+      results: results.map((result) =>
+        result.error
+          ? { ...result, error: { ...result.error, message: inToolTerms(result.error.message, ITEM_FIELDS) } }
+          : result,
+      ),
+    };
   },
 });
 
