@@ -1,3 +1,4 @@
+import { instanceSecret } from "../db/instance-secrets";
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { authenticateSecretKey } from "../http/auth";
@@ -7,9 +8,17 @@ import type { McpSession } from "./tool";
 export const MCP_PATH = "/mcp";
 
 /** A voter id for `upvote_post` calls that give none: stable per client address, never the address itself. */
-function anonymousIdOf(clientIp: string): string {
-  return `mcp-${new Bun.CryptoHasher("sha256").update(`featureboard-mcp:${clientIp}`).digest("hex").slice(0, 24)}`;
+/**
+ * The voter a vote without `anonymous_id` is cast as: an HMAC of the client address under the
+ * installation's own secret (docs/mcp.md), stable across restarts, and not computable by anyone else who
+ * knows the address (a bare hash of it was: they could have removed the vote through the public API).
+ */
+function anonymousIdOf(ctx: AppContext, clientIp: string): string {
+  const key = instanceSecret(ctx.db, MCP_VOTER_SECRET);
+  return `mcp-${new Bun.CryptoHasher("sha256", key).update(`featureboard-mcp:${clientIp}`).digest("hex").slice(0, 24)}`;
 }
+
+const MCP_VOTER_SECRET = "mcp-voter";
 
 /**
  * Stateless, the server has nothing to push on a standalone GET stream and no session to DELETE; the
@@ -41,7 +50,7 @@ function sessionOf(ctx: AppContext, request: Request, headers: Record<string, st
     ctx,
     adminProject,
     urlProjectSlug: requestUrl(request).searchParams.get("project") || null,
-    defaultAnonymousId: anonymousIdOf(clientIp),
+    defaultAnonymousId: anonymousIdOf(ctx, clientIp),
   };
 }
 

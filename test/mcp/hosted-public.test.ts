@@ -109,12 +109,17 @@ describe("hosted MCP without a key (public mode)", () => {
       voted: false,
       voteCount: 0,
     });
-    // Public mode never votes as an id derived from the client address (shared and guessable): the voter's
-    // anonymous_id is required, and nothing is stored without it.
-    const withoutId = await callTool(client, "upvote_post", { post_id: post.id }, scan);
-    expect(withoutId.value).toMatchObject({ error_code: "VALIDATION_ERROR" });
-    expect(withoutId.value.message).toContain("anonymous_id");
-    expect((await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data).toEqual([]);
+    // anonymous_id is optional (docs/mcp.md): without it the vote is the connection's, under an id only this
+    // installation can compute from the address: not a bare hash of it, which anyone could compute.
+    const withoutId = await toolValue(client, "upvote_post", { post_id: post.id }, scan);
+    expect(withoutId).toEqual({ postId: post.id, voted: true, voteCount: 1 });
+    const [vote] = (await t.call("GET", `/api/v1/posts/${post.id}/votes`)).body.data;
+    expect(vote.anonymousId).toMatch(/^mcp-[0-9a-f]{24}$/);
+    for (const address of ["127.0.0.1", "::1", "::ffff:127.0.0.1", "unknown"]) {
+      const bare = new Bun.CryptoHasher("sha256").update(`featureboard-mcp:${address}`).digest("hex");
+      expect(vote.anonymousId).not.toBe(`mcp-${bare.slice(0, 24)}`);
+    }
+    expect((await toolValue(client, "upvote_post", { post_id: post.id }, scan)).voted).toBe(false);
 
     const comment = await toolValue(
       client,

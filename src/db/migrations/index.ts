@@ -18,6 +18,7 @@ import embeddingFailures from "./0015_embedding_failures.sql" with { type: "text
 import embeddingQueueDue from "./0016_embedding_queue_due.sql" with { type: "text" };
 import halfVectors from "./0017_half_vectors.sql" with { type: "text" };
 import inboxSeen from "./0018_inbox_seen.sql" with { type: "text" };
+import instanceSecrets from "./0019_instance_secrets.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   { version: 16, name: "0016_embedding_queue_due", sql: embeddingQueueDue },
   { version: 17, name: "0017_half_vectors", sql: halfVectors },
   { version: 18, name: "0018_inbox_seen", sql: inboxSeen },
+  { version: 19, name: "0019_instance_secrets", sql: instanceSecrets },
 ];

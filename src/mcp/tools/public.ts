@@ -2,7 +2,6 @@ import { Type } from "@sinclair/typebox";
 import { VISIBLE_STATUSES } from "../../posts/schema";
 import { PublicCommentSchema, PublicPostSchema, PublicVoteSchema } from "../../public/schema";
 import { boardUrl, commentPublic, listVisiblePosts, submitPublicPost } from "../../public/service";
-import { validationError } from "../../http/errors";
 import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
 import { PostId } from "./args";
 import { togglePublicVote } from "../../votes/service";
@@ -134,7 +133,7 @@ export const upvotePost = defineTool({
           minLength: 1,
           maxLength: LIMITS.anonymousIdLength,
           description:
-            "A stable id of the person voting; the vote is theirs and only this id removes it. Required on the hosted server in public mode; featureboard mcp (stdio) fills in one derived from this machine and user, and admin mode one derived from this connection's address",
+            "A stable id of the person voting; the vote is theirs and only this id removes it. Without it, featureboard mcp (stdio) fills in one derived from this machine and user, and the hosted server one it derives from this connection's address (shared by everyone behind that address)",
         }),
       ),
       project_slug: ProjectSlug,
@@ -144,15 +143,9 @@ export const upvotePost = defineTool({
   output: PublicVoteSchema,
   run(session, args) {
     const project = boardProject(session, args.project_slug);
-    // A public vote belongs to its anonymous id. An id derived from the client address would be shared by
-    // everyone behind that address and computable by anyone who knows it, so public mode never invents one.
-    const anonymousId = args.anonymous_id ?? (session.adminProject ? session.defaultAnonymousId : null);
-    if (anonymousId === null) {
-      throw validationError(
-        "anonymous_id",
-        "is required in public mode: pass a stable id of the person voting (it alone can remove the vote)",
-      );
-    }
+    // The decisions give `anonymous_id` as optional, as VoteShip's tool has it: without one, the vote is the
+    // connection's, an id only this installation can compute from the client address (docs/mcp.md).
+    const anonymousId = args.anonymous_id ?? session.defaultAnonymousId;
     return togglePublicVote(session.ctx.db, project.id, args.post_id, { anonymousId });
   },
 });
