@@ -85,6 +85,16 @@ function missing(entity: Referenced, sourceId: string): ApiError {
 }
 
 /** Reads the document, or an array holding it, and refuses anything that is not this format. */
+/**
+ * Whether `data` is a board-export document (or an array holding the one): what `source: board-export`
+ * reads as one. An array of rows (objects without `format`) is read as rows (`importData`).
+ */
+export function isBoardExportDocument(data: unknown): boolean {
+  if (!Array.isArray(data) || data.length === 0) return true;
+  const [first] = data;
+  return typeof first === "object" && first !== null && "format" in first;
+}
+
 function readDocument(data: unknown): Record<string, unknown> {
   const document = Array.isArray(data) && data.length === 1 ? data[0] : data;
   if (typeof document !== "object" || document === null || Array.isArray(document)) {

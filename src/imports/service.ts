@@ -1,7 +1,7 @@
 import { recordActivity } from "../activity/service";
 import { beforeNextSlice, type Db, inTransaction, whenCommitted } from "../db/connection";
 import { bodyError, validationError } from "../http/errors";
-import { importBoardExport } from "./board-export";
+import { importBoardExport, isBoardExportDocument } from "./board-export";
 import { CsvError, parseCsv } from "./csv";
 import { checkCsvImport, importCsvSlice } from "./csv-import";
 import { type ImportError, type ImportInput, type ImportResult, MAX_IMPORT_ROWS } from "./schema";
@@ -119,10 +119,12 @@ export async function importData(db: Db, projectId: string, input: ImportInput):
   if (source === "board-export" && input.csv !== undefined) {
     throw validationError("csv", "is for source csv only");
   }
-  if (source === "csv" && input.data === undefined && input.csv === undefined) {
+  if (input.data === undefined && (source === "board-export" || input.csv === undefined)) {
     throw validationError("data", "is required");
   }
-  if (source === "board-export") {
+  // An array of rows (each with a title, as the specification gives `data`) is read as a CSV's rows are,
+  // whichever the source: another board's export, row by row. A board-export document is read whole.
+  if (source === "board-export" && isBoardExportDocument(input.data)) {
     // Synchronous to the end, so a caller's actAs covers every entry it records.
     const result = importBoardExport(db, projectId, input.data);
     recordImport(db, projectId, source, result, null);

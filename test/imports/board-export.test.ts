@@ -256,6 +256,22 @@ describe("board export", () => {
     }
   });
 
+  test("rows with source board-export (each with a title, as the specification gives data) are imported as rows", async () => {
+    const imported = await elsewhere.call("POST", "/api/v1/import", {
+      body: {
+        source: "board-export",
+        data: [
+          { title: "Row from another board", description: "Exported row by row", votes: 3 },
+          { description: "no title" },
+        ],
+      },
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body.data).toMatchObject({ imported: 1, skipped: 1 });
+    const posts = (await elsewhere.call("GET", "/api/v1/posts?limit=100")).body.data;
+    expect(posts).toContainEqual(expect.objectContaining({ title: "Row from another board", voteCount: 3 }));
+  });
+
   test("a document of another format is 400 and stores nothing", async () => {
     const before = await exportOf(elsewhere);
     for (const data of [
