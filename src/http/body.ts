@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { ApiError } from "./errors";
-import { requestPath } from "./request-info";
+import { MCP_PATH, requestPath } from "./request-info";
 import { nextTurn } from "../turns";
 
 const MiB = 1024 * 1024;
@@ -250,7 +250,10 @@ export function jsonBodies() {
     })
     .onParse({ as: "global" }, async ({ request }) => {
       const path = requestPath(request);
-      if (!path.startsWith("/api/")) return;
+      // The MCP endpoint's JSON-RPC gets the same limits (size while it streams in, depth), not the
+      // object-only rule: a JSON-RPC batch is an array.
+      const mcp = path === MCP_PATH;
+      if (!path.startsWith("/api/") && !mcp) return;
       const text = await readText(request, bodyLimitFor(path));
       if (text.trim() === "") return null;
       const inSteps = text.length >= PARSE_IN_STEPS_FROM;
@@ -274,7 +277,7 @@ export function jsonBodies() {
         );
       }
       // Every API body is an object (docs/decisions.md); an optional body schema would let 42 through.
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      if (!mcp && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
         throw new ApiError(
           "VALIDATION_ERROR",
           "Request body must be a JSON object",

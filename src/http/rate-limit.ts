@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config, RateLimitRule } from "../config";
 import { ApiError } from "./errors";
-import { HEALTH_CHECK_PATH, requestInfo, requestPath } from "./request-info";
+import { HEALTH_CHECK_PATH, MCP_PATH, requestInfo, requestPath } from "./request-info";
 
 export interface RateDecision {
   allowed: boolean;
@@ -106,7 +106,6 @@ const STATIC_ASSETS = "/b/_assets/";
 /** The keyless pages of the REST API: discovery and its documentation. */
 const KEYLESS_API_PATHS = new Set(["/api/v1", "/api/v1/", "/api/v1/openapi.json", "/api/v1/docs"]);
 /** The MCP endpoint (src/mcp/routes.ts): admin mode authenticates with a secret key. */
-const MCP_ENDPOINT = "/mcp";
 
 /** Board pages (and their feed), the widget script and the team dashboard: what a person's browser loads. */
 function isBoardPage(path: string): boolean {
@@ -123,7 +122,7 @@ const TOO_MANY_PAGES = `<!doctype html>
  * mode): such a request is metered per key, or per IP when the key is bad, by `authenticateSecretKey`.
  */
 function meteredByKey(path: string): boolean {
-  if (path === MCP_ENDPOINT) return true;
+  if (path === MCP_PATH) return true;
   return path.startsWith("/api/v1/") && !KEYLESS_API_PATHS.has(path);
 }
 

@@ -52,6 +52,8 @@ export function requestUrl(request: Request): URL {
  * because writes are syncing.
  */
 export const HEALTH_CHECK_PATH = "/healthz";
+/** The hosted MCP endpoint (src/mcp/routes.ts): metered and size-limited by the HTTP layer too. */
+export const MCP_PATH = "/mcp";
 
 export function requestPath(request: Request): string {
   return requestUrl(request).pathname;

@@ -2,10 +2,8 @@ import { instanceSecret } from "../db/instance-secrets";
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { authenticateSecretKey } from "../http/auth";
-import { requestInfo, requestUrl } from "../http/request-info";
+import { MCP_PATH, requestInfo, requestUrl } from "../http/request-info";
 import type { McpSession } from "./tool";
-
-export const MCP_PATH = "/mcp";
 
 /** A voter id for `upvote_post` calls that give none: stable per client address, never the address itself. */
 /**

@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ConfigError, SECRET_KEY_PATTERN } from "../config";
 import { APP_VERSION } from "../meta/version";
-import { MCP_PATH } from "./routes";
+import { MCP_PATH } from "../http/request-info";
 import { SERVER_INSTRUCTIONS } from "./server";
 
 export interface StdioConfig {

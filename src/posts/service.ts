@@ -3,6 +3,7 @@ import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
 import { queueStatusEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
+import { MAX_JSON_DEPTH } from "../http/body";
 import { ApiError, BODY_ERROR_PREFIX, bodyError, notFound, validationError } from "../http/errors";
 import { requireValid } from "../http/validation-message";
 import { issueLinksOfPosts } from "../integrations/service";
@@ -138,8 +139,33 @@ function cleanTitle(title: string): string {
   return trimmed;
 }
 
+/**
+ * Refuses metadata no surface could hand back: nested deeper than a request body may be (every surface's
+ * rule, src/http/body.ts; JSON.stringify of a deep enough value exhausts the stack), or holding a number
+ * JSON cannot write (1e400 parses as Infinity and would be stored as null). Walked with a stack of its
+ * own, not by recursion.
+ */
+function checkMetadataValue(metadata: NonNullable<Metadata>): void {
+  const pending: { value: unknown; depth: number }[] = [{ value: metadata, depth: 1 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, depth } = next;
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw validationError("metadata", "must hold finite numbers only");
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > MAX_JSON_DEPTH) {
+      throw validationError(
+        "metadata",
+        `must not nest arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
+    for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+  }
+}
+
 function serializeMetadata(metadata: Metadata): string | null {
   if (metadata === null) return null;
+  checkMetadataValue(metadata);
   const json = JSON.stringify(metadata);
   if (json.length > MAX_METADATA_BYTES) throw validationError("metadata", "must be at most 64 KiB as JSON");
   return json;

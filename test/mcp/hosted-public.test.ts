@@ -246,6 +246,31 @@ describe("hosted MCP without a key (public mode)", () => {
     expect((await readJson(malformed)).error_code).toBe("INVALID_JSON");
   });
 
+  test("a JSON-RPC body gets the API's limits: too deep is refused before any tool runs, too large while it streams in", async () => {
+    const headers = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+    const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
+    const call = (metadata: string) =>
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"submit_feature_request",` +
+      `"arguments":{"title":"Deep","project_slug":"acme","metadata":${metadata}}}}`;
+    const refused = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: call(deep) });
+    expect(refused.status).toBe(400);
+    expect((await readJson(refused)).message).toContain("deeper than 64 levels");
+    // Chunked, with no Content-Length to refuse it by: counted as it arrives.
+    const large = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const chunk = new TextEncoder().encode(" ".repeat(256 * 1024));
+        for (let part = 0; part < 8; part++) controller.enqueue(chunk);
+        controller.enqueue(new TextEncoder().encode(call("{}")));
+        controller.close();
+      },
+    });
+    const tooLarge = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: large });
+    expect(tooLarge.status).toBe(413);
+    expect((await t.call("GET", "/api/v1/posts?limit=100")).body.data).not.toContainEqual(
+      expect.objectContaining({ title: "Deep" }),
+    );
+  });
+
   test("public mode is rate limited per client IP, like the public API", async () => {
     const limited = createTestApp({
       FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "60",

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createTestApp, expectApiError } from "../support/app";
 import { makePost, makeTag, makeUser } from "../support/board";
+import { createPost } from "../../src/posts/service";
+import { createProject } from "../../src/projects/service";
 
 const t = createTestApp();
 afterAll(() => t.close());
@@ -149,6 +151,29 @@ describe("PATCH /posts/{id}", () => {
     expect(replaced.body.data.metadata).toEqual({ c: 3 });
     const cleared = await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { metadata: null } });
     expect(cleared.body.data.metadata).toBeNull();
+  });
+
+  test("metadata JSON cannot write back is refused: a number beyond a double, nesting deeper than a body may", async () => {
+    const huge = expectApiError(
+      await t.call("POST", "/api/v1/posts", {
+        rawBody: '{"title":"Huge number","metadata":{"a":1e400}}',
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(huge.message).toBe("Invalid 'metadata': must hold finite numbers only");
+    // Deeper than any surface's body may nest (each checks its body first); the service's own rule holds
+    // for every caller, and walks the value without recursing.
+    let deep: Record<string, unknown> = {};
+    for (let level = 0; level < 100_000; level++) deep = { d: deep };
+    const { project } = createProject(t.ctx.db, { slug: "deep-metadata" });
+    expect(() => createPost(t.ctx.db, project.id, { title: "Deep", metadata: deep })).toThrow(
+      "must not nest arrays or objects deeper than 64 levels",
+    );
+    expect((await t.call("GET", "/api/v1/posts?limit=100")).body.data).not.toContainEqual(
+      expect.objectContaining({ title: "Huge number" }),
+    );
   });
 
   test("ARCHIVED → another status clears releaseId; staying ARCHIVED keeps it", async () => {
