@@ -67,16 +67,30 @@ export type ExportComment = Static<typeof ExportCommentSchema>;
 export const ExportTagSchema = t.Object({
   id: Id,
   label: t.String({ minLength: 1, maxLength: LIMITS.tagLabelLength }),
-  theme: t.String({ pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$" }),
+  theme: t.String({
+    pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
+    error: "must be a hex colour such as #6366f1",
+  }),
   createdAt: DateTime,
 });
 export type ExportTag = Static<typeof ExportTagSchema>;
 export const ExportUserSchema = t.Object({
   id: Id,
-  email: t.Nullable(t.String({ maxLength: LIMITS.emailLength, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" })),
+  email: t.Nullable(
+    t.String({
+      maxLength: LIMITS.emailLength,
+      pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+      error: "must be an email address",
+    }),
+  ),
   name: t.Nullable(t.String({ maxLength: LIMITS.personNameLength })),
-  avatarUrl: t.Nullable(t.String({ maxLength: LIMITS.urlLength, pattern: "^https?://" })),
-  userSpend: t.String({ pattern: "^\\d{1,10}(\\.\\d{1,2})?$" }),
+  avatarUrl: t.Nullable(
+    t.String({ maxLength: LIMITS.urlLength, pattern: "^https?://", error: "must be an http(s) URL" }),
+  ),
+  userSpend: t.String({
+    pattern: "^\\d{1,10}(\\.\\d{1,2})?$",
+    error: "must be an amount such as 49.90 (at most two decimals)",
+  }),
   createdAt: DateTime,
 });
 export type ExportUser = Static<typeof ExportUserSchema>;

@@ -23,10 +23,14 @@ export const CommunityChatPut = t.Object({ webhookUrl: HookUrl, enabled: t.Optio
 /** GitHub's own rules, so a name can never step out of `/repos/{owner}/{repo}` (such as `..`). */
 const RepoOwner = t.String({
   pattern: "^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$",
+  error:
+    "must be a GitHub user or organisation name: letters, digits and single inner hyphens, at most 39 characters",
   description: "The user or organisation: letters, digits and single inner hyphens, at most 39 characters",
 });
 const RepoName = t.String({
   pattern: "^(?!\\.\\.?$)[A-Za-z0-9._-]{1,100}$",
+  error:
+    "must be a repository name: letters, digits, '.', '_' and '-', at most 100 characters, not '.' or '..'",
   description: "The repository: letters, digits, '.', '_' and '-', at most 100 characters, not '.' or '..'",
 });
 

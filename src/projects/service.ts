@@ -35,7 +35,8 @@ function projectNotFound(slug: string): ApiError {
   return new ApiError(
     "PROJECT_NOT_FOUND",
     `No project with slug '${slug}'`,
-    "List the projects with: featureboard project list",
+    // Read by visitors of a board and callers of the public API as much as by operators: no CLI command.
+    "Check the project's slug: it is the part of the board's address after /b/.",
   );
 }
 

@@ -218,7 +218,10 @@ describe("bounded input", () => {
       { repoOwner: "-acme", repoName: "roadmap" },
     ]) {
       const response = await t.call("PUT", "/api/v1/integrations/code-host", { body });
-      expectApiError(response, 400, "VALIDATION_ERROR");
+      const error = expectApiError(response, 400, "VALIDATION_ERROR");
+      // In words, not the pattern's regular expression.
+      expect(error.message).toMatch(/must be a (GitHub user or organisation|repository) name/);
+      expect(error.message).not.toContain("^");
     }
     const valid = await t.call("PUT", "/api/v1/integrations/code-host", {
       body: { repoOwner: "acme-inc", repoName: "road.map_2" },

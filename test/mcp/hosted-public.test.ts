@@ -70,6 +70,18 @@ describe("hosted MCP without a key (public mode)", () => {
     expect((await toolValue(client2, "browse_board", { q: "popular" }, scan)).posts).toHaveLength(1);
   });
 
+  test("a malformed email is refused in words, as the REST API says it", async () => {
+    const client = await publicClient("acme");
+    const refused = await callTool(
+      client,
+      "submit_feature_request",
+      { title: "Mail me", email: "bad" },
+      scan,
+    );
+    expect(refused.value.error_code).toBe("VALIDATION_ERROR");
+    expect(refused.value.message).toBe("Invalid 'email': must be an email address");
+  });
+
   test("submit_feature_request files a PENDING post, with source kept in private metadata", async () => {
     const client = await publicClient("acme");
     const result = await toolValue(

@@ -108,10 +108,14 @@ describe("public submissions", () => {
       400,
       "VALIDATION_ERROR",
     );
-    expectApiError(
+    const unknown = expectApiError(
       await pub("POST", "/api/public/posts", { body: { projectSlug: "nobody", title: "x" } }),
       404,
       "PROJECT_NOT_FOUND",
+    );
+    // A visitor's hint, not an operator's command.
+    expect(unknown.resolution_hint).toBe(
+      "Check the project's slug: it is the part of the board's address after /b/.",
     );
     expect((await t.call("GET", "/api/v1/posts?limit=1")).body.pagination.total).toBe(before);
   });

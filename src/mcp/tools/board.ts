@@ -148,6 +148,7 @@ export const createTagTool = defineTool({
     theme: Type.Optional(
       Type.String({
         pattern: "^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$",
+        error: "must be a hex colour such as #6366f1",
         description: "Hex colour, default #6366f1",
       }),
     ),
@@ -192,7 +193,11 @@ export const updateUserTool = defineTool({
     name: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.personNameLength }), Type.Null()])),
     email: Type.Optional(
       Type.Union([
-        Type.String({ maxLength: LIMITS.emailLength, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$" }),
+        Type.String({
+          maxLength: LIMITS.emailLength,
+          pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+          error: "must be an email address",
+        }),
         Type.Null(),
       ]),
     ),

@@ -39,6 +39,7 @@ export const submitFeatureRequest = defineTool({
         Type.String({
           maxLength: LIMITS.emailLength,
           pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+          error: "must be an email address",
           description: "The requester's email, to hear back; never shown publicly",
         }),
       ),
