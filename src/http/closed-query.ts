@@ -1,6 +1,14 @@
 import { Elysia, type InternalRoute } from "elysia";
 import { validationError } from "./errors";
-import { requestPath } from "./request-info";
+import { DOCS_PATH, OPENAPI_PATH, requestPath } from "./request-info";
+
+/**
+ * The API's documents are pages and files, not calls: a link or a tool may add its own parameters (a
+ * cache buster, a tracking tag), which a closed query would refuse with a JSON error instead of the page.
+ */
+function isDocument(path: string): boolean {
+  return path === OPENAPI_PATH || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
+}
 
 /**
  * A parameter the query string gives twice: no parameter of the API takes a list, and keeping one of the
@@ -29,7 +37,8 @@ export function closedQueries(routes: () => InternalRoute[]) {
     { as: "global" },
     ({ request, route, query }) => {
       const [unknown] = Object.keys(query);
-      if (unknown === undefined || !requestPath(request).startsWith("/api/")) return;
+      const path = requestPath(request);
+      if (unknown === undefined || !path.startsWith("/api/") || isDocument(path)) return;
       const repeated = repeatedParameter(request.url);
       if (repeated !== null) throw validationError(repeated, "is given more than once");
       withoutQuery ??= new Set(

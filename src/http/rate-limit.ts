@@ -1,7 +1,14 @@
 import { Elysia } from "elysia";
 import type { Config, RateLimitRule } from "../config";
 import { ApiError } from "./errors";
-import { HEALTH_CHECK_PATH, MCP_PATH, requestInfo, requestPath } from "./request-info";
+import {
+  DOCS_PATH,
+  HEALTH_CHECK_PATH,
+  MCP_PATH,
+  OPENAPI_PATH,
+  requestInfo,
+  requestPath,
+} from "./request-info";
 
 export interface RateDecision {
   allowed: boolean;
@@ -104,7 +111,7 @@ const UNMETERED_PATHS = new Set([HEALTH_CHECK_PATH]);
 /** The board pages' versioned, cached scripts and styles (src/web/assets.ts): static, never metered. */
 const STATIC_ASSETS = "/b/_assets/";
 /** The keyless pages of the REST API: discovery and its documentation. */
-const KEYLESS_API_PATHS = new Set(["/api/v1", "/api/v1/", "/api/v1/openapi.json", "/api/v1/docs"]);
+const KEYLESS_API_PATHS = new Set(["/api/v1", "/api/v1/", OPENAPI_PATH, DOCS_PATH]);
 /** The MCP endpoint (src/mcp/routes.ts): admin mode authenticates with a secret key. */
 
 /** Board pages (and their feed), the widget script and the team dashboard: what a person's browser loads. */

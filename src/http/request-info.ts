@@ -52,6 +52,10 @@ export function requestUrl(request: Request): URL {
  * because writes are syncing.
  */
 export const HEALTH_CHECK_PATH = "/healthz";
+/** The API's documents (src/meta): the OpenAPI document and the docs page with its assets. */
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+export const DOCS_PATH = "/api/v1/docs";
+
 /** The hosted MCP endpoint (src/mcp/routes.ts): metered and size-limited by the HTTP layer too. */
 export const MCP_PATH = "/mcp";
 

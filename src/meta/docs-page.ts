@@ -5,10 +5,9 @@ import initScript from "./docs/init.client.js" with { type: "text" };
 import type { AppContext } from "../context";
 import { ERROR_CODES, ERROR_MEANINGS, isErrorCode } from "../http/errors";
 import { escapeHtml } from "../html";
-import { OPENAPI_PATH } from "./openapi";
+import { DOCS_PATH, OPENAPI_PATH } from "../http/request-info";
 import { API_VERSION } from "./version";
 
-export const DOCS_PATH = "/api/v1/docs";
 const ASSETS = `${DOCS_PATH}/assets`;
 
 /**

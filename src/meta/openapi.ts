@@ -1,8 +1,8 @@
 import { type AnyElysia, Elysia } from "elysia";
 import type { AppContext } from "../context";
+import { DOCS_PATH, OPENAPI_PATH } from "../http/request-info";
 import { API_VERSION } from "./version";
 
-export const OPENAPI_PATH = "/api/v1/openapi.json";
 // 3.1 schemas are plain JSON Schema, which is what TypeBox emits (const, examples arrays).
 const OPENAPI_VERSION = "3.1.0";
 
@@ -49,7 +49,7 @@ export function openApi(ctx: AppContext, finishedApp: () => AnyElysia | null) {
         const { toOpenAPISchema } = await import("@elysiajs/openapi/openapi");
         const { paths, components } = toOpenAPISchema(
           app,
-          { paths: ["/api/v1/docs", OPENAPI_PATH, /^\/api\/v1\/docs\//] },
+          { paths: [DOCS_PATH, OPENAPI_PATH, new RegExp(`^${DOCS_PATH}/`)] },
           undefined,
           undefined,
           OPENAPI_VERSION,

@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { sqliteVersions } from "../db/connection";
 import { ApiError, ApiErrorSchema } from "../http/errors";
 import { keylessRoutes } from "../http/routes";
-import { HEALTH_CHECK_PATH } from "../http/request-info";
+import { DOCS_PATH, HEALTH_CHECK_PATH } from "../http/request-info";
 import { errorResponses } from "../http/schemas";
 import { listProjects } from "../projects/service";
 import { DiscoverySchema, HealthSchema } from "./schema";
@@ -34,7 +34,7 @@ function endpointsOf(routes: InternalRoute[]): Endpoint[] {
  */
 function landingPath(ctx: AppContext): string {
   const board = listProjects(ctx.db).find((project) => project.isPublic);
-  return board ? `/b/${encodeURIComponent(board.slug)}` : "/api/v1/docs";
+  return board ? `/b/${encodeURIComponent(board.slug)}` : DOCS_PATH;
 }
 
 export function metaRoutes(ctx: AppContext, routes: () => InternalRoute[]) {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { createTestApp } from "../support/app";
+import { createTestApp, expectApiError } from "../support/app";
 
 const t = createTestApp({
   FEATUREBOARD_PUBLIC_URL: "https://board.example.com",
@@ -94,6 +94,17 @@ describe("OpenAPI document and docs", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
     expect(response.text).toContain("swagger");
+  });
+
+  test("the documents take whatever query a link or a tool adds (a cache buster, a tag), unlike API calls", async () => {
+    const page = await t.call("GET", "/api/v1/docs?utm_source=mail&x=1&x=2", { key: null });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const document = await t.call("GET", "/api/v1/openapi.json?v=2", { key: null });
+    expect(document.status).toBe(200);
+    expect(document.body.openapi).toStartWith("3.1");
+    // An API call still refuses what it does not know.
+    expectApiError(await t.call("GET", "/api/v1/tags?v=2"), 400, "VALIDATION_ERROR");
   });
 });
 
