@@ -225,7 +225,7 @@ function tooLarge(limit: number): ApiError {
  */
 async function readText(request: Request, limit: number): Promise<string> {
   if (!request.body) return "";
-  if (request.headers.has("content-length")) return request.text();
+  if (request.headers.has("content-length")) return decodeUtf8(await request.arrayBuffer());
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {
@@ -233,7 +233,23 @@ async function readText(request: Request, limit: number): Promise<string> {
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return decodeUtf8(Buffer.concat(chunks));
+}
+
+/**
+ * JSON text is UTF-8 (RFC 8259). Bytes that are not were decoded into U+FFFD and stored so, a title
+ * changed without a word; they are refused instead.
+ */
+function decodeUtf8(bytes: ArrayBuffer | Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(
+      "INVALID_JSON",
+      "Request body is not valid UTF-8",
+      "Send the JSON document encoded in UTF-8; other encodings, or bytes cut in the middle of a character, are refused.",
+    );
+  }
 }
 
 /**

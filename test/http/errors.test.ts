@@ -20,6 +20,30 @@ describe("every failure is an ApiError", () => {
     expectApiError(response, 400, "INVALID_JSON");
   });
 
+  test("a body that is not UTF-8 → 400 INVALID_JSON, and nothing is stored with replacement characters", async () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const send = (bytes: Uint8Array<ArrayBuffer>) =>
+      t.app.handle(
+        new Request(`${TEST_ORIGIN}/api/v1/tags`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${t.project.secretKey}`, "content-type": "application/json" },
+          body: bytes,
+        }),
+      );
+    const refused = await send(new Uint8Array([...encode('{"label":"bad'), 0xff, 0xfe, ...encode('utf"}')]));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error_code: "INVALID_JSON",
+      message: "Request body is not valid UTF-8",
+    });
+    const tags = await t.call("GET", "/api/v1/tags");
+    expect(JSON.stringify(tags.body.data)).not.toContain("\ufffd");
+    // UTF-8 of every script goes through as sent.
+    const accepted = await send(new Uint8Array(encode('{"label":"Çà va — 日本"}')));
+    expect(accepted.status).toBe(201);
+    expect((await accepted.json()).data.label).toBe("Çà va — 日本");
+  });
+
   test("a wrong-typed field → 400 VALIDATION_ERROR naming the field", async () => {
     const body = expectApiError(
       await t.call("POST", "/api/v1/tags", { body: { label: 42 } }),
