@@ -283,6 +283,26 @@ describe("hosted MCP without a key (public mode)", () => {
     );
   });
 
+  test("tools/call with arguments that are not an object is invalid params, in a sentence", async () => {
+    const headers = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+    for (const args of ["[]", '"text"', "42"]) {
+      const response = await fetch(`${server.url}/mcp?project=acme`, {
+        method: "POST",
+        headers,
+        body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"browse_board","arguments":${args}}}`,
+      });
+      expect(response.status).toBe(200);
+      expect(await readJson(response)).toEqual({
+        jsonrpc: "2.0",
+        id: 7,
+        error: {
+          code: -32602,
+          message: "Invalid params: 'arguments' must be an object of the tool's arguments",
+        },
+      });
+    }
+  });
+
   test("public mode is rate limited per client IP, like the public API", async () => {
     const limited = createTestApp({
       FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "60",
