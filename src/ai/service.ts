@@ -78,7 +78,11 @@ export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: 
     ai,
     projectId,
     { title: input.query, description: null },
-    { threshold: input.threshold ?? DEFAULT_THRESHOLD, limit: input.limit ?? DEFAULT_SIMILAR_LIMIT },
+    {
+      threshold: input.threshold ?? DEFAULT_THRESHOLD,
+      limit: input.limit ?? DEFAULT_SIMILAR_LIMIT,
+      matchWords: true,
+    },
   );
   return data;
 }

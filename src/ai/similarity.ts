@@ -5,7 +5,7 @@ import { ApiError } from "../http/errors";
 import { type AiProvider, calibrate, isRejected } from "./provider";
 import type { SignatureIndex } from "./signature-index";
 import * as store from "./store";
-import { onePlaceApart, terms } from "./text";
+import { onePlaceApart, plainWords, terms } from "./text";
 import { dot, signature } from "./vectors";
 
 /** Up to this many posts a project is scanned exactly; above it the signature index finds candidates. */
@@ -114,7 +114,7 @@ export async function similarTo(
   ai: AiRuntime,
   projectId: string,
   query: { title: string; description: string | null },
-  options: { threshold: number; limit: number; excludeIds?: readonly string[] },
+  options: { threshold: number; limit: number; excludeIds?: readonly string[]; matchWords?: boolean },
 ): Promise<SimilarPost[]> {
   const { db, provider } = ai;
   await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
@@ -124,7 +124,52 @@ export async function similarTo(
   const hits = (await nearest(ai, projectId, vector, 2 * options.limit + excluded.size))
     .filter((hit) => !excluded.has(hit.postId))
     .map((hit) => ({ postId: hit.postId, similarity: calibrate(hit.raw, provider.calibration) }));
-  return similarPostsOf(db, projectId, query.title, hits, options);
+  const searched = options.matchWords ? withWordMatches(db, projectId, query, hits, options.limit) : hits;
+  return similarPostsOf(
+    db,
+    projectId,
+    query.title,
+    searched.filter((hit) => !excluded.has(hit.postId)),
+    options,
+  );
+}
+
+/** A search of at most this many words (stopwords aside) also finds the titles that hold them all. */
+export const WORD_MATCH_MAX_WORDS = 2;
+/**
+ * The similarity of a post whose title holds every word of a short search: from 0.75 (the words are a
+ * small part of a long title) to 0.85 (they are the title), above the default threshold (0.7) and under a
+ * close paraphrase's. A one-word search reads a meaning the embedding of one word cannot: "dark" is about
+ * "Dark mode" (whose vector stands for the phrase: 0 against the lone word), "mobile" about "Mobile app"
+ * (docs/ai.md).
+ */
+export const WORD_MATCH_SIMILARITY = { least: 0.75, most: 0.85 };
+
+/**
+ * A short search's hits with the posts whose titles hold all its words raised to WORD_MATCH_SIMILARITY
+ * (their similarity kept when higher), the closer the title is to those words the higher. The similar-post search only: a duplicate is still decided by
+ * meaning alone (from-text).
+ */
+function withWordMatches(
+  db: Db,
+  projectId: string,
+  query: { title: string; description: string | null },
+  hits: readonly { postId: string; similarity: number }[],
+  limit: number,
+): { postId: string; similarity: number }[] {
+  const words = [...new Set(plainWords(`${query.title} ${query.description ?? ""}`))];
+  if (words.length === 0 || words.length > WORD_MATCH_MAX_WORDS) return [...hits];
+  const candidates = store.postIdsWithTitleFragments(db, projectId, words, 4 * limit);
+  const rows = store.unmergedPostsById(db, projectId, candidates);
+  const merged = new Map(hits.map((hit) => [hit.postId, hit.similarity]));
+  for (const [postId, row] of rows) {
+    const titleWords = new Set(plainWords(row.title));
+    if (!words.every((word) => titleWords.has(word))) continue;
+    const { least, most } = WORD_MATCH_SIMILARITY;
+    const similarity = least + ((most - least) * words.length) / titleWords.size;
+    merged.set(postId, Math.max(merged.get(postId) ?? 0, similarity));
+  }
+  return [...merged].map(([postId, similarity]) => ({ postId, similarity }));
 }
 
 /** A post read for a search, with its similarity to the title searched for. */

@@ -306,6 +306,26 @@ export interface PostSummaryRow {
   created_at: number;
 }
 
+/**
+ * Unmerged posts whose title holds every fragment (a word's stem, [a-z0-9] only), most voted first: the
+ * candidates of a short search's word match (similarity.ts). A scan of the project's titles.
+ */
+export function postIdsWithTitleFragments(
+  db: Db,
+  projectId: string,
+  fragments: readonly string[],
+  limit: number,
+): string[] {
+  const clauses = fragments.map(() => "title LIKE ?").join(" AND ");
+  return db
+    .query<{ id: string }, (string | number)[]>(
+      `SELECT id FROM posts WHERE project_id = ? AND merged_into_id IS NULL AND ${clauses}
+       ORDER BY vote_count DESC, id LIMIT ?`,
+    )
+    .all(projectId, ...fragments.map((fragment) => `%${fragment}%`), limit)
+    .map((row) => row.id);
+}
+
 /** The unmerged posts among `ids`, by id. */
 export function unmergedPostsById(
   db: Db,

@@ -412,6 +412,18 @@ function foldPhrases(plain: string): string {
   return value.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * The words of a text as written: lower case, accents removed, stemmed, stopwords left out, and no
+ * phrase folded, so "Dark mode" has "dark" and "mode", the words a one-word search for "dark" looks for
+ * (`terms` folds it into "darkmode").
+ */
+export function plainWords(text: string): string[] {
+  return plainText(text)
+    .split(" ")
+    .filter((word) => word !== "" && !STOPWORDS.has(word))
+    .map(stem);
+}
+
 /** Lower case, accents and punctuation removed, product phrases folded to canonical tokens. */
 export function normalise(text: string): string {
   return foldPhrases(plainText(text));

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { expectApiError } from "../support/app";
 import { createAiTestApp } from "./support";
 import { makePost } from "../support/board";
+import { createProject } from "../../src/projects/service";
 
 const t = createAiTestApp();
 afterAll(() => t.close());
@@ -30,6 +31,29 @@ describe("GET /posts/similar", () => {
     const scores = all.map((hit: { similarity: number }) => hit.similarity);
     expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
     for (const score of scores) expect(score).toBeLessThan(0.7);
+  });
+
+  test("a one- or two-word search finds the titles holding its words, the closest title first", async () => {
+    const key = createProject(t.ctx.db, { slug: "word-search", plan: "growth" }).secretKey;
+    const make = async (title: string) =>
+      (await t.call("POST", "/api/v1/posts", { body: { title }, key })).body.data.id as string;
+    const darkMode = await make("Dark mode");
+    const mobileApp = await make("Mobile app");
+    const darkMobile = await make("Dark theme for the mobile app");
+    await make("Keyboard shortcuts for power users");
+    const search = async (query: string) =>
+      (
+        await t.call("GET", `/api/v1/posts/similar?query=${encodeURIComponent(query)}`, { key })
+      ).body.data.map((hit: { id: string; similarity: number }) => [hit.id, hit.similarity]);
+    // The embedding of a lone word does not meet the phrase's ("dark" scored 0 against "Dark mode").
+    const dark = await search("dark");
+    expect(dark.map(([id]: [string]) => id)).toEqual([darkMode, darkMobile]);
+    for (const [, similarity] of dark) expect(similarity).toBeGreaterThanOrEqual(0.75);
+    expect((await search("mobile")).map(([id]: [string]) => id)).toEqual([mobileApp, darkMobile]);
+    expect((await search("mobile dark")).map(([id]: [string]) => id)).toEqual([darkMobile]);
+    // Stopwords alone, or a longer text, are searched by meaning only.
+    expect(await search("the")).toEqual([]);
+    expect((await search("dark mode for the app please")).map(([id]: [string]) => id)[0]).toBe(darkMode);
   });
 
   test("threshold is respected: every result reaches it", async () => {
