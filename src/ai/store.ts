@@ -307,8 +307,16 @@ export interface PostSummaryRow {
 }
 
 /**
- * Unmerged posts whose title holds every fragment (a word's stem, [a-z0-9] only), most voted first: the
- * candidates of a short search's word match (similarity.ts). A scan of the project's titles.
+ * How many of a project's most voted posts a short search's word match reads: at most ~2 ms where every
+ * title of a 100,000-post board would hold the event loop for tens (issue 19; docs/ai.md); past these,
+ * the search goes by meaning alone.
+ */
+export const WORD_MATCH_SCAN = 3_000;
+
+/**
+ * Unmerged posts whose title holds every fragment (a word's stem, [a-z0-9] only), among the project's
+ * WORD_MATCH_SCAN most voted, most voted first: the candidates of a short search's word match
+ * (similarity.ts). The inner query walks posts_by_votes in its own order and stops there.
  */
 export function postIdsWithTitleFragments(
   db: Db,
@@ -319,10 +327,12 @@ export function postIdsWithTitleFragments(
   const clauses = fragments.map(() => "title LIKE ?").join(" AND ");
   return db
     .query<{ id: string }, (string | number)[]>(
-      `SELECT id FROM posts WHERE project_id = ? AND merged_into_id IS NULL AND ${clauses}
-       ORDER BY vote_count DESC, id LIMIT ?`,
+      `SELECT id FROM (
+         SELECT id, title, vote_count, created_at FROM posts WHERE project_id = ? AND merged_into_id IS NULL
+         ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?
+       ) WHERE ${clauses} ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?`,
     )
-    .all(projectId, ...fragments.map((fragment) => `%${fragment}%`), limit)
+    .all(projectId, WORD_MATCH_SCAN, ...fragments.map((fragment) => `%${fragment}%`), limit)
     .map((row) => row.id);
 }
 
