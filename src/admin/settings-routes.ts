@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { EVENT_TYPES } from "../events/catalogue";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, errorBody, validationError } from "../http/errors";
 import { requestUrl } from "../http/request-info";
 import { ImportSchema } from "../imports/schema";
 import { exportProject, importData } from "../imports/service";
@@ -345,7 +345,8 @@ export function settingsRoutes(kit: DashboardKit) {
           );
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          return Response.json({ error: error.message }, { status: error.status });
+          // The API's error body (its `error` is what the page's script reads), as every JSON answer has.
+          return Response.json(errorBody(error, ctx.config.publicUrl), { status: error.status });
         }
       })
       .get("/admin/export", async ({ request }) => {

@@ -135,6 +135,18 @@ describe("team accounts and the dashboard's security", () => {
     expect(comments.body.data).toEqual([]);
   });
 
+  test("the import progress of an unknown job is an ApiError, as every JSON answer is", async () => {
+    const cookie = await member("progress-owner@example.com");
+    const response = await fetch(`${server.url}/admin/import/%ff/progress?project=acme`, {
+      headers: { cookie },
+    });
+    expect(response.status).toBe(404);
+    const body = await response.json();
+    expect(body.error_code).toBe("IMPORT_NOT_FOUND");
+    expect(body.error).toBe(body.message);
+    expect(body.resolution_hint).toBeString();
+  });
+
   test("only owners manage keys and members; admins and members are refused", async () => {
     for (const role of ["admin", "member"] as const) {
       const cookie = await member(`${role}-role@example.com`, "acme", role);
