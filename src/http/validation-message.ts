@@ -64,10 +64,27 @@ const WRONG_TYPE = new Set<ValueErrorType>([
  * 51 against Elysia's body `t.Integer` (a numeric string or an integer) is "at most 50", not "must be a
  * string or an integer"; a too-long value of `t.Nullable(t.String(...))` is "at most N characters".
  */
-function closestOption(error: ValueError): ValueError | null {
-  for (const option of error.errors) {
-    const first = option.First();
-    if (first && !WRONG_TYPE.has(first.type)) return first;
+function closestOption(firsts: readonly (ValueError | undefined)[]): ValueError | null {
+  return firsts.find((first) => first !== undefined && !WRONG_TYPE.has(first.type)) ?? null;
+}
+
+/**
+ * For a value that failed every option of a union only by the type of some part of it, the complaint of
+ * an option whose own type it has, about that part: `[5]` against "rows or a document" is an array whose
+ * item 1 is not an object, not "must be an array or an object".
+ */
+function insideOption(
+  error: ValueError,
+  firsts: readonly (ValueError | undefined)[],
+): { where: string; problem: ValueError } | null {
+  for (const first of firsts) {
+    if (!first || !first.path.startsWith(`${error.path}/`)) continue;
+    const where = first.path
+      .slice(error.path.length + 1)
+      .split("/")
+      .map((segment) => (/^\d+$/.test(segment) ? `item ${Number(segment) + 1}` : `'${segment}'`))
+      .join(", ");
+    return { where, problem: first };
   }
   return null;
 }
@@ -77,8 +94,12 @@ export function describeProblem(error: ValueError): string {
   const schema = error.schema;
   if (typeof schema.error === "string") return schema.error;
   if (error.type === ValueErrorType.Union) {
-    const closest = closestOption(error);
+    // Each option's errors are an iterator: read its first error once.
+    const firsts = error.errors.map((option) => option.First());
+    const closest = closestOption(firsts);
     if (closest) return describeProblem(closest);
+    const inside = insideOption(error, firsts);
+    if (inside) return `${inside.where}: ${describeProblem(inside.problem)}`;
   }
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty:

@@ -97,6 +97,22 @@ describe("every failure is an ApiError", () => {
     expect((await t.call("GET", "/api/v1/posts?page=2&limit=5")).status).toBe(200);
   });
 
+  test("a value of the right kind with a wrong part says which part: item 1 of the rows, not the whole", async () => {
+    const item = expectApiError(
+      await t.call("POST", "/api/v1/import", { body: { data: [5] } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(item.message).toBe("Invalid 'data' in body: item 1: must be an object");
+    // A value of neither kind still names both.
+    const neither = expectApiError(
+      await t.call("POST", "/api/v1/import", { body: { data: "rows" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(neither.message).toBe("Invalid 'data' in body: must be an array or an object");
+  });
+
   test("a body's integer is a JSON number, and a __proto__ key is refused like any unknown field", async () => {
     const asString = expectApiError(
       await t.call("POST", "/api/v1/ai/triage", { body: { limit: "5" } }),
