@@ -27,8 +27,22 @@ function argumentsNotAnObject(body: unknown): Response | null {
   return Response.json(answer);
 }
 
+/**
+ * An empty JSON-RPC batch is an invalid request (JSON-RPC 2.0, "Batch"): the SDK took it for a batch of
+ * notifications and answered 202 with no body.
+ */
+function emptyBatch(body: unknown): Response | null {
+  if (!Array.isArray(body) || body.length > 0) return null;
+  const answer = {
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32600, message: "Invalid Request: the batch is empty" },
+  };
+  return Response.json(answer, { status: 400 });
+}
+
 export async function answerMcp(session: McpSession, request: Request, body: unknown): Promise<Response> {
-  const refused = argumentsNotAnObject(body);
+  const refused = emptyBatch(body) ?? argumentsNotAnObject(body);
   if (refused) return refused;
   const server = createMcpServer(session);
   const transport = new WebStandardStreamableHTTPServerTransport({

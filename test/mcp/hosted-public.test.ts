@@ -283,6 +283,20 @@ describe("hosted MCP without a key (public mode)", () => {
     );
   });
 
+  test("an empty JSON-RPC batch is an invalid request", async () => {
+    const response = await fetch(`${server.url}/mcp?project=acme`, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+      body: "[]",
+    });
+    expect(response.status).toBe(400);
+    expect(await readJson(response)).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request: the batch is empty" },
+    });
+  });
+
   test("tools/call with arguments that are not an object is invalid params, in a sentence", async () => {
     const headers = { accept: "application/json, text/event-stream", "content-type": "application/json" };
     for (const args of ["[]", '"text"', "42"]) {
