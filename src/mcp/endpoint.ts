@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { requestUrl } from "../http/request-info";
 import { createMcpServer } from "./server";
 import type { McpSession } from "./tool";
 
@@ -41,6 +42,16 @@ function emptyBatch(body: unknown): Response | null {
   return Response.json(answer, { status: 400 });
 }
 
+/**
+ * The transport reads the request's URL; without a usable Host (HTTP/1.0 sends none) Bun's is not one,
+ * and the transport answered "Parse error" with "TypeError: Invalid URL". Given the URL the rest of the
+ * service reads (`requestUrl`); the body is already parsed, so none is carried over.
+ */
+function withReadableUrl(request: Request): Request {
+  if (URL.canParse(request.url)) return request;
+  return new Request(requestUrl(request), { method: request.method, headers: request.headers });
+}
+
 export async function answerMcp(session: McpSession, request: Request, body: unknown): Promise<Response> {
   const refused = emptyBatch(body) ?? argumentsNotAnObject(body);
   if (refused) return refused;
@@ -51,7 +62,7 @@ export async function answerMcp(session: McpSession, request: Request, body: unk
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, { parsedBody: body });
+    return await transport.handleRequest(withReadableUrl(request), { parsedBody: body });
   } finally {
     await server.close();
   }

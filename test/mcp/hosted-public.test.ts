@@ -283,6 +283,33 @@ describe("hosted MCP without a key (public mode)", () => {
     );
   });
 
+  test("an HTTP/1.0 request without a Host header is answered like any other", async () => {
+    const { hostname, port } = new URL(server.url);
+    const body = '{"jsonrpc":"2.0","id":3,"method":"tools/list"}';
+    const raw =
+      `POST /mcp?project=acme HTTP/1.0\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const received: string[] = [];
+    const closed = Promise.withResolvers<void>();
+    const socket = await Bun.connect({
+      hostname,
+      port: Number(port),
+      socket: {
+        data: (_socket, chunk) => void received.push(chunk.toString()),
+        close: () => closed.resolve(),
+        error: (_socket, error) => closed.reject(error),
+      },
+    });
+    socket.write(raw);
+    await Promise.race([closed.promise, Bun.sleep(5_000)]);
+    socket.end();
+    const answer = received.join("");
+    expect(answer).toStartWith("HTTP/1.1 200");
+    const json = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    expect(json.id).toBe(3);
+    expect(json.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(PUBLIC_TOOLS);
+  });
+
   test("an empty JSON-RPC batch is an invalid request", async () => {
     const response = await fetch(`${server.url}/mcp?project=acme`, {
       method: "POST",
