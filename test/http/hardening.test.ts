@@ -139,6 +139,31 @@ describe("a real server survives what a careless or hostile client sends", () =>
     await expectHealthy();
   });
 
+  test("a chunked body to a form route stops at Bun's own cap (16 MiB), not read whole", async () => {
+    let sent = 0;
+    const chunk = new TextEncoder().encode(`email=${"x".repeat(MiB - 6)}`);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 40) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const answered = await fetch(`${service.url}/admin/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    }).then(
+      (response) => response.status,
+      () => "closed",
+    );
+    // Refused (413) or cut off, before the 40 MiB were all read.
+    expect([413, "closed"]).toContain(answered);
+    expect(sent).toBeLessThan(40);
+    await expectHealthy();
+  });
+
   test("an exception in a hook after the answer does not end the process", async () => {
     // The access log runs after the answer, outside the error handler; a Host it cannot parse used to throw there.
     for (let round = 0; round < 3; round++) {
