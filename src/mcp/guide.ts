@@ -9,7 +9,7 @@ roadmap and a changelog, and prioritises by votes and customer revenue.
 
 - **Public mode** (no key): four tools for anyone.
   - \`browse_board\`: what is already requested, planned or shipped, most voted first. Always look first.
-  - \`upvote_post\`: the request exists: vote for it (calling it again removes the vote). Pass a stable \`anonymous_id\` of the person voting (required on the hosted server without a key).
+  - \`upvote_post\`: the request exists: vote for it (calling it again removes the vote). Pass a stable \`anonymous_id\` of the person voting; without one the vote is this connection's, shared by everyone behind its address.
   - \`submit_feature_request\`: it does not exist: submit it (it is PENDING until the team approves it).
   - \`add_public_comment\`: add a use case or context to an existing post.
   Tools need \`project_slug\` unless the server URL carries \`?project=<slug>\` (the installed
