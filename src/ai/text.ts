@@ -239,14 +239,26 @@ export const CONTRAST_TERMS = new Set([
 ]);
 
 /**
- * True when two titles each name a contrast term the other does not ("Desktop client for Mac" and
- * "Desktop client for Windows"): two requests, however alike the rest of their text, so never duplicates.
+ * File formats a title asks for, as phrases fold them ("csv", "excel" and "xlsx" are all "spreadsheet"):
+ * "Export invoices to PDF" and "Export CSV" are two requests, which from-text took for one (0.77). Only
+ * the duplicate decision reads them (`titlesSetApart`); the embedder does not weigh them as contrasts,
+ * so the similarity figures of docs/ai.md are untouched.
+ */
+const FILE_FORMATS = new Set(["pdf", "spreadsheet", "json", "xml"]);
+
+/**
+ * True when two titles each name a contrast term (or a file format) the other does not ("Desktop client
+ * for Mac" and "Desktop client for Windows"): two requests, however alike the rest of their text, so never duplicates.
  * Titles only: a description often names every platform the customer uses.
  */
 export function titlesSetApart(a: string, b: string): boolean {
   // Unstemmed words too: "windows" is a platform, its stem "window" is not.
   const contrasts = (title: string) =>
-    new Set([...normalise(title).split(" "), ...terms(title)].filter((word) => CONTRAST_TERMS.has(word)));
+    new Set(
+      [...normalise(title).split(" "), ...terms(title)].filter(
+        (word) => CONTRAST_TERMS.has(word) || FILE_FORMATS.has(word),
+      ),
+    );
   const first = contrasts(a);
   const second = contrasts(b);
   const onlyIn = (one: Set<string>, other: Set<string>) => [...one].some((term) => !other.has(term));

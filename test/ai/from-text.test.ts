@@ -51,6 +51,21 @@ describe("POST /posts/from-text", () => {
     expect(await postCount(key)).toBe(2);
   });
 
+  test("feedback asking for another file format than a post's is a new request, listed beside it", async () => {
+    const key = freshKey();
+    const csv = await makePost(t, { title: "Export CSV" }, key);
+    const response = await fromText(key, "exporting invoices to PDF");
+    expect(response.status).toBe(201);
+    expect(response.body.data.action).toBe("created");
+    expect(response.body.data.similar_posts.map((hit: { id: string }) => hit.id)).toContain(csv.id);
+    // The same format in other words is still the same request.
+    const again = await fromText(
+      key,
+      "Please let us download everything as an Excel spreadsheet (CSV is fine)",
+    );
+    expect(again.body.data).toMatchObject({ action: "matched_duplicate", post: { id: csv.id } });
+  });
+
   test("a near duplicate is still matched_duplicate", async () => {
     const key = freshKey();
     const existing = await makePost(t, webhooks, key);
