@@ -159,11 +159,10 @@ function withWordMatches(
 ): { postId: string; similarity: number }[] {
   const words = [...new Set(plainWords(`${query.title} ${query.description ?? ""}`))];
   if (words.length === 0 || words.length > WORD_MATCH_MAX_WORDS) return [...hits];
-  const candidates = store.postIdsWithTitleFragments(db, projectId, words, 4 * limit);
-  const rows = store.unmergedPostsById(db, projectId, candidates);
   const merged = new Map(hits.map((hit) => [hit.postId, hit.similarity]));
-  for (const [postId, row] of rows) {
-    const titleWords = new Set(plainWords(row.title));
+  // Their titles come with them: scoredPosts reads the rows it keeps, once.
+  for (const { id: postId, title } of store.postsWithTitleFragments(db, projectId, words, 4 * limit)) {
+    const titleWords = new Set(plainWords(title));
     if (!words.every((word) => titleWords.has(word))) continue;
     const { least, most } = WORD_MATCH_SIMILARITY;
     const similarity = least + ((most - least) * words.length) / titleWords.size;

@@ -318,22 +318,21 @@ export const WORD_MATCH_SCAN = 3_000;
  * WORD_MATCH_SCAN most voted, most voted first: the candidates of a short search's word match
  * (similarity.ts). The inner query walks posts_by_votes in its own order and stops there.
  */
-export function postIdsWithTitleFragments(
+export function postsWithTitleFragments(
   db: Db,
   projectId: string,
   fragments: readonly string[],
   limit: number,
-): string[] {
+): { id: string; title: string }[] {
   const clauses = fragments.map(() => "title LIKE ?").join(" AND ");
   return db
-    .query<{ id: string }, (string | number)[]>(
-      `SELECT id FROM (
+    .query<{ id: string; title: string }, (string | number)[]>(
+      `SELECT id, title FROM (
          SELECT id, title, vote_count, created_at FROM posts WHERE project_id = ? AND merged_into_id IS NULL
          ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?
        ) WHERE ${clauses} ORDER BY vote_count DESC, created_at DESC, id DESC LIMIT ?`,
     )
-    .all(projectId, WORD_MATCH_SCAN, ...fragments.map((fragment) => `%${fragment}%`), limit)
-    .map((row) => row.id);
+    .all(projectId, WORD_MATCH_SCAN, ...fragments.map((fragment) => `%${fragment}%`), limit);
 }
 
 /** The unmerged posts among `ids`, by id. */
