@@ -3,7 +3,7 @@ import { type Db, inTransaction } from "../db/connection";
 import { queueReplyEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { notFound, validationError } from "../http/errors";
-import { requireListedPostRow, requirePostRow } from "../posts/service";
+import { requireListedPostRow, requirePostRow, requireUnmergedPostRow } from "../posts/service";
 import type { Comment, CommentPatch, InternalFilter, ThreadComment } from "./schema";
 import * as store from "./store";
 import type { CommentRow } from "./store";
@@ -66,12 +66,15 @@ export function createComment(
   projectId: string,
   postId: string,
   input: CommentInput,
-  /** An import keeps the time the comment was written where it came from. */
-  origin: { createdAt?: number } = {},
+  /**
+   * An import restoring a comment: it keeps the time the comment was written where it came from, and may
+   * restore one on a post merged since (a merged post takes no new comments).
+   */
+  imported?: { createdAt?: number | undefined },
 ): Comment {
   const body = checkBody(input.body);
   return inTransaction(db, () => {
-    const post = requirePostRow(db, projectId, postId);
+    const post = imported ? requirePostRow(db, projectId, postId) : requireUnmergedPostRow(db, projectId, postId);
     const row = store.insertComment(
       db,
       {
@@ -85,7 +88,7 @@ export function createComment(
         isInternal: input.isInternalNote ?? false,
         teamMemberId: input.teamMemberId ?? null,
       },
-      origin.createdAt ?? Date.now(),
+      imported?.createdAt ?? Date.now(),
     );
     const comment = store.toComment(row);
     recordActivity(db, projectId, {

@@ -34,6 +34,18 @@ export function requirePostRow(db: Db, projectId: string, postId: string): PostR
   return row;
 }
 
+/**
+ * A post that takes new votes and comments: not one merged into another, whose votes and comments moved to
+ * that post (docs/decisions.md, "Posts"). A vote there would count the same voter twice.
+ */
+export function requireUnmergedPostRow(db: Db, projectId: string, postId: string): PostRow {
+  const row = requirePostRow(db, projectId, postId);
+  if (row.merged_into_id !== null) {
+    throw validationError("postId", `this post was merged into ${row.merged_into_id}; vote and comment on that one`);
+  }
+  return row;
+}
+
 /** Posts as GET and lists show them: with their tags and issue links, two queries per page. */
 /** The post, or null when this project has no post with that id (callers decide what that answers). */
 export function findPostRow(db: Db, projectId: string, postId: string): PostRow | null {
@@ -272,6 +284,9 @@ function applyUpdate(
     after.status = patch.status as PostStatus;
     // Leaving ARCHIVED unlinks the post from the release that shipped it.
     if (previousStatus === "ARCHIVED") after.release_id = null;
+    // A merged post reopened is a request of its own again (its votes stayed with the other post), so it
+    // takes votes and can be merged again (docs/decisions.md, "Posts").
+    if (previousStatus === "CLOSED") after.merged_into_id = null;
   }
   // Only an ARCHIVED post carries the release that shipped it.
   if (options.releaseId !== undefined && after.status === "ARCHIVED") after.release_id = options.releaseId;

@@ -3,7 +3,13 @@ import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
 import { iso } from "../db/time";
 import { appendEvent } from "../events/outbox";
 import { ApiError, bodyError, notFound } from "../http/errors";
-import { recountVotes, requireListedPostRow, requirePostRow, subscribeToPost } from "../posts/service";
+import {
+  recountVotes,
+  requireListedPostRow,
+  requirePostRow,
+  requireUnmergedPostRow,
+  subscribeToPost,
+} from "../posts/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import { requireValid } from "../http/validation-message";
 import { UserUpsertSchema } from "../users/schema";
@@ -58,8 +64,11 @@ export function castVote(
   projectId: string,
   postId: string,
   input: VoteCreate,
-  /** An import keeps the time the vote was cast where it came from. */
-  origin: { createdAt?: number } = {},
+  /**
+   * An import restoring a vote: it keeps the time the vote was cast where it came from, and may restore one
+   * on a post merged since (a merged post takes no new votes).
+   */
+  imported?: { createdAt?: number | undefined },
 ): Vote {
   const boardUserId = input.boardUserId ?? null;
   const anonymousId = input.anonymousId ?? null;
@@ -67,9 +76,11 @@ export function castVote(
     throw bodyError("give exactly one of boardUserId or anonymousId");
   }
   return inTransaction(db, () => {
+    if (imported) requirePostRow(db, projectId, postId);
+    else requireUnmergedPostRow(db, projectId, postId);
     const voter = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);
     const id = Bun.randomUUIDv7();
-    const now = origin.createdAt ?? Date.now();
+    const now = imported?.createdAt ?? Date.now();
     let voteCount: number | null;
     try {
       voteCount = store.insertVote(db, { id, projectId, postId, boardUserId, anonymousId }, now);

@@ -148,6 +148,57 @@ describe("POST /posts/{id}/merge", () => {
     expect(subscribers).toEqual([both.id, onlySource.id].sort());
   });
 
+  test("a merged post takes no new votes or comments: its voters are on the other post", async () => {
+    const source = await makePost(t, { title: "Offline mode", status: "APPROVED" });
+    const target = await makePost(t, { title: "Work without a connection", status: "APPROVED" });
+    const voter = await makeUser(t, { email: "merged-voter@example.com" });
+    await t.call("POST", `/api/v1/posts/${target.id}/votes`, { body: { boardUserId: voter.id } });
+    await t.call("POST", `/api/v1/posts/${source.id}/merge`, { body: { intoPostId: target.id } });
+
+    const vote = await t.call("POST", `/api/v1/posts/${source.id}/votes`, { body: { boardUserId: voter.id } });
+    expectApiError(vote, 400, "VALIDATION_ERROR");
+    expect(vote.body.message).toContain(target.id);
+    const anonymous = await t.call("POST", `/api/v1/posts/${source.id}/votes`, { body: { anonymousId: "late" } });
+    expectApiError(anonymous, 400, "VALIDATION_ERROR");
+    const comment = await t.call("POST", `/api/v1/posts/${source.id}/comments`, { body: { body: "Me too" } });
+    expectApiError(comment, 400, "VALIDATION_ERROR");
+    expect((await t.call("GET", `/api/v1/posts/${source.id}`)).body.data.voteCount).toBe(0);
+    expect((await t.call("GET", `/api/v1/posts/${target.id}`)).body.data.voteCount).toBe(1);
+    expect((await t.call("GET", `/api/v1/posts/${source.id}/comments`)).body.data).toHaveLength(0);
+  });
+
+  test("a merged post reopened is a request of its own again: it takes votes and can be merged again", async () => {
+    const source = await makePost(t, { title: "Export to PDF" });
+    const target = await makePost(t, { title: "PDF export" });
+    const other = await makePost(t, { title: "Printable reports" });
+    await t.call("POST", `/api/v1/posts/${source.id}/merge`, { body: { intoPostId: target.id } });
+    const reopened = await t.call("PATCH", `/api/v1/posts/${source.id}`, { body: { status: "APPROVED" } });
+    expect(reopened.status).toBe(200);
+    expect(reopened.body.data).toMatchObject({ status: "APPROVED", mergedIntoId: null });
+    const vote = await t.call("POST", `/api/v1/posts/${source.id}/votes`, { body: { anonymousId: "after-reopen" } });
+    expect(vote.status).toBe(201);
+    const again = await t.call("POST", `/api/v1/posts/${source.id}/merge`, { body: { intoPostId: other.id } });
+    expect(again.status).toBe(200);
+    expect(again.body.data.post).toMatchObject({ status: "CLOSED", mergedIntoId: other.id });
+    // Archiving (or any move off CLOSED) reopens it the same way; staying CLOSED keeps the link.
+    const edited = await t.call("PATCH", `/api/v1/posts/${source.id}`, { body: { title: "Export to PDF files" } });
+    expect(edited.body.data.mergedIntoId).toBe(other.id);
+  });
+
+  test("merging a post that others were merged into points them at the post that now holds their votes", async () => {
+    const [a, b, c] = [await makePost(t), await makePost(t), await makePost(t)];
+    await t.call("POST", `/api/v1/posts/${a.id}/votes`, { body: { anonymousId: "chain-a" } });
+    await t.call("POST", `/api/v1/posts/${a.id}/merge`, { body: { intoPostId: b.id } });
+    const before = (await t.call("GET", `/api/v1/posts/${a.id}`)).body.data;
+    await Bun.sleep(2);
+    await t.call("POST", `/api/v1/posts/${b.id}/merge`, { body: { intoPostId: c.id } });
+    const after = (await t.call("GET", `/api/v1/posts/${a.id}`)).body.data;
+    expect(after.mergedIntoId).toBe(c.id);
+    // A syncing client (updated_since) sees the change.
+    expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+    expect((await t.call("GET", `/api/v1/posts/${c.id}`)).body.data.voteCount).toBe(1);
+  });
+
   test("refuses merging a post into itself, into a merged post, twice, or across projects", async () => {
     const [a, b, c] = [await makePost(t), await makePost(t), await makePost(t)];
     expectApiError(
