@@ -74,7 +74,9 @@ export function createComment(
 ): Comment {
   const body = checkBody(input.body);
   return inTransaction(db, () => {
-    const post = imported ? requirePostRow(db, projectId, postId) : requireUnmergedPostRow(db, projectId, postId);
+    const post = imported
+      ? requirePostRow(db, projectId, postId)
+      : requireUnmergedPostRow(db, projectId, postId);
     const row = store.insertComment(
       db,
       {

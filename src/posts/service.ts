@@ -41,7 +41,10 @@ export function requirePostRow(db: Db, projectId: string, postId: string): PostR
 export function requireUnmergedPostRow(db: Db, projectId: string, postId: string): PostRow {
   const row = requirePostRow(db, projectId, postId);
   if (row.merged_into_id !== null) {
-    throw validationError("postId", `this post was merged into ${row.merged_into_id}; vote and comment on that one`);
+    throw validationError(
+      "postId",
+      `this post was merged into ${row.merged_into_id}; vote and comment on that one`,
+    );
   }
   return row;
 }

@@ -279,11 +279,13 @@ export function moveEngagement(db: Db, sourceId: string, targetId: string) {
   ).run(targetId, sourceId);
   db.query("DELETE FROM post_subscribers WHERE post_id = ?").run(sourceId);
   // Posts merged into the source earlier now name the post that holds their votes, never a closed one.
-  db.query("UPDATE posts SET merged_into_id = $target, updated_at = $now WHERE merged_into_id = $source").run({
-    target: targetId,
-    source: sourceId,
-    now: Date.now(),
-  });
+  db.query("UPDATE posts SET merged_into_id = $target, updated_at = $now WHERE merged_into_id = $source").run(
+    {
+      target: targetId,
+      source: sourceId,
+      now: Date.now(),
+    },
+  );
   return { movedVotes: votes, droppedDuplicateVotes: duplicates, movedComments: comments };
 }
 

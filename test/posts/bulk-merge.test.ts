@@ -155,10 +155,14 @@ describe("POST /posts/{id}/merge", () => {
     await t.call("POST", `/api/v1/posts/${target.id}/votes`, { body: { boardUserId: voter.id } });
     await t.call("POST", `/api/v1/posts/${source.id}/merge`, { body: { intoPostId: target.id } });
 
-    const vote = await t.call("POST", `/api/v1/posts/${source.id}/votes`, { body: { boardUserId: voter.id } });
+    const vote = await t.call("POST", `/api/v1/posts/${source.id}/votes`, {
+      body: { boardUserId: voter.id },
+    });
     expectApiError(vote, 400, "VALIDATION_ERROR");
     expect(vote.body.message).toContain(target.id);
-    const anonymous = await t.call("POST", `/api/v1/posts/${source.id}/votes`, { body: { anonymousId: "late" } });
+    const anonymous = await t.call("POST", `/api/v1/posts/${source.id}/votes`, {
+      body: { anonymousId: "late" },
+    });
     expectApiError(anonymous, 400, "VALIDATION_ERROR");
     const comment = await t.call("POST", `/api/v1/posts/${source.id}/comments`, { body: { body: "Me too" } });
     expectApiError(comment, 400, "VALIDATION_ERROR");
@@ -175,13 +179,19 @@ describe("POST /posts/{id}/merge", () => {
     const reopened = await t.call("PATCH", `/api/v1/posts/${source.id}`, { body: { status: "APPROVED" } });
     expect(reopened.status).toBe(200);
     expect(reopened.body.data).toMatchObject({ status: "APPROVED", mergedIntoId: null });
-    const vote = await t.call("POST", `/api/v1/posts/${source.id}/votes`, { body: { anonymousId: "after-reopen" } });
+    const vote = await t.call("POST", `/api/v1/posts/${source.id}/votes`, {
+      body: { anonymousId: "after-reopen" },
+    });
     expect(vote.status).toBe(201);
-    const again = await t.call("POST", `/api/v1/posts/${source.id}/merge`, { body: { intoPostId: other.id } });
+    const again = await t.call("POST", `/api/v1/posts/${source.id}/merge`, {
+      body: { intoPostId: other.id },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.post).toMatchObject({ status: "CLOSED", mergedIntoId: other.id });
     // Archiving (or any move off CLOSED) reopens it the same way; staying CLOSED keeps the link.
-    const edited = await t.call("PATCH", `/api/v1/posts/${source.id}`, { body: { title: "Export to PDF files" } });
+    const edited = await t.call("PATCH", `/api/v1/posts/${source.id}`, {
+      body: { title: "Export to PDF files" },
+    });
     expect(edited.body.data.mergedIntoId).toBe(other.id);
   });
 
