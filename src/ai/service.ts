@@ -148,7 +148,11 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
     title: extracted.title,
     description: extracted.description,
     status: "PENDING",
-    tagIds: tags.filter((tag) => wanted.has(tag.label.toLowerCase())).map((tag) => tag.id),
+    // Read again: a tag the model saw may have been deleted while it was asked, and a request that names no
+    // tag must not fail for it.
+    tagIds: listTags(db, projectId)
+      .filter((tag) => wanted.has(tag.label.toLowerCase()))
+      .map((tag) => tag.id),
     metadata: Object.keys(metadata).length > 0 ? metadata : null,
   });
   return { action: "created" as const, post, similar_posts: similar, ...fellBack };

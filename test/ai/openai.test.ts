@@ -9,6 +9,8 @@ import { createAiTestApp } from "./support";
  */
 type Mode = "ok" | "slow" | "error" | "rate-limited-once" | "error-once";
 let mode: Mode = "ok";
+/** Runs when a chat request arrives, before it is answered: what happens while the model thinks. */
+let whileChatting: (() => Promise<unknown>) | null = null;
 const requests: { path: string; body: Record<string, unknown> }[] = [];
 
 const TOPICS = [
@@ -82,6 +84,7 @@ const server = Bun.serve({
       });
     }
     if (path === "/v1/chat/completions") {
+      await whileChatting?.();
       return Response.json({
         id: "chatcmpl-test",
         object: "chat.completion",
@@ -115,6 +118,7 @@ afterAll(() => {
 });
 beforeEach(() => {
   mode = "ok";
+  whileChatting = null;
   requests.length = 0;
 });
 
@@ -130,6 +134,19 @@ describe("the openai provider against an OpenAI-compatible server", () => {
     const embeddingCalls = requests.filter((call) => call.path === "/v1/embeddings");
     expect(embeddingCalls.length).toBeGreaterThan(0);
     for (const call of embeddingCalls) expect(call.body.model).toBe("test-embed");
+  });
+
+  test("from-text still creates the post when a tag the model chose is deleted while it is asked", async () => {
+    const mobile = await makeTag(t, "Mobile devices");
+    whileChatting = () => t.call("DELETE", `/api/v1/tags/${mobile.id}`);
+    const response = await t.call("POST", "/api/v1/posts/from-text", {
+      body: { text: "Please build an Android app for the field team" },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.data.action).toBe("created");
+    const post = (await t.call("GET", `/api/v1/posts/${response.body.data.post.id}`)).body.data;
+    expect(post.tags).toEqual([]);
+    await t.call("DELETE", `/api/v1/posts/${post.id}`);
   });
 
   test("from-text uses chat completions with a strict JSON schema; tags stay among the project's", async () => {
