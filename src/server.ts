@@ -5,7 +5,7 @@ import { type App, createApp } from "./app";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import { startCheckpoints } from "./db/checkpoints";
-import { closeDatabase, commitNow, syncCommitsOffLoop } from "./db/connection";
+import { closeDatabase, commitNow, syncCommitsOffLoop, waitForOtherWritersOffLoop } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
@@ -70,6 +70,7 @@ export function startService(
   }
   // The service's commits under `full` durability are synced off the event loop (connection.ts).
   if (config.durability === "full") syncCommitsOffLoop(ctx.db);
+  waitForOtherWritersOffLoop(ctx.db);
   const stopCheckpoints = startCheckpoints(ctx.db, (error) =>
     log.error("checkpoint failed", describeError(error)),
   );

@@ -1,4 +1,4 @@
-import { beforeNextSlice, type Db, inTransaction } from "../db/connection";
+import { beforeNextSlice, type Db, inTransaction, whenWritable } from "../db/connection";
 import type { Logger } from "../log";
 import { type AiProvider, isRejected } from "./provider";
 import { SignatureIndex } from "./signature-index";
@@ -164,6 +164,7 @@ async function embedBatch(db: Db, provider: AiProvider, projectId: string | null
   // one piece): here, not at start-up, so a service with nothing to embed does not hold their ~4 MB.
   const first = vectors.find((vector) => !isRejected(vector));
   if (first && !isRejected(first)) await preparePlanes(first.length);
+  await whenWritable(db);
   inTransaction(db, () => {
     queued.forEach((row, index) => {
       // The post may have changed or gone while the provider was answering: only a vector of the text

@@ -1,4 +1,4 @@
-import { type Db, inTransaction } from "../db/connection";
+import { type Db, inTransaction, isBusy } from "../db/connection";
 import { statusFlowSince } from "../activity/service";
 import { requirePostRow, toPost } from "../posts/service";
 import { type Analytics, PERIOD_DAYS, type Period } from "./schema";
@@ -77,7 +77,13 @@ export function utcDay(ms: number): string {
 
 /** Counts one view of a project's public board pages; the public API and the board pages call it. */
 export function recordPageView(db: Db, projectId: string, at = Date.now()): void {
-  inTransaction(db, () => store.addPageView(db, projectId, utcDay(at)));
+  try {
+    inTransaction(db, () => store.addPageView(db, projectId, utcDay(at)));
+  } catch (error) {
+    // Another process is writing (the CLI, a backup): the page is still served, uncounted, rather than
+    // refused or held until that write ends (docs/decisions.md, "Durability").
+    if (!isBusy(error)) throw error;
+  }
 }
 
 /** Views from the day of `sinceMs` to today, inclusive (UTC days). */

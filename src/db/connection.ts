@@ -135,6 +135,60 @@ function commitUnlessSyncing(db: Db): void {
   commitNow(db);
 }
 
+/** True for SQLite's "another connection holds the lock" (SQLITE_BUSY and its extended codes). */
+export function isBusy(error: unknown): boolean {
+  return error instanceof SQLiteError && (error.code ?? "").startsWith("SQLITE_BUSY");
+}
+
+/** How long a change waits for another process's write (the CLI, a backup) before it is refused as busy. */
+export const WRITE_LOCK_WAIT_MS = 5_000;
+
+/**
+ * Under the service (`waitForOtherWritersOffLoop`) SQLite no longer sleeps on the event loop while another
+ * process writes: a change that meets that write fails at once with SQLITE_BUSY. So what is about to write
+ * waits here first, between attempts, without holding the loop: null when the write lock can be taken now
+ * (or is held: a batch is open), else a promise that settles once it can, or rejects with SQLITE_BUSY
+ * after WRITE_LOCK_WAIT_MS. Cheap when free: a write transaction begun and rolled back, nothing written.
+ */
+export function whenWritable(db: Db): Promise<void> | null {
+  if (writable(db)) return null;
+  return (async () => {
+    const deadline = Date.now() + WRITE_LOCK_WAIT_MS;
+    for (let waitMs = 2; ; waitMs = Math.min(2 * waitMs, 50)) {
+      await Bun.sleep(waitMs);
+      if (writable(db)) return;
+      if (Date.now() >= deadline) {
+        // The same error SQLite gives when its own wait runs out, so callers answer it the same way.
+        db.run("BEGIN IMMEDIATE");
+        db.run("ROLLBACK");
+        return;
+      }
+    }
+  })();
+}
+
+function writable(db: Db): boolean {
+  if (db.inTransaction) return true;
+  try {
+    db.run("BEGIN IMMEDIATE");
+  } catch (error) {
+    if (isBusy(error)) return false;
+    throw error;
+  }
+  db.run("ROLLBACK");
+  return true;
+}
+
+/**
+ * The service's connection: SQLite's busy handler would sleep inside the statement, on the event loop, for
+ * as long as another process (the CLI, a backup) holds the write lock: up to the busy timeout, with every
+ * request and the health check waiting. A change waits in `whenWritable` instead, and one that meets
+ * the lock anyway fails with SQLITE_BUSY (503 SERVICE_UNAVAILABLE over HTTP; background work retries).
+ */
+export function waitForOtherWritersOffLoop(db: Db): void {
+  db.run("PRAGMA busy_timeout = 0");
+}
+
 /** Runs `work` atomically: in full, or (when it throws) not at all, leaving other changes intact. */
 export function inTransaction<T>(db: Db, work: () => T): T {
   if (!db.inTransaction) openBatch(db);

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
-import { whenCommitted, whenWritesOpen } from "../db/connection";
+import { whenCommitted, whenWritable, whenWritesOpen } from "../db/connection";
 import { HEALTH_CHECK_PATH, requestPath } from "./request-info";
 
 /** Methods that do not change anything: never held back while the WAL starts over. */
@@ -11,13 +11,17 @@ const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * a success response always means the write is stored, and no response shows data that could still be
  * rolled back. A failed commit becomes the request's error. The health check reads no stored data and
  * does not wait. While the WAL is being started over (src/db/checkpoints.ts), a request that may write
- * waits for it before its handler runs; reads go on.
+ * waits for it before its handler runs; reads go on. Such a request also waits, off the event loop, while
+ * another process (the CLI, a backup) writes (`whenWritable`).
  */
 export function commitBeforeAnswering(ctx: AppContext) {
   return new Elysia({ name: "http.commit" })
     .onBeforeHandle({ as: "global" }, async ({ request }) => {
+      if (READ_METHODS.has(request.method)) return;
       const hold = whenWritesOpen(ctx.db);
-      if (hold && !READ_METHODS.has(request.method)) await hold;
+      if (hold) await hold;
+      const otherWriter = whenWritable(ctx.db);
+      if (otherWriter) await otherWriter;
     })
     .onAfterHandle({ as: "global" }, async ({ request }) => {
       if (requestPath(request) === HEALTH_CHECK_PATH) return;

@@ -1,5 +1,6 @@
 import { Elysia, ParseError, ValidationError } from "elysia";
 import type { AppContext } from "../context";
+import { isBusy } from "../db/connection";
 import { describeError } from "../log";
 import { ApiError, errorBody } from "./errors";
 import { requestInfo, requestPath } from "./request-info";
@@ -27,6 +28,16 @@ function fromValidation(error: ValidationError): ApiError | null {
   );
 }
 
+/** Another process (the CLI, a backup) kept the database's write lock past WRITE_LOCK_WAIT_MS. */
+function databaseBusy(): ApiError {
+  return new ApiError(
+    "SERVICE_UNAVAILABLE",
+    "The database is busy with another process's write (a command-line task or a backup)",
+    "Retry in a moment, once that write is over.",
+    { retry: true, headers: { "Retry-After": "1" } },
+  );
+}
+
 function internalError(): ApiError {
   return new ApiError(
     "INTERNAL_ERROR",
@@ -39,6 +50,7 @@ function internalError(): ApiError {
 /** Turns whatever a handler or Elysia throws into an ApiError; anything unexpected is logged. */
 export function toApiError(code: unknown, error: unknown, ctx: AppContext, request: Request): ApiError {
   if (error instanceof ApiError) return error;
+  if (isBusy(error)) return databaseBusy();
   // Elysia wraps whatever a parse hook throws (INVALID_JSON, PAYLOAD_TOO_LARGE) in its ParseError.
   if (error instanceof ParseError && error.cause instanceof ApiError) return error.cause;
   if (error instanceof ValidationError) {

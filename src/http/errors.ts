@@ -86,7 +86,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   UPSTREAM_ERROR:
     "A service featureboard called (the AI model server, a payments or issue-tracker API) failed; retry says whether trying again can help.",
   SERVICE_UNAVAILABLE:
-    "The service cannot answer this right now (starting, or its AI provider not attached yet). Retry shortly.",
+    "The service cannot answer this right now (starting, its AI provider not attached yet, or another process writing to its database). Retry shortly.",
 };
 
 export interface ApiErrorOptions {

@@ -1,5 +1,5 @@
 import { recordActivity } from "../activity/service";
-import { beforeNextSlice, type Db, inTransaction, whenCommitted } from "../db/connection";
+import { beforeNextSlice, type Db, inTransaction, whenCommitted, whenWritable } from "../db/connection";
 import { bodyError, validationError } from "../http/errors";
 import { importBoardExport, isBoardExportDocument } from "./board-export";
 import { CsvError, parseCsv } from "./csv";
@@ -71,6 +71,7 @@ export async function importCsvInSlices(
   for (let offset = 0; offset < rows.length && failures.length === 0;) {
     // Before each slice, the first included: the body's parse and validation have just held the loop.
     await beforeNextSlice(db);
+    await whenWritable(db);
     const until = performance.now() + IMPORT_SLICE_MS;
     const slice = around(() => importCsvSlice(db, projectId, rows, offset, until));
     offset += slice.written;
