@@ -77,3 +77,65 @@ describe.skipIf(skip)("the API docs page works offline", () => {
     await page.close();
   }, 60_000);
 });
+
+/** A free TCP port on the loopback interface, so the public URL can name the very port the test serves. */
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+describe.skipIf(skip)("Try it out works from whatever address the docs page is opened at", () => {
+  let t: TestApp;
+  let browser: Browser;
+  let port: number;
+
+  beforeAll(async () => {
+    port = freePort();
+    // The public URL says localhost; the page is opened at 127.0.0.1, another origin for the browser.
+    t = createTestApp({ FEATUREBOARD_PUBLIC_URL: `http://localhost:${port}` });
+    t.app.listen({ port, hostname: "127.0.0.1" });
+    browser = await launchBrowser();
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t.app.stop();
+    t.close();
+  });
+
+  test("authorize with the secret key, execute GET /api/v1/posts, see a 200", async () => {
+    await t.call("POST", "/api/v1/posts", { body: { title: "Dark mode for the dashboard" } });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(`http://127.0.0.1:${port}/api/v1/docs`);
+
+    await page.locator(".btn.authorize").first().click();
+    const bearer = page.locator(".auth-container", { hasText: "bearerAuth" });
+    await bearer.locator("input").fill(t.project.secretKey);
+    await bearer.locator("button.authorize").click();
+    await page.locator(".btn-done").click();
+
+    const operation = page.locator("#operations-Posts-getApiV1Posts");
+    await operation.locator(".opblock-summary").first().click();
+    await operation.locator(".try-out__btn").click();
+    await operation.locator(".execute").click();
+    const status = operation.locator(".live-responses-table tr.response .response-col_status").first();
+    await status.waitFor({ timeout: 20_000 });
+    expect((await status.innerText()).trim()).toBe("200");
+    expect(
+      await operation
+        .locator(".live-responses-table tr.response .response-col_description")
+        .first()
+        .innerText(),
+    ).toContain("Dark mode for the dashboard");
+    // The request went to the page's own address, not the public URL the CSP would refuse.
+    expect(await operation.locator(".request-url").innerText()).toContain(
+      `http://127.0.0.1:${port}/api/v1/posts`,
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
