@@ -109,6 +109,7 @@ export default tseslint.config(
         labelText: "readonly",
         readAnswer: "readonly",
         noAnswer: "readonly",
+        plural: "readonly",
       },
     },
   },

@@ -3,6 +3,7 @@ import boardScript from "./assets/board.client.js" with { type: "text" };
 import widgetScript from "./assets/widget.client.js" with { type: "text" };
 import visitorMessages from "./assets/visitor-messages.client.js" with { type: "text" };
 import { LIMITS } from "../http/limits";
+import { plural } from "../plural";
 
 /** A static file the binary carries: its text, its type, and a short content hash for cache busting. */
 export interface Asset {
@@ -22,11 +23,13 @@ const WIDGET_LIMITS = {
 
 /**
  * The board's and the widget's scripts with the visitor wording of API errors (visitor-messages.client.js)
- * written into them where they say so: one wording for both, and each stays one file a page loads.
+ * and the pages' own `plural` ("1 vote", "3 votes", src/plural.ts) written into them where they say so: one
+ * wording for both, and each stays one file a page loads. `plural` is self-contained, so its source text
+ * runs as is in the browser.
  */
 function withVisitorMessages(script: string): string {
   if (!script.includes(INCLUDE_VISITOR_MESSAGES)) throw new Error("a client script lost its include line");
-  return script.replace(INCLUDE_VISITOR_MESSAGES, () => visitorMessages);
+  return script.replace(INCLUDE_VISITOR_MESSAGES, () => `${visitorMessages}\n${plural.toString()}\n`);
 }
 
 function asset(body: string, contentType: string): Asset {

@@ -21,8 +21,10 @@ export const PAGE_HEADERS: Record<string, string> = {
   "content-security-policy": CONTENT_SECURITY_POLICY,
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
-  // Vote counts change all the time; a page is cheap to render, so browsers always ask again.
-  "cache-control": "no-cache",
+  // Vote counts change all the time, and a page is cheap to render. no-store, not no-cache: Chromium serves
+  // Back and Forward from its cache without asking again unless told not to store the page, so after voting
+  // on a post's page, Back showed the board's old count with the button pressed (docs/web.md).
+  "cache-control": "no-store",
 };
 
 export function htmlResponse(page: Html, status = 200, headers: Record<string, string> = {}): Response {

@@ -147,15 +147,18 @@ function acceptsWrites(post: PostView): boolean {
  * button has no `data-post`, so the script leaves it disabled.
  */
 function voteButton(post: PostView): Html {
+  // The visible count is a bare number; screen readers hear it with its word ("1 vote"), which board.js
+  // rewrites with the count after a vote.
+  const count = html`<span class="arrow" aria-hidden="true">▲</span
+    ><span class="count" aria-hidden="true">${post.voteCount}</span
+    ><span class="sr-only count-words">${plural(post.voteCount, "vote")}</span>`;
   if (!acceptsWrites(post)) {
     return html`<button class="vote" type="button" aria-pressed="false" disabled>
-      <span class="arrow" aria-hidden="true">▲</span><span class="count">${post.voteCount}</span
-      ><span class="sr-only"> votes. Voting is closed for “${post.title}”</span>
+      ${count}<span class="sr-only">. Voting is closed for “<bdi>${post.title}</bdi>”</span>
     </button>`;
   }
   return html`<button class="vote" type="button" data-post="${post.id}" aria-pressed="false" disabled>
-    <span class="arrow" aria-hidden="true">▲</span><span class="count">${post.voteCount}</span
-    ><span class="sr-only"> votes. Vote for “${post.title}”</span>
+    ${count}<span class="sr-only">. Vote for “<bdi>${post.title}</bdi>”</span>
   </button>`;
 }
 

@@ -52,8 +52,17 @@
       return id !== postId;
     });
     if (voted) list.push(postId);
-    save(votesKey, JSON.stringify(list));
+    votesShown = JSON.stringify(list);
+    save(votesKey, votesShown);
   }
+
+  // Pages are sent no-store, so Back asks the server again (docs/web.md). A browser may still keep a page
+  // whole for Back and Forward (its back/forward cache), script and all: shown again that way after this
+  // browser voted on another page, it would show the old counts, so it is loaded afresh.
+  var votesShown = load(votesKey);
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && load(votesKey) !== votesShown) window.location.reload();
+  });
 
   function send(method, path, body) {
     return fetch(api + path, {
@@ -86,30 +95,54 @@
     return "/boards/" + encodeURIComponent(board) + rest;
   }
 
+  /**
+   * What a vote did, for screen readers: a polite live region, present before it is written to so that it
+   * is announced, and kept off screen (the button itself shows the new count).
+   */
+  var voteResult = null;
+  function announceVote(voted, count) {
+    voteResult.textContent = (voted ? "Vote counted: " : "Vote removed: ") + plural(count, "vote");
+  }
+
   function setupVoting() {
     var voted = votedPosts();
     var buttons = document.querySelectorAll("button.vote[data-post]");
+    if (buttons.length > 0) {
+      voteResult = document.createElement("p");
+      voteResult.className = "sr-only";
+      voteResult.setAttribute("role", "status");
+      voteResult.setAttribute("aria-live", "polite");
+      document.body.appendChild(voteResult);
+    }
     Array.prototype.forEach.call(buttons, function (button) {
       var postId = button.getAttribute("data-post");
       button.setAttribute("aria-pressed", voted.indexOf(postId) >= 0 ? "true" : "false");
       button.disabled = false;
+      // While a vote is on its way the button says so (aria-disabled) and ignores clicks, but it is not
+      // disabled: a disabled button loses the keyboard focus, and the next Enter would go nowhere.
+      var pending = false;
       button.addEventListener("click", function () {
+        if (pending) return;
+        pending = true;
+        button.setAttribute("aria-disabled", "true");
         var wasVoted = button.getAttribute("aria-pressed") === "true";
-        var count = button.querySelector(".count");
-        button.disabled = true;
         send(wasVoted ? "DELETE" : "POST", boardPath("/posts/" + encodeURIComponent(postId) + "/vote"), {
           anonymousId: anonymousId(),
         })
           .then(function (json) {
-            count.textContent = String(json.data.voteCount);
+            var count = json.data.voteCount;
+            button.querySelector(".count").textContent = String(count);
+            button.querySelector(".count-words").textContent = plural(count, "vote");
             button.setAttribute("aria-pressed", wasVoted ? "false" : "true");
             rememberVote(postId, !wasVoted);
+            announceVote(!wasVoted, count);
           })
           .catch(function (error) {
             announce(visitorMessage(error, null));
           })
           .then(function () {
-            button.disabled = false;
+            pending = false;
+            button.removeAttribute("aria-disabled");
           });
       });
     });

@@ -31,7 +31,9 @@
     ".vote{flex:none;white-space:nowrap;min-width:48px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
     ".vote[aria-pressed=true]{background:var(--fb-accent,#3f3fc4);color:#fff;border-color:var(--fb-accent,#3f3fc4)}" +
     "a{color:var(--fb-accent,#3f3fc4)}:focus-visible{outline:3px solid var(--fb-accent,#3f3fc4);outline-offset:2px}" +
-    ".more{font-size:13px;margin-top:8px;display:block}";
+    ".more{font-size:13px;margin-top:8px;display:block}" +
+    ".sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}" +
+    ".vote[aria-disabled=true]{cursor:progress}";
 
   function storageGet(name) {
     try {
@@ -180,6 +182,10 @@
     panel.appendChild(element("h3", { id: "fb-top" }, "Top requests"));
     var list = element("ol", { "aria-labelledby": "fb-top" });
     panel.appendChild(list);
+    // What a vote did, for screen readers (the button shows the new count): a polite live region, there
+    // before it is written to so that it is announced.
+    var voteResult = element("p", { class: "sr-only", role: "status", "aria-live": "polite" });
+    panel.appendChild(voteResult);
     var more = element(
       "a",
       { class: "more", href: boardUrl, target: "_blank", rel: "noopener" },
@@ -214,13 +220,18 @@
             class: "vote",
             type: "button",
             "aria-pressed": String(pressed),
-            "aria-label": "Vote for " + post.title + ", " + post.voteCount + " votes",
+            "aria-label": "Vote for " + post.title + ", " + plural(post.voteCount, "vote"),
           },
           "▲ " + post.voteCount,
         );
+        // While a vote is on its way the button says so (aria-disabled) and ignores clicks, but it is not
+        // disabled: a disabled button loses the keyboard focus, and the next Enter would go nowhere.
+        var pending = false;
         button.addEventListener("click", function () {
+          if (pending) return;
+          pending = true;
+          button.setAttribute("aria-disabled", "true");
           var wasVoted = button.getAttribute("aria-pressed") === "true";
-          button.disabled = true;
           var path =
             "/api/public/boards/" +
             encodeURIComponent(board.slug) +
@@ -234,20 +245,23 @@
               button.setAttribute("aria-pressed", String(!wasVoted));
               button.setAttribute(
                 "aria-label",
-                (wasVoted ? "Vote for " : "You voted for ") + post.title + ", " + count + " votes",
+                (wasVoted ? "Vote for " : "You voted for ") + post.title + ", " + plural(count, "vote"),
               );
               var list = voted().filter(function (id) {
                 return id !== post.id;
               });
               if (!wasVoted) list.push(post.id);
               storageSet(votesKey, JSON.stringify(list));
+              voteResult.textContent =
+                (wasVoted ? "Vote removed: " : "Vote counted: ") + plural(count, "vote");
             })
             .catch(function (error) {
               status.className = "status error";
               status.textContent = visitorMessage(error, null);
             })
             .then(function () {
-              button.disabled = false;
+              pending = false;
+              button.removeAttribute("aria-disabled");
             });
         });
         item.appendChild(button);
