@@ -149,6 +149,7 @@ export function dashboardKit(ctx: AppContext) {
   const onceOnly = async (
     once: string,
     chrome: Chrome,
+    request: Request,
     run: () => Promise<string | Html> | string | Html,
   ): Promise<Response> => {
     if (once !== "" && !claimForm(once)) {
@@ -156,7 +157,9 @@ export function dashboardKit(ctx: AppContext) {
         errorPage(
           chrome,
           "This form was already sent: nothing was changed again",
-          "Go back to the page and reload it to make another change.",
+          "The first send went through. To make another change, open the page again and fill in the form there.",
+          null,
+          formPageOf(request) ?? href(chrome, "/admin"),
         ),
         409,
       );
@@ -240,7 +243,7 @@ export function dashboardKit(ctx: AppContext) {
         if (form.get("csrf") !== session.csrfToken) throw csrfRefused();
         const caller = callerIn(session, form.get("project") ?? "");
         chrome = chromeOf(caller, section, null);
-        return await onceOnly(form.get("once") ?? "", chrome, () => handle(caller, form, params));
+        return await onceOnly(form.get("once") ?? "", chrome, request, () => handle(caller, form, params));
       } catch (error) {
         return failure(error, chrome, request);
       }
@@ -267,7 +270,7 @@ export function dashboardKit(ctx: AppContext) {
         const file = Reflect.get(Object(body), fileField);
         if (!(file instanceof Blob)) throw validationError(fileField, "choose a file");
         const pageChrome = chrome;
-        return await onceOnly(field(body, "once"), chrome, () => handle(caller, file, pageChrome));
+        return await onceOnly(field(body, "once"), chrome, request, () => handle(caller, file, pageChrome));
       } catch (error) {
         return failure(error, chrome, request);
       }

@@ -155,23 +155,26 @@ export function plainPage(title: string, body: Html): Html {
   return document(title, html`<strong>featureboard</strong>`, body);
 }
 
-/** `back`: the page a refused form was on (dashboard.js goes back in history, keeping what was typed). */
+/**
+ * `back`: the page a refused form was on (dashboard.js goes back in history, keeping what was typed).
+ * `reopen`: a page to open afresh instead (a form already sent: its page shown again takes a new change).
+ */
 export function errorPage(
   chrome: Chrome | null,
   message: string,
   hint: string,
   back: string | null = null,
+  reopen: string | null = null,
 ): Html {
+  const link = reopen
+    ? html`<a href="${reopen}">Open the page again</a>`
+    : back
+      ? html`<a href="${back}" data-back>Back to the form</a>`
+      : html`<a href="${chrome ? href(chrome, "/admin") : "/admin"}">Back to the dashboard</a>`;
   const body = html`<h1>That did not work</h1>
     <p class="error" role="alert">${message}</p>
     <p>${hint}</p>
-    <p>
-      ${
-        back
-          ? html`<a href="${back}" data-back>Back to the form</a>`
-          : html`<a href="${chrome ? href(chrome, "/admin") : "/admin"}">Back to the dashboard</a>`
-      }
-    </p>`;
+    <p>${link}</p>`;
   return chrome ? layout(chrome, "Error", body) : plainPage("Error", body);
 }
 

@@ -193,6 +193,71 @@
     });
   }
 
+  /**
+   * Back, then Send again: dashboard pages are sent no-store, so Back renders them again with new `once`
+   * ids while the browser brings back what was typed, and the form would make its change a second time.
+   * The ids a page was first shown with are kept for its history entry (the Navigation API's entry key, in
+   * sessionStorage); a page reached by Back or Forward sends each form with its first id, so the server
+   * answers "already sent" (docs/dashboard.md). A reload or a new visit keeps the new ids. Neither the
+   * hidden field nor history.state is touched: a field changed by a script is one the browser restores even
+   * on a reload, and a replaced history state turns the reload of a form's answer into a GET of its action.
+   */
+  function formsKeepTheirFirstIds() {
+    var navigation = window.navigation;
+    if (!navigation || !navigation.currentEntry || !window.performance.getEntriesByType) return;
+    var forms = Array.prototype.filter.call(document.forms, function (form) {
+      var once = form.elements.namedItem("once");
+      return Boolean(once) && once.type === "hidden";
+    });
+    if (forms.length === 0) return;
+    // A form is known again by where it goes and its hidden fields (the request a merge goes into, the
+    // screen it returns to), not by its place on the page: the inbox has one card fewer after an approval.
+    var seen = {};
+    function keyOf(form) {
+      var hidden = Array.prototype.filter
+        .call(form.elements, function (field) {
+          return field.type === "hidden" && field.name !== "once" && field.name !== "csrf";
+        })
+        .map(function (field) {
+          return field.name + "=" + field.value;
+        });
+      var key = (form.getAttribute("action") || "") + "?" + hidden.join("&");
+      seen[key] = (seen[key] || 0) + 1;
+      return key + "#" + seen[key];
+    }
+    var prefix = "featureboard.formIds.";
+    var storageKey = prefix + navigation.currentEntry.key;
+    var traversed = window.performance.getEntriesByType("navigation")[0];
+    try {
+      var first =
+        traversed && traversed.type === "back_forward"
+          ? JSON.parse(window.sessionStorage.getItem(storageKey) || "{}")
+          : {};
+      var ids = {};
+      forms.forEach(function (form) {
+        var key = keyOf(form);
+        var id = first[key];
+        ids[key] = id || form.elements.namedItem("once").value;
+        if (!id) return;
+        form.addEventListener("formdata", function (event) {
+          event.formData.set("once", id);
+        });
+      });
+      window.sessionStorage.setItem(storageKey, JSON.stringify(ids));
+      // Entries no longer in this tab's history are forgotten.
+      var live = {};
+      navigation.entries().forEach(function (entry) {
+        live[prefix + entry.key] = true;
+      });
+      Object.keys(window.sessionStorage).forEach(function (name) {
+        if (name.indexOf(prefix) === 0 && !live[name]) window.sessionStorage.removeItem(name);
+      });
+    } catch {
+      // Storage refused (a private window's quota): the forms keep the ids the page came with.
+    }
+  }
+
+  formsKeepTheirFirstIds();
   confirmations();
   choicesUntickDefaults();
   backToForm();
