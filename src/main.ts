@@ -114,7 +114,7 @@ function run(argv: string[]): number | Promise<number> | "serving" {
     case "keys":
       return withDatabase(config, (db) => keysCommand(args, db, print));
     case "team":
-      return withDatabase(config, (db) => teamCommand(args, db, config, print));
+      return withDatabaseAsync(config, (db) => teamCommand(args, db, config, print));
     case "ai":
       return withDatabaseAsync(config, (db) => aiCommand(args, db, config, print));
     case "backup": {

@@ -98,6 +98,8 @@ export function signInRoutes(kit: DashboardKit) {
           const { sessionToken } = await acceptInvite(db, params.token, {
             password: form.get("password") ?? "",
             name: form.get("name") ?? "",
+            // An email that already has an account joins only signed in as it (team/service acceptInvite).
+            signedInMemberId: sessionOf(request)?.member.id ?? null,
           });
           return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
         } catch (error) {

@@ -2,7 +2,14 @@ import { parseArgs } from "node:util";
 import type { Config } from "../config";
 import type { Db } from "../db/connection";
 import { isTeamRole, type TeamRole } from "../team/schema";
-import { inviteMember, listMembers, listOpenInvites, removeMember, withdrawInvites } from "../team/service";
+import {
+  inviteMember,
+  listMembers,
+  listOpenInvites,
+  removeMember,
+  resetPassword,
+  withdrawInvites,
+} from "../team/service";
 import { UsageError } from "./usage";
 
 type Print = (line: string) => void;
@@ -14,10 +21,11 @@ function role(value: string | undefined): TeamRole {
 }
 
 /**
- * `featureboard team invite|list|remove`: how the first owner gets in on a fresh install, where nobody can
- * invite them yet (docs/dashboard.md). The invite URL is printed once and works for 24 hours.
+ * `featureboard team invite|list|remove|withdraw|reset-password`: how the first owner gets in on a fresh
+ * install, where nobody can invite them yet, and back in after a lost password (docs/dashboard.md). The
+ * invite URL and a reset password are printed once.
  */
-export function teamCommand(args: string[], db: Db, config: Config, print: Print): number {
+export async function teamCommand(args: string[], db: Db, config: Config, print: Print): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "invite") {
     const { values } = parseArgs({
@@ -82,6 +90,16 @@ export function teamCommand(args: string[], db: Db, config: Config, print: Print
     if (!removeMember(db, values.project, values.email))
       throw new Error(`${values.email} is not a team member of ${values.project}`);
     print(`removed ${values.email} from ${values.project}; their sessions are ended`);
+    return 0;
+  }
+  if (sub === "reset-password") {
+    const { values } = parseArgs({ args: rest, options: { email: { type: "string" } } });
+    if (!values.email) throw new UsageError("team reset-password needs --email");
+    const password = await resetPassword(db, values.email);
+    if (password === null) throw new Error(`${values.email} is not a team member`);
+    print(`New password for ${values.email}, shown once (their sessions are ended):`);
+    print(`  ${password}`);
+    print("They sign in with it at /admin/login and choose their own under Your account.");
     return 0;
   }
   throw new UsageError(`unknown team command: ${sub ?? "(none)"}`);

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   SECRET_KEY_REQUIRED: 401,
   INVALID_API_KEY: 401,
   INVALID_CREDENTIALS: 401,
+  SIGN_IN_REQUIRED: 401,
   PLAN_UPGRADE_REQUIRED: 403,
   BOARD_NOT_PUBLIC: 403,
   ROLE_NOT_ALLOWED: 403,
@@ -55,6 +56,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   INVALID_API_KEY:
     "The key is unknown, revoked or malformed. Check it, or create one: featureboard keys create.",
   INVALID_CREDENTIALS: "The email or password of a dashboard sign-in is wrong.",
+  SIGN_IN_REQUIRED:
+    "A dashboard invite for an email that already has an account: sign in as that account, then open the invite link again.",
   PLAN_UPGRADE_REQUIRED:
     "The project's plan does not include this (from-text, the AI workflows and the payments sync need growth). The hint names the plan.",
   BOARD_NOT_PUBLIC:

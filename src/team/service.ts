@@ -51,8 +51,20 @@ function invalidCredentials(): ApiError {
   return new ApiError(
     "INVALID_CREDENTIALS",
     "The email or the password is wrong",
-    "Check both and try again; an owner can send a new invite if the password is lost.",
+    "Check both and try again; a lost password is reset with featureboard team reset-password --email E.",
   );
+}
+
+function signInToAccept(email: string): ApiError {
+  return new ApiError(
+    "SIGN_IN_REQUIRED",
+    `${email} already has an account: sign in with it, then open this invite link again to join`,
+    "Sign in with the account's password (or an email sign-in link), then open the invite link again.",
+  );
+}
+
+function isMemberOf(db: Db, memberId: string, projectId: string): boolean {
+  return store.membershipsOf(db, memberId).some((membership) => membership.projectId === projectId);
 }
 
 /** An invite for `email` to a project with a role: the URL path to open, valid 24 hours, shown once. */
@@ -63,6 +75,12 @@ export function inviteMember(
 ): { token: string; expiresAt: number } {
   const email = cleanEmail(input.email);
   const project = requireProjectBySlug(db, input.projectSlug);
+  // Accepting it would have given a member a role only changeRole may give (the last owner stepped down),
+  // and the account of anyone holding the link a new password.
+  const member = store.findMemberByEmail(db, email);
+  if (member && isMemberOf(db, member.id, project.id)) {
+    throw validationError("email", `is already a member of ${project.name}; change their role instead`);
+  }
   const token = newToken();
   const expiresAt = now + INVITE_TTL_MS;
   inTransaction(db, () =>
@@ -100,34 +118,65 @@ function startSession(db: Db, memberId: string, now: number): { sessionToken: st
 }
 
 /**
- * Accepts an invite: the member (new, or the one with that email) joins the project with the invite's role,
- * sets a password, and is signed in. An invite works once.
+ * Accepts an invite. An email new to the dashboard becomes a member with the password chosen here, and is
+ * signed in. An email that already has an account (a member of another project) joins only while signed
+ * in as that account (`signedInMemberId`): the link is shown to whoever invited, so it proves nothing about
+ * the account, and must not set its password. A membership that exists keeps its role (only changeRole
+ * changes one, with its last-owner rule). An invite works once.
  */
 export async function acceptInvite(
   db: Db,
   token: string,
-  input: { password: string; name?: string | undefined },
+  input: { password: string; name?: string | undefined; signedInMemberId?: string | null | undefined },
   now = Date.now(),
 ): Promise<{ sessionToken: string; csrfToken: string }> {
-  checkPassword(input.password);
-  describeInvite(db, token, now);
-  const hash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const invited = describeInvite(db, token, now);
+  const account = store.findMemberByEmail(db, invited.email);
+  if (account && account.id !== input.signedInMemberId) throw signInToAccept(account.email);
+  let hash: string | null = null;
+  if (!account) {
+    checkPassword(input.password);
+    hash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  }
   return inTransaction(db, () => {
     const invite = store.findInvite(db, tokenHash(token));
     if (!invite || !store.useInvite(db, tokenHash(token), now)) throw invalidInvite();
     let member = store.findMemberByEmail(db, invite.email);
     if (!member) {
+      if (hash === null) throw invalidInvite();
       store.insertMember(
         db,
         { id: Bun.randomUUIDv7(), email: invite.email, name: input.name?.trim() || null },
         now,
       );
       member = store.findMemberByEmail(db, invite.email)!;
+      store.setPasswordHash(db, member.id, hash, now);
+    } else if (hash !== null) {
+      // The account was made while the password was hashed (a second invite accepted at once).
+      throw signInToAccept(member.email);
     }
-    store.setPasswordHash(db, member.id, hash, now);
-    store.upsertMembership(db, member.id, invite.project_id, invite.role, now);
+    if (!isMemberOf(db, member.id, invite.project_id)) {
+      store.upsertMembership(db, member.id, invite.project_id, invite.role, now);
+    }
     return startSession(db, member.id, now);
   });
+}
+
+/**
+ * A lost password, with no email sign-in link to reach the account (no SMTP): the operator sets a new,
+ * random one (shown once) and every session of the member ends. The member signs in with it and changes
+ * it under Your account. Null when no member has that email.
+ */
+export async function resetPassword(db: Db, email: string, now = Date.now()): Promise<string | null> {
+  const member = store.findMemberByEmail(db, email.trim());
+  if (!member) return null;
+  const password = randomToken(15, "base64url");
+  const hash = await Bun.password.hash(password, { algorithm: "argon2id" });
+  inTransaction(db, () => {
+    store.setPasswordHash(db, member.id, hash, now);
+    store.revokeSessionsOf(db, member.id, now);
+  });
+  return password;
 }
 
 /** Signs in by password; the caller meters attempts per account and per IP before calling. */

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { commitNow } from "../../src/db/connection";
+import { createProject } from "../../src/projects/service";
+import { inviteMember, listMembers, signIn } from "../../src/team/service";
+import { createTestApp, type TestApp } from "../support/app";
+import { listen } from "../support/board";
+import { postForm, sessionCookieOf } from "../support/dashboard";
+import { runCommand, SOURCE_COMMAND } from "../support/process";
+
+/**
+ * An invite link is shown to whoever invites (the Members screen, the CLI): it proves nothing about an
+ * account that already exists. Accepting one used to set that account's password and role, so an owner's
+ * own email invited as "member" demoted the last owner, and an owner of one project could take over the
+ * account of a member of another.
+ */
+describe("invites and accounts that already exist", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  beforeAll(() => {
+    t = createTestApp();
+    server = listen(t);
+    createProject(t.ctx.db, { slug: "invites-b", plan: "growth" });
+  });
+  afterAll(async () => {
+    await server.stop();
+    t.close();
+  });
+
+  async function join(email: string, project: string, role: "owner" | "admin" | "member", password: string) {
+    const { token } = inviteMember(t.ctx.db, { email, role, projectSlug: project });
+    const accepted = await postForm(`${server.url}/admin/invite/${token}`, { password, name: email });
+    expect(accepted.status).toBe(303);
+    return sessionCookieOf(accepted);
+  }
+
+  test("inviting a member of the project again is refused: their role changes on the Members screen", async () => {
+    await join("only-owner@example.com", "acme", "owner", "the owner's password");
+    expect(() =>
+      inviteMember(t.ctx.db, { email: "Only-Owner@example.com ", role: "member", projectSlug: "acme" }),
+    ).toThrow("is already a member of");
+    expect(listMembers(t.ctx.db, "acme").find((m) => m.email === "only-owner@example.com")?.role).toBe(
+      "owner",
+    );
+  });
+
+  test("an invite for an email with an account neither sets its password nor joins, unless signed in as it", async () => {
+    await join("victim@example.com", "acme", "admin", "the victim's password");
+    // An owner of another project invites the same email and opens the link shown to them.
+    const { token } = inviteMember(t.ctx.db, {
+      email: "victim@example.com",
+      role: "owner",
+      projectSlug: "invites-b",
+    });
+    const takeover = await postForm(`${server.url}/admin/invite/${token}`, {
+      password: "attacker's password",
+    });
+    expect(takeover.status).toBe(401);
+    expect(takeover.headers.get("set-cookie") ?? "").not.toContain("fb_session=");
+    expect(await takeover.text()).toContain("already has an account");
+    expect(
+      signIn(t.ctx.db, { email: "victim@example.com", password: "attacker's password" }),
+    ).rejects.toThrow();
+    await signIn(t.ctx.db, { email: "victim@example.com", password: "the victim's password" });
+    expect(listMembers(t.ctx.db, "invites-b").map((m) => m.email)).not.toContain("victim@example.com");
+
+    // Signed in as that account, the same link joins the project; the password stays the account's.
+    const session = await postForm(`${server.url}/admin/login`, {
+      email: "victim@example.com",
+      password: "the victim's password",
+    });
+    const cookie = sessionCookieOf(session);
+    const joined = await postForm(`${server.url}/admin/invite/${token}`, { password: "" }, cookie);
+    expect(joined.status).toBe(303);
+    expect(listMembers(t.ctx.db, "invites-b").find((m) => m.email === "victim@example.com")?.role).toBe(
+      "owner",
+    );
+    expect(listMembers(t.ctx.db, "acme").find((m) => m.email === "victim@example.com")?.role).toBe("admin");
+    await signIn(t.ctx.db, { email: "victim@example.com", password: "the victim's password" });
+  });
+
+  test("a lost password: `team reset-password` prints a new one, once, and ends the member's sessions", async () => {
+    const cookie = await join("lost@example.com", "acme", "member", "a forgotten password");
+    const env = { FEATUREBOARD_DB: t.ctx.db.filename };
+    const reset = runCommand(
+      [...SOURCE_COMMAND, "team", "reset-password", "--email", "lost@example.com"],
+      env,
+    );
+    expect(reset.exitCode).toBe(0);
+    const password = /^ {2}(\S+)$/m.exec(reset.stdout)?.[1] ?? "";
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    const signedOut = await fetch(`${server.url}/admin`, { headers: { cookie }, redirect: "manual" });
+    expect(signedOut.headers.get("location") ?? "").toContain("/admin/login");
+    expect(
+      signIn(t.ctx.db, { email: "lost@example.com", password: "a forgotten password" }),
+    ).rejects.toThrow();
+    await signIn(t.ctx.db, { email: "lost@example.com", password });
+    // The sign-in's session is committed on the next turn; the command below blocks this process's loop.
+    commitNow(t.ctx.db);
+
+    const unknown = runCommand(
+      [...SOURCE_COMMAND, "team", "reset-password", "--email", "nobody@example.com"],
+      env,
+    );
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain("nobody@example.com is not a team member");
+  });
+});
