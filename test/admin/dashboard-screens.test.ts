@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { createTestApp, type TestApp } from "../support/app";
+import { listen, makePost } from "../support/board";
+import { browserMissing, launchBrowser } from "../support/browser";
+import { memberInBrowser } from "../support/dashboard";
+
+// What a product manager meets using the dashboard: pages that fit a phone, readable activity, filters
+// kept, errors in the dashboard's words, money as money.
+describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    t = createTestApp();
+    server = listen(t);
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    t.close();
+  });
+
+  /** An owner signed in, in a browser of the given size, on the inbox. */
+  async function owner(email: string, name: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const page = await memberInBrowser(browser, t, server.url, {
+      email,
+      name,
+      role: "owner",
+      context: { viewport },
+    });
+    await page.getByRole("heading", { name: "Inbox" }).waitFor();
+    return page;
+  }
+
+  test("at 390 x 844 (a phone) no dashboard page is wider than the screen", async () => {
+    const tag = (await t.call("POST", "/api/v1/tags", { body: { label: "Integrations" } })).body.data;
+    const post = await makePost(t, {
+      title: "Synchronise every customer's calendar with our scheduling assistant automatically",
+      description: "A long description ".repeat(20),
+      status: "APPROVED",
+      tagIds: [tag.id],
+    });
+    const voter = await t.call("POST", "/api/v1/users", {
+      body: {
+        email: "a.very.long.address.of.a.customer@enterprise-customer.example.com",
+        name: "Maximiliane Longname-Doppelname",
+        userSpend: 23044,
+      },
+    });
+    await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: voter.body.data.id } });
+    await t.call("POST", `/api/v1/posts/${post.id}/comments`, { body: { body: "Please, soon." } });
+    const release = (await t.call("POST", "/api/v1/releases", { body: { title: "Spring release" } })).body
+      .data;
+
+    const page = await owner("phone@example.com", "Pat Phone", { width: 390, height: 844 });
+    const paths = [
+      "/admin",
+      "/admin/requests",
+      `/admin/posts/${post.id}`,
+      "/admin/roadmap",
+      "/admin/releases",
+      `/admin/releases/${release.id}`,
+      "/admin/analytics",
+      "/admin/activity",
+      "/admin/webhooks",
+      "/admin/integrations",
+      "/admin/import",
+      "/admin/settings",
+      "/admin/members",
+      "/admin/keys",
+      "/admin/account",
+    ];
+    const widths: Record<string, number> = {};
+    for (const path of paths) {
+      const response = await page.goto(`${server.url}${path}?project=acme`);
+      expect({ path, status: response?.status() }).toEqual({ path, status: 200 });
+      widths[path] = await page.evaluate(() => document.documentElement.scrollWidth);
+    }
+    expect(widths).toEqual(Object.fromEntries(paths.map((path) => [path, 390])));
+    await page.context().close();
+  }, 90_000);
+});
