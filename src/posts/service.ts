@@ -72,7 +72,7 @@ export function subscribeToPost(db: Db, postId: string, boardUserId: string, now
 
 export type { TeamFilter, TeamSort, VisibleFilter, VisibleSort } from "./store";
 /** Titles of posts a public page may name (not PENDING): the changelog's shipped requests. */
-export { publicTitlesOf } from "./store";
+export { publicTitlesOf, teamTitlesOf } from "./store";
 export { listPostRows, recountVotes, tagsOfPosts, toPost, type PostRow } from "./store";
 
 /** One page of a board's visible posts with their tags (public API, board pages, MCP public tools). */
@@ -454,20 +454,20 @@ export interface Submission {
 }
 
 /**
- * A public submission: always PENDING, so it is listed only once the team approves it. An email names its
- * author: the board user who has it (left unchanged, so nobody can rename a customer by knowing their
- * email), or a new one.
+ * A public submission: always PENDING, so it is listed only once the team approves it. An email new to the
+ * project names its author (a board user made for it, subscribed to the request). An email a board user
+ * already has is not used, as for public votes (docs/public-api.md): the public API cannot prove who owns
+ * it, and a request filed in a big customer's name would weigh their revenue and subscribe them.
  */
 export function submitPost(db: Db, projectId: string, input: Submission): Post {
   return inTransaction(db, () => {
     const author =
-      input.email === undefined
+      input.email === undefined || findUserIdByEmail(db, projectId, input.email) !== null
         ? null
-        : (findUserIdByEmail(db, projectId, input.email) ??
-          upsertUserByEmail(db, projectId, {
+        : upsertUserByEmail(db, projectId, {
             email: input.email,
             ...(input.name ? { name: input.name } : {}),
-          }).user.id);
+          }).user.id;
     return createPost(db, projectId, {
       title: input.title,
       status: "PENDING",

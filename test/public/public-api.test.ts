@@ -76,12 +76,26 @@ describe("public submissions", () => {
     expect((await pub("GET", `${board}/posts/${post.id}`)).body.data.status).toBe("APPROVED");
   });
 
-  test("a submission by an email already known does not rename that board user", async () => {
-    await pub("POST", "/api/public/posts", {
+  test("a submission by an email already known is not filed in that board user's name, nor renames them", async () => {
+    const submitted = await pub("POST", "/api/public/posts", {
       body: { projectSlug: "acme", title: "Dark mode", email: "submitter@example.com", name: "Impostor" },
     });
-    const users = (await t.call("GET", "/api/v1/users")).body.data as { email: string; name: string }[];
-    expect(users.find((user) => user.email === "submitter@example.com")?.name).toBe("Sam");
+    expect(submitted.status).toBe(201);
+    const users = (await t.call("GET", "/api/v1/users")).body.data as {
+      id: string;
+      email: string;
+      name: string;
+    }[];
+    const customer = users.find((user) => user.email === "submitter@example.com")!;
+    expect(customer.name).toBe("Sam");
+    const stored = (await t.call("GET", `/api/v1/posts/${submitted.body.data.id}`)).body.data;
+    expect(stored.createdByBoardUserId).toBeNull();
+    const subscribed = t.ctx.db
+      .query<{ n: number }, [string, string]>(
+        "SELECT count(*) AS n FROM post_subscribers WHERE post_id = ? AND board_user_id = ?",
+      )
+      .get(stored.id, customer.id)!.n;
+    expect(subscribed).toBe(0);
   });
 
   test("bad input is refused and stores nothing", async () => {
