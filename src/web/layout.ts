@@ -96,7 +96,15 @@ ${
 <body${board ? html` data-board="${board.slug}"` : ""}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><div class="wrap">
-${board ? html`<a class="brand" href="${boardPath(board.slug)}">${board.logoVersion ? html`<img class="logo" src="${boardPath(board.slug, `/logo?v=${board.logoVersion}`)}" alt="" height="28" />` : ""}${board.name}</a>${navigation(board, options.section)}` : html`<span class="brand">featureboard</span>`}
+${
+  board
+    ? html`<a class="brand" href="${boardPath(board.slug)}"
+          >${board.logoVersion ? html`<img class="logo" src="${boardPath(board.slug, `/logo?v=${board.logoVersion}`)}" alt="" height="28" />` : ""}<bdi
+            >${board.name}</bdi
+          ></a
+        >${navigation(board, options.section)}`
+    : html`<span class="brand">featureboard</span>`
+}
 </div></header>
 <main id="main" class="wrap">
 ${options.body}

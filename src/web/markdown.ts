@@ -7,7 +7,9 @@ import { escapeHtml, Html } from "../html";
  *
  * Blocks: headings (`#` renders as h3, since a release's own title is the h2), paragraphs, `-`/`*`/`+`
  * and numbered lists, `>` quotes, fenced code, `---` rules. Inline: code spans, links, images,
- * `**strong**`, `*emphasis*` and `_emphasis_`.
+ * `**strong**`, `*emphasis*` and `_emphasis_`. Every block of text takes its direction from its own first
+ * strong character (`dir="auto"`), so a right-to-left paragraph reads right in left-to-right notes, and
+ * an unclosed override (U+202E) stops at its block (docs/web.md).
  */
 export function renderMarkdown(source: string): Html {
   return new Html(renderBlocks(source.replace(/\r\n?/g, "\n").split("\n")));
@@ -77,7 +79,7 @@ function renderBlocks(lines: string[]): string {
     const heading = HEADING.exec(line);
     if (heading) {
       const level = Math.min(6, heading[1]!.length + 2);
-      out.push(`<h${level}>${renderInline(heading[2]!)}</h${level}>`);
+      out.push(`<h${level} dir="auto">${renderInline(heading[2]!)}</h${level}>`);
       index++;
       continue;
     }
@@ -89,7 +91,7 @@ function renderBlocks(lines: string[]): string {
     if (QUOTE.test(line)) {
       const quoted: string[] = [];
       while (index < lines.length && QUOTE.test(lines[index]!)) quoted.push(QUOTE.exec(lines[index++]!)![1]!);
-      out.push(`<blockquote>${renderBlocks(quoted)}</blockquote>`);
+      out.push(`<blockquote dir="auto">${renderBlocks(quoted)}</blockquote>`);
       continue;
     }
     const listKind = BULLET.test(line) ? BULLET : NUMBERED.test(line) ? NUMBERED : null;
@@ -104,7 +106,9 @@ function renderBlocks(lines: string[]): string {
         index++;
       }
       const tag = listKind === BULLET ? "ul" : "ol";
-      out.push(`<${tag}>${items.map((item) => `<li>${renderInline(item)}</li>`).join("")}</${tag}>`);
+      out.push(
+        `<${tag}>${items.map((item) => `<li dir="auto">${renderInline(item)}</li>`).join("")}</${tag}>`,
+      );
       continue;
     }
     const paragraph: string[] = [];
@@ -114,7 +118,7 @@ function renderBlocks(lines: string[]): string {
       (paragraph.length === 0 || !startsBlock(lines[index]!))
     )
       paragraph.push(lines[index++]!.trim());
-    out.push(`<p>${paragraph.map(renderInline).join("<br>\n")}</p>`);
+    out.push(`<p dir="auto">${paragraph.map(renderInline).join("<br>\n")}</p>`);
   }
   return out.join("\n");
 }

@@ -134,7 +134,7 @@ function statusBadge(status: ShownStatus): Html {
 }
 
 function tagList(tags: TagView[]): Html {
-  return html`${tags.map((tag) => html`<span class="tag">${tag.label}</span>`)}`;
+  return html`${tags.map((tag) => html`<span class="tag" dir="auto">${tag.label}</span>`)}`;
 }
 
 /** Whether the public may vote and comment: the public API refuses both on posts the board does not list. */
@@ -148,17 +148,20 @@ function acceptsWrites(post: PostView): boolean {
  */
 function voteButton(post: PostView): Html {
   // The visible count is a bare number; screen readers hear it with its word ("1 vote"), which board.js
-  // rewrites with the count after a vote.
-  const count = html`<span class="arrow" aria-hidden="true">▲</span
-    ><span class="count" aria-hidden="true">${post.voteCount}</span
-    ><span class="sr-only count-words">${plural(post.voteCount, "vote")}</span>`;
+  // rewrites with the count after a vote. One sr-only span: two would be read with a space between them.
+  const count = (action: Html) =>
+    html`<span class="arrow" aria-hidden="true">▲</span
+      ><span class="count" aria-hidden="true">${post.voteCount}</span
+      ><span class="sr-only"
+        ><span class="count-words">${plural(post.voteCount, "vote")}</span>. ${action}</span
+      >`;
   if (!acceptsWrites(post)) {
     return html`<button class="vote" type="button" aria-pressed="false" disabled>
-      ${count}<span class="sr-only">. Voting is closed for “<bdi>${post.title}</bdi>”</span>
+      ${count(html`Voting is closed for “<bdi>${post.title}</bdi>”`)}
     </button>`;
   }
   return html`<button class="vote" type="button" data-post="${post.id}" aria-pressed="false" disabled>
-    ${count}<span class="sr-only">. Vote for “<bdi>${post.title}</bdi>”</span>
+    ${count(html`Vote for “<bdi>${post.title}</bdi>”`)}
   </button>`;
 }
 
@@ -166,14 +169,20 @@ function postUrl(board: BoardRef, postId: string): string {
   return boardPath(board.slug, `/posts/${encodeURIComponent(postId)}`);
 }
 
+/** Past the last page there is nothing to page from: the page says so instead (`pastTheLastPage`). */
 function pager(pages: PageInfo, hrefFor: (page: number) => string): Html {
-  if (pages.totalPages <= 1) return html``;
+  if (pages.totalPages <= 1 || pages.page > pages.totalPages) return html``;
   const previous = pages.page > 1 ? html`<a rel="prev" href="${hrefFor(pages.page - 1)}">← Previous</a>` : "";
   const next =
     pages.page < pages.totalPages ? html`<a rel="next" href="${hrefFor(pages.page + 1)}">Next →</a>` : "";
   return html`<nav class="pager" aria-label="Pages">
     ${previous}<span>Page ${pages.page} of ${pages.totalPages}</span>${next}
   </nav>`;
+}
+
+/** What a page number past the last page shows (an old link, a typed URL), on every paged page. */
+function pastTheLastPage(firstPage: string): Html {
+  return html`This page is past the last one: <a href="${firstPage}">back to the first page</a>.`;
 }
 
 /** Removed by the board script once it runs (a `<noscript>` is not shown where script is merely blocked). */
@@ -233,8 +242,8 @@ function postCard(board: BoardRef, post: PostView): Html {
   return html`<li class="post-card">
     ${voteButton(post)}
     <div class="post-body">
-      <h2><a href="${postUrl(board, post.id)}">${post.title}</a></h2>
-      ${post.description ? html`<p class="excerpt">${excerpt(post.description)}</p>` : ""}
+      <h2><a href="${postUrl(board, post.id)}" dir="auto">${post.title}</a></h2>
+      ${post.description ? html`<p class="excerpt" dir="auto">${excerpt(post.description)}</p>` : ""}
       <p class="meta">
         ${statusBadge(post.status)} ${tagList(post.tags)} ${date(post.createdAt)}
         <a class="comment-total" href="${postUrl(board, post.id)}#comments-heading"
@@ -247,8 +256,7 @@ function postCard(board: BoardRef, post: PostView): Html {
 
 function emptyBoardMessage(view: BoardPageView, filtered: boolean): Html {
   if (view.pages.total > 0)
-    return html`This page is past the last one:
-      <a href="${boardPath(view.board.slug, boardQueryString(view.query, 1))}">back to the first page</a>.`;
+    return pastTheLastPage(boardPath(view.board.slug, boardQueryString(view.query, 1)));
   return html`${filtered ? "No requests match these filters." : "No requests yet: be the first to submit one."}`;
 }
 
@@ -279,10 +287,10 @@ export function boardPage(view: BoardPageView): Html {
 function commentItem(comment: CommentView): Html {
   return html`<li class="comment${comment.isTeamReply ? " team-reply" : ""}">
     <p class="meta">
-      <strong>${comment.authorName || "Anonymous"}</strong>
+      <strong dir="auto">${comment.authorName || "Anonymous"}</strong>
       ${comment.isTeamReply ? html`<span class="team-badge">Team</span>` : ""} ${date(comment.createdAt)}
     </p>
-    <p class="comment-body">${comment.body}</p>
+    <p class="comment-body" dir="auto">${comment.body}</p>
   </li>`;
 }
 
@@ -299,7 +307,7 @@ export function postPage(view: PostPageView): Html {
         <div class="post-head">
           ${voteButton(post)}
           <div>
-            <h1>${post.title}</h1>
+            <h1 dir="auto">${post.title}</h1>
             <p class="meta">
               ${
                 // An archived request that a release shipped reads as shipped, not as put away.
@@ -314,7 +322,8 @@ export function postPage(view: PostPageView): Html {
         ${
           view.mergedInto
             ? html`<p class="merged-into">
-                Merged into <a href="${postUrl(board, view.mergedInto.id)}">${view.mergedInto.title}</a>: vote
+                Merged into
+                <a href="${postUrl(board, view.mergedInto.id)}" dir="auto">${view.mergedInto.title}</a>: vote
                 and comment there.
               </p>`
             : ""
@@ -324,13 +333,14 @@ export function postPage(view: PostPageView): Html {
             ? html`<p class="shipped-in">
                 Shipped in
                 <a href="${boardPath(board.slug, "/changelog")}#release-${view.shippedIn.id}"
-                  >${view.shippedIn.title}${view.shippedIn.label ? ` (${view.shippedIn.label})` : ""}</a
+                  ><bdi>${view.shippedIn.title}</bdi
+                  >${view.shippedIn.label ? html` (<bdi>${view.shippedIn.label}</bdi>)` : ""}</a
                 >
                 on ${date(view.shippedIn.publishedAt)}.
               </p>`
             : ""
         }
-        ${post.description ? html`<div class="description">${post.description}</div>` : ""}
+        ${post.description ? html`<div class="description" dir="auto">${post.description}</div>` : ""}
       </article>
       <section class="comments" aria-labelledby="comments-heading">
         <h2 id="comments-heading">Comments <span class="comment-count">(${count})</span></h2>
@@ -342,6 +352,11 @@ export function postPage(view: PostPageView): Html {
           ${view.comments.map(commentItem)}
         </ol>
         ${count === 0 ? html`<p class="empty no-comments">No comments yet.</p>` : ""}
+        ${
+          count > 0 && view.comments.length === 0
+            ? html`<p class="empty">${pastTheLastPage(`${postUrl(board, post.id)}#comments-heading`)}</p>`
+            : ""
+        }
         ${pager(view.commentPages, (page) => `${postUrl(board, post.id)}${page > 1 ? `?page=${page}` : ""}`)}
         ${
           acceptsWrites(post)
@@ -443,7 +458,7 @@ function roadmapColumn(board: BoardRef, column: RoadmapColumn): Html {
             ${column.posts.map(
               (post) =>
                 html`<li>
-                  <a href="${postUrl(board, post.id)}">${post.title}</a>
+                  <a href="${postUrl(board, post.id)}" dir="auto">${post.title}</a>
                   <p class="meta">
                     <span class="votes">${plural(post.voteCount, "vote")}</span>
                     ${tagList(post.tags)}
@@ -483,9 +498,9 @@ export function changelogPage(view: ChangelogPageView): Html {
           ? view.releases.map(
               (release) =>
                 html`<article class="release" id="release-${release.id}">
-                  <h2>${release.title}</h2>
+                  <h2 dir="auto">${release.title}</h2>
                   <p class="meta">
-                    ${release.label ? html`<span class="tag">${release.label}</span>` : ""}
+                    ${release.label ? html`<span class="tag" dir="auto">${release.label}</span>` : ""}
                     ${date(release.publishedAt)}
                   </p>
                   <div class="markdown">${release.content ? renderMarkdown(release.content) : ""}</div>
@@ -494,14 +509,19 @@ export function changelogPage(view: ChangelogPageView): Html {
                       ? html`<h3 class="shipped-heading">Shipped requests</h3>
                           <ul class="shipped">
                             ${release.shipped.map(
-                              (post) => html`<li><a href="${postUrl(board, post.id)}">${post.title}</a></li>`,
+                              (post) =>
+                                html`<li>
+                                  <a href="${postUrl(board, post.id)}" dir="auto">${post.title}</a>
+                                </li>`,
                             )}
                           </ul>`
                       : ""
                   }
                 </article>`,
             )
-          : html`<p class="empty">Nothing published yet.</p>`
+          : html`<p class="empty">
+              ${view.pages.total > 0 ? pastTheLastPage(boardPath(board.slug, "/changelog")) : "Nothing published yet."}
+            </p>`
       }
       ${pager(view.pages, (page) => boardPath(board.slug, page > 1 ? `/changelog?page=${page}` : "/changelog"))}`,
   });

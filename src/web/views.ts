@@ -105,8 +105,12 @@ function toPostView(post: PublicPost, commentCount = 0): PostView {
 }
 
 export function loadBoardPage(db: Db, board: Board, raw: RawQuery): BoardPageView {
-  const query = cleanBoardQuery(raw);
   const projectId = board.project.id;
+  const tags = listTags(db, projectId).map(({ id, label }) => ({ id, label }));
+  const cleaned = cleanBoardQuery(raw);
+  // A link naming a tag that does not exist (or no longer does) falls back to all tags, as the Tag select
+  // then shows, instead of an empty board (docs/web.md, "Lenient query strings").
+  const query = tags.some((tag) => tag.id === cleaned.tagId) ? cleaned : { ...cleaned, tagId: null };
   const listing = {
     sort: query.sort === "new" ? ("date" as const) : ("votes" as const),
     page: query.page,
@@ -124,7 +128,7 @@ export function loadBoardPage(db: Db, board: Board, raw: RawQuery): BoardPageVie
   return {
     board,
     posts: posts.map((post) => toPostView(post, commentCounts.get(post.id) ?? 0)),
-    tags: listTags(db, projectId).map(({ id, label }) => ({ id, label })),
+    tags,
     query,
     pages: pageInfo(query.page, BOARD_PAGE_SIZE, total),
   };

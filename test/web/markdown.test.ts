@@ -24,15 +24,17 @@ describe("html templates", () => {
 describe("release-note markdown", () => {
   test("headings, lists, emphasis, code and quotes", () => {
     expect(md("# New\n\nSome **bold** and *em* and `a<b>`.")).toBe(
-      "<h3>New</h3>\n<p>Some <strong>bold</strong> and <em>em</em> and <code>a&lt;b&gt;</code>.</p>",
+      '<h3 dir="auto">New</h3>\n<p dir="auto">Some <strong>bold</strong> and <em>em</em> and <code>a&lt;b&gt;</code>.</p>',
     );
     expect(md("- one\n- two\n  continued\n\n1. first\n2. second")).toBe(
-      "<ul><li>one</li><li>two continued</li></ul>\n<ol><li>first</li><li>second</li></ol>",
+      '<ul><li dir="auto">one</li><li dir="auto">two continued</li></ul>\n<ol><li dir="auto">first</li><li dir="auto">second</li></ol>',
     );
     expect(md("```\n<script>x</script>\n```")).toBe("<pre><code>&lt;script&gt;x&lt;/script&gt;</code></pre>");
-    expect(md("> quoted *text*")).toBe("<blockquote><p>quoted <em>text</em></p></blockquote>");
+    expect(md("> quoted *text*")).toBe(
+      '<blockquote dir="auto"><p dir="auto">quoted <em>text</em></p></blockquote>',
+    );
     expect(md("---")).toBe("<hr>");
-    expect(md("line one\nline two")).toBe("<p>line one<br>\nline two</p>");
+    expect(md("line one\nline two")).toBe('<p dir="auto">line one<br>\nline two</p>');
   });
 
   test("raw HTML stays text", () => {
@@ -44,7 +46,7 @@ describe("release-note markdown", () => {
 
   test("links keep only safe targets, and underscores in URLs survive emphasis", () => {
     expect(md("[docs](https://example.com/a_b_c?x=1&y=2)")).toBe(
-      '<p><a href="https://example.com/a_b_c?x=1&amp;y=2" rel="nofollow noopener">docs</a></p>',
+      '<p dir="auto"><a href="https://example.com/a_b_c?x=1&amp;y=2" rel="nofollow noopener">docs</a></p>',
     );
     expect(md("[x](javascript:alert(1))")).not.toContain("<a");
     expect(md('[x](https://e.com/"onmouseover=alert(1))')).toContain(
@@ -52,13 +54,13 @@ describe("release-note markdown", () => {
     );
     expect(md("[mail](mailto:team@example.com) [here](/b/acme)")).toContain('href="/b/acme"');
     expect(md("![chart](https://img.example/c.png)")).toBe(
-      '<p><a href="https://img.example/c.png" rel="nofollow noopener">chart (image)</a></p>',
+      '<p dir="auto"><a href="https://img.example/c.png" rel="nofollow noopener">chart (image)</a></p>',
     );
   });
 
   test("placeholder characters in the source cannot forge markup", () => {
     expect(md("\uE0000\uE000 [a](https://a.example)")).toBe(
-      '<p>0 <a href="https://a.example" rel="nofollow noopener">a</a></p>',
+      '<p dir="auto">0 <a href="https://a.example" rel="nofollow noopener">a</a></p>',
     );
   });
 });

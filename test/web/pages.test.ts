@@ -220,7 +220,7 @@ describe("the board listing", () => {
       expect(vote.status).toBe(201);
       const titles = async (query: string) => {
         const { text } = await board.call("GET", `/b/acme${query}`, { key: null });
-        return [...text.matchAll(/<h2><a href="\/b\/acme\/posts\/[^"]+">([^<]+)<\/a><\/h2>/g)].map(
+        return [...text.matchAll(/<h2><a href="\/b\/acme\/posts\/[^"]+" dir="auto">([^<]+)<\/a><\/h2>/g)].map(
           (match) => match[1],
         );
       };
@@ -262,7 +262,7 @@ describe("the changelog", () => {
   test("shows published releases with their notes rendered, never drafts", async () => {
     const { text } = await page("/b/acme/changelog");
     expect(text).toContain("<strong>Faster</strong> exports");
-    expect(text).toContain('<span class="tag">v1.2</span>');
+    expect(text).toContain('<span class="tag" dir="auto">v1.2</span>');
     expect(text).not.toContain("Secret draft");
   });
 

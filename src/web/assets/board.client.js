@@ -198,7 +198,9 @@
     item.className = "comment";
     var meta = document.createElement("p");
     meta.className = "meta";
+    // Written by people, in any script: each takes its direction from its own text (docs/web.md).
     var author = document.createElement("strong");
+    author.setAttribute("dir", "auto");
     author.textContent = comment.authorName || "Anonymous";
     meta.appendChild(author);
     // The same date the server renders (src/web/pages.ts), so the new comment reads like the others.
@@ -209,6 +211,7 @@
     meta.appendChild(time);
     var body = document.createElement("p");
     body.className = "comment-body";
+    body.setAttribute("dir", "auto");
     body.textContent = comment.body;
     item.appendChild(meta);
     item.appendChild(body);

@@ -120,7 +120,11 @@
     panel.hidden = true;
 
     var head = element("div", { class: "head" });
-    head.appendChild(element("h2", { id: "fb-title" }, "Feedback for " + board.name));
+    var heading = element("h2", { id: "fb-title" }, "Feedback for ");
+    // The board's name and the requests' titles are written by people, in any script: each takes its
+    // direction from its own text, and an override character in one stops there (docs/web.md).
+    heading.appendChild(element("bdi", {}, board.name));
+    head.appendChild(heading);
     var close = element(
       "button",
       { class: "close", type: "button", "aria-label": "Close feedback panel" },
@@ -272,6 +276,7 @@
               href: boardUrl + "/posts/" + encodeURIComponent(post.id),
               target: "_blank",
               rel: "noopener",
+              dir: "auto",
             },
             post.title,
           ),
