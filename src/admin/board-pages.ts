@@ -3,12 +3,13 @@ import type { ActivityEntry } from "../activity/schema";
 import type { Analytics, Period } from "../analytics/schema";
 import type { DailyFigures } from "../analytics/service";
 import type { TeamPost } from "../posts/service";
-import { isPostStatus, type PostStatus, type PostWithTags, STATUS_LABELS } from "../posts/schema";
+import { type PostStatus, type PostWithTags, STATUS_LABELS } from "../posts/schema";
 import type { Release } from "../releases/schema";
 import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
 import { html, type Html, raw } from "../html";
-import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "./pages";
+import { type Chrome, formFields, href, layout, dataTable, statusLabel } from "./pages";
+import { type ActivityNames, activitySentence } from "./activity-lines";
 import { plural } from "../plural";
 
 const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [
@@ -16,11 +17,6 @@ const COLUMNS: { status: PostStatus; key: keyof Roadmap; label: string }[] = [
   { status: "IN_PROGRESS", key: "in_progress", label: STATUS_LABELS.IN_PROGRESS },
   { status: "COMPLETE", key: "complete", label: STATUS_LABELS.COMPLETE },
 ];
-
-/** A status as the dashboard shows it; an activity entry's status is any string, shown as it is if unknown. */
-function statusLabel(status: string): string {
-  return isPostStatus(status) ? STATUS_LABELS[status] : status;
-}
 
 /**
  * The roadmap editor: three columns; a card moves by its "Move to" form (keyboard, no script needed) or by
@@ -257,6 +253,7 @@ export function activityPage(
   chrome: Chrome,
   view: {
     entries: ActivityEntry[];
+    names: ActivityNames;
     entityTypes: readonly string[];
     members: (TeamMember & { role: TeamRole })[];
     entityType: string;
@@ -302,21 +299,12 @@ export function activityPage(
         <div><button type="submit">Apply</button></div>
       </form>
       ${dataTable(
-        ["When (UTC)", "Entity", "Action", "By", "Details"],
+        ["When (UTC)", "What happened"],
         view.entries.map(
           (entry) =>
             html`<tr>
-              <td>${entry.createdAt.slice(0, 19).replace("T", " ")}</td>
-              <td>
-                ${
-                  entry.entityType === "post" && entry.entityId
-                    ? html`<a href="${href(chrome, `/admin/posts/${entry.entityId}`)}">post</a>`
-                    : entry.entityType
-                }
-              </td>
-              <td>${entry.action}</td>
-              <td>${teamMemberOf(entry) ?? "API or board"}</td>
-              <td><code>${entry.metadata ? JSON.stringify(entry.metadata) : ""}</code></td>
+              <td class="when">${entry.createdAt.slice(0, 16).replace("T", " ")}</td>
+              <td class="sentence">${activitySentence(chrome, entry, view.names)}</td>
             </tr>`,
         ),
       )}

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { listActivity } from "../activity/service";
 import { ACTIVITY_ENTITY_TYPES } from "../activity/schema";
 import { requireValid } from "../http/validation-message";
-import { getPost, listTeamPosts, publicTitlesOf } from "../posts/service";
+import { getPost, listTeamPosts, publicTitlesOf, teamTitlesOf } from "../posts/service";
 import { ReleaseCreateSchema, ReleaseUpdateSchema } from "../releases/schema";
 import {
   createRelease,
@@ -19,6 +19,7 @@ import uplotScript from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
 import { PERIODS } from "../analytics/schema";
 import { getAnalytics, getDailyFigures } from "../analytics/service";
 import dashboardScript from "./assets/dashboard.client.js" with { type: "text" };
+import { postIdsOf } from "./activity-lines";
 import { activityPage, analyticsPage, releaseEditPage, releasesPage, roadmapPage } from "./board-pages";
 import { type DashboardKit, toPage, withNotice } from "./dashboard";
 import { href } from "./pages";
@@ -208,6 +209,12 @@ export function boardRoutes(kit: DashboardKit) {
         });
         return activityPage(chrome, {
           entries: list.data,
+          names: {
+            posts: teamTitlesOf(db, projectId, list.data.flatMap(postIdsOf)),
+            releases: list.data.some((entry) => entry.entityType === "release")
+              ? new Map(listAllReleases(db, projectId).map((release) => [release.id, release.title]))
+              : new Map(),
+          },
           entityTypes: ACTIVITY_ENTITY_TYPES,
           members,
           entityType: known ? entityType : "",

@@ -1,4 +1,5 @@
 import type { ActivityEntry } from "../activity/schema";
+import { isPostStatus, STATUS_LABELS } from "../posts/schema";
 import type { TeamRole } from "../team/schema";
 import { html, type Html, type HtmlValue } from "../html";
 import adminCss from "./admin.css" with { type: "text" };
@@ -295,6 +296,11 @@ export function accountPage(chrome: Chrome, view: { email: string; error: string
         <p class="muted">Changing it signs you out everywhere else.</p>
       </form>`,
   );
+}
+
+/** A status as the dashboard shows it; an activity entry's status is any string, shown as it is if unknown. */
+export function statusLabel(status: string): string {
+  return isPostStatus(status) ? STATUS_LABELS[status] : status;
 }
 
 /** The team member an activity entry names (a change made from the dashboard), or null. */

@@ -386,14 +386,28 @@ export function countByStatus(db: Db, projectId: string): Record<PostStatus, num
 
 /** Titles of these posts of the project that are not PENDING (a changelog's shipped requests). */
 export function publicTitlesOf(db: Db, projectId: string, postIds: readonly string[]): Map<string, string> {
+  return titlesOf(db, projectId, postIds, "public");
+}
+
+/** Titles of these posts of the project, whatever their status (the team's activity log names them). */
+export function teamTitlesOf(db: Db, projectId: string, postIds: readonly string[]): Map<string, string> {
+  return titlesOf(db, projectId, postIds, "team");
+}
+
+function titlesOf(
+  db: Db,
+  projectId: string,
+  postIds: readonly string[],
+  audience: "public" | "team",
+): Map<string, string> {
   const titles = new Map<string, string>();
   if (postIds.length === 0) return titles;
   const rows = db
-    .query<{ id: string; title: string }, string[]>(
-      `SELECT id, title FROM posts WHERE project_id = ? AND status != 'PENDING'
-          AND id IN (SELECT value FROM json_each(?))`,
+    .query<{ id: string; title: string }, [string, string, number]>(
+      `SELECT id, title FROM posts WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))
+          AND (? = 0 OR status != 'PENDING')`,
     )
-    .all(projectId, JSON.stringify(postIds));
+    .all(projectId, JSON.stringify([...new Set(postIds)]), audience === "public" ? 1 : 0);
   for (const row of rows) titles.set(row.id, row.title);
   return titles;
 }

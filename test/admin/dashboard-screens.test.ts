@@ -81,4 +81,29 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
     expect(widths).toEqual(Object.fromEntries(paths.map((path) => [path, 390])));
     await page.context().close();
   }, 90_000);
+
+  test("the Activity screen says what happened in sentences, the request's title linked; no JSON, no ids", async () => {
+    const post = await makePost(t, { title: "Dark mode", status: "COMPLETE" });
+    const voter = await t.call("POST", "/api/v1/users", { body: { email: "reader@example.com" } });
+    await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: voter.body.data.id } });
+    await t.call("POST", "/api/v1/tags", { body: { label: "A tag with a rather long label ".repeat(3) } });
+    const page = await owner("priya@example.com", "Priya PM", { width: 390, height: 844 });
+    await page.goto(`${server.url}/admin/posts/${post.id}?project=acme`);
+    await page.getByLabel("Status", { exact: true }).selectOption("ARCHIVED");
+    await page.getByRole("button", { name: "Change status" }).click();
+    await page.getByText("Status changed.").waitFor();
+
+    await page.getByRole("link", { name: "Activity" }).click();
+    const table = page.locator("table");
+    await table.getByText("Priya PM moved “Dark mode” from Complete to Archived").waitFor();
+    expect(await table.getByText("The API or the board added a vote on “Dark mode”").count()).toBe(1);
+    const text = (await table.textContent()) ?? "";
+    expect(text).not.toContain("{");
+    expect(text).not.toContain(post.id);
+    await table.getByRole("link", { name: "Dark mode" }).first().click();
+    await page.waitForURL(new RegExp(`/admin/posts/${post.id}`));
+    await page.goBack();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await page.context().close();
+  }, 60_000);
 });
