@@ -5,6 +5,7 @@ import { POST_STATUSES, type PostStatus, STATUS_LABELS } from "../posts/schema";
 import { createPost } from "../posts/service";
 import { createTag, findTagByLabel } from "../tags/service";
 import { castImportedVotes } from "../votes/service";
+import { isEmailAddress } from "../users/schema";
 import { findUserRowByEmail, upsertUserByEmail } from "../users/service";
 import type { ImportError } from "./schema";
 
@@ -12,7 +13,6 @@ import type { ImportError } from "./schema";
 export const MAX_VOTES_PER_ROW = 10_000;
 /** Vote rows one import request may create across its rows, so a small file cannot hold the server. */
 export const MAX_VOTES_PER_IMPORT = 100_000;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface CsvPost {
   title: string;
@@ -136,7 +136,7 @@ function readRow(row: Record<string, unknown>): CsvPost {
   const title = limited("title", text(row, "title"), 200);
   if (title === null) throw validationError("title", "is required");
   const authorEmail = limited("author_email", text(row, "author_email"), 320);
-  if (authorEmail !== null && !EMAIL.test(authorEmail))
+  if (authorEmail !== null && !isEmailAddress(authorEmail))
     throw validationError("author_email", "must be an email address");
   return {
     title,

@@ -4,7 +4,7 @@ import { BodyInteger, DateTime, Enum, Id } from "../http/schemas";
 import { MetadataSchema, PostStatusSchema } from "../posts/schema";
 import { ReleaseSchema } from "../releases/schema";
 import { TagSchema } from "../tags/schema";
-import { BoardUserSchema } from "../users/schema";
+import { BoardUserSchema, Email } from "../users/schema";
 import { LIMITS } from "../http/limits";
 
 export const MAX_IMPORT_ROWS = 10_000;
@@ -76,13 +76,7 @@ export const ExportTagSchema = t.Object({
 export type ExportTag = Static<typeof ExportTagSchema>;
 export const ExportUserSchema = t.Object({
   id: Id,
-  email: t.Nullable(
-    t.String({
-      maxLength: LIMITS.emailLength,
-      pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
-      error: "must be an email address",
-    }),
-  ),
+  email: t.Nullable(Email),
   name: t.Nullable(t.String({ maxLength: LIMITS.personNameLength })),
   avatarUrl: t.Nullable(
     t.String({ maxLength: LIMITS.urlLength, pattern: "^https?://", error: "must be an http(s) URL" }),

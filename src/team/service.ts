@@ -2,6 +2,7 @@ import { randomToken } from "../random";
 import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
 import { findProjectById, requireProjectBySlug } from "../projects/service";
+import { isEmailAddress } from "../users/schema";
 import {
   INVITE_TTL_MS,
   type Membership,
@@ -24,11 +25,9 @@ function tokenHash(token: string): Uint8Array {
   return new Bun.CryptoHasher("sha256").update(token).digest();
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 function cleanEmail(email: string): string {
   const trimmed = email.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > 320)
+  if (!isEmailAddress(trimmed) || trimmed.length > 320)
     throw validationError("email", "must be an email address");
   return trimmed;
 }

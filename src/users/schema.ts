@@ -4,9 +4,17 @@ import { DateTime, Id } from "../http/schemas";
 import { MAX_SPEND } from "./money";
 import { LIMITS } from "../http/limits";
 
+/** What every surface takes for an email address: something@domain.tld, no spaces. */
+export const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
+const EMAIL_ADDRESS = new RegExp(EMAIL_PATTERN);
+
+export function isEmailAddress(text: string): boolean {
+  return EMAIL_ADDRESS.test(text);
+}
+
 export const Email = t.String({
   maxLength: LIMITS.emailLength,
-  pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+  pattern: EMAIL_PATTERN,
   error: "must be an email address",
   examples: ["ada@example.com"],
 });

@@ -8,7 +8,7 @@ import { SuccessSchema } from "../../http/schemas";
 import { TagSchema } from "../../tags/schema";
 import * as tags from "../../tags/service";
 import { MAX_SPEND } from "../../users/money";
-import { BoardUserSchema } from "../../users/schema";
+import { BoardUserSchema, Email } from "../../users/schema";
 import * as users from "../../users/service";
 import { VoteSchema } from "../../votes/schema";
 import * as votes from "../../votes/service";
@@ -191,16 +191,7 @@ export const updateUserTool = defineTool({
       Type.Number({ minimum: 0, maximum: MAX_SPEND, description: "Monthly spend, such as 49.9" }),
     ),
     name: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.personNameLength }), Type.Null()])),
-    email: Type.Optional(
-      Type.Union([
-        Type.String({
-          maxLength: LIMITS.emailLength,
-          pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
-          error: "must be an email address",
-        }),
-        Type.Null(),
-      ]),
-    ),
+    email: Type.Optional(Type.Union([Email, Type.Null()])),
   }),
   output: t.Object({ user: BoardUserSchema }),
   run(session, args) {

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { VISIBLE_STATUSES } from "../../posts/schema";
+import { EMAIL_PATTERN } from "../../users/schema";
 import { PublicCommentSchema, PublicPostSchema, PublicVoteSchema } from "../../public/schema";
 import { boardUrl, commentPublic, listVisiblePosts, submitPublicPost } from "../../public/service";
 import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
@@ -38,9 +39,10 @@ export const submitFeatureRequest = defineTool({
       email: Type.Optional(
         Type.String({
           maxLength: LIMITS.emailLength,
-          pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
+          pattern: EMAIL_PATTERN,
           error: "must be an email address",
-          description: "The requester's email, to hear back; never shown publicly",
+          description:
+            "The requester's email, never shown publicly: one new to the board makes them the request's author, who hears back; one a board user already has is not used (nothing proves who owns it)",
         }),
       ),
       source: Type.Optional(
