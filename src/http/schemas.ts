@@ -64,7 +64,8 @@ export function dataOf<T extends TSchema>(schema: T, description = "Success") {
   return t.Object({ data: schema }, { description });
 }
 
-const statusDescriptions: Record<number, string> = {
+/** What each error status means, as the OpenAPI document describes its response. */
+export const ERROR_STATUS_DESCRIPTIONS = {
   400: "Invalid request (VALIDATION_ERROR, INVALID_JSON, …)",
   401: "Missing, publishable, unknown or revoked key (SECRET_KEY_REQUIRED, INVALID_API_KEY)",
   403: "Plan upgrade required or board not public",
@@ -75,16 +76,38 @@ const statusDescriptions: Record<number, string> = {
   500: "Internal error",
   502: "Upstream provider failed (UPSTREAM_ERROR)",
   503: "Not ready yet (SERVICE_UNAVAILABLE); retry",
-};
+} as const;
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
+type ErrorStatus = keyof typeof ERROR_STATUS_DESCRIPTIONS;
 
-/** ApiError responses for the OpenAPI document; 401, 429 and 500 apply to every secret-key route. */
+export function isErrorStatus(status: number): status is ErrorStatus {
+  return Object.hasOwn(ERROR_STATUS_DESCRIPTIONS, status);
+}
+
+/**
+ * ApiError responses for the OpenAPI document. 400 (an unknown query parameter, an over-long id), 429 and
+ * 500 apply to every route; the document adds 401 to every secret-key route and 413 to every route with a
+ * body (src/meta/openapi-document.ts), so a keyless route lists 401 only when it says so.
+ */
 export function errorResponses(...statuses: ErrorStatus[]) {
-  const all = new Set<ErrorStatus>([...statuses, 401, 429, 500]);
+  const all = new Set<ErrorStatus>([...statuses, 400, 429, 500]);
   return Object.fromEntries(
-    [...all].sort().map((status) => [status, { ...ApiErrorSchema, description: statusDescriptions[status] }]),
+    [...all]
+      .sort()
+      .map((status) => [status, { ...ApiErrorSchema, description: ERROR_STATUS_DESCRIPTIONS[status] }]),
   ) as Record<ErrorStatus, typeof ApiErrorSchema>;
+}
+
+/** The annotation `serviceRule` writes; src/meta/openapi-document.ts turns it into the schema's keywords. */
+export const SERVICE_RULE = "x-service-rule";
+
+/**
+ * A rule a service enforces with its own message (an absolute https URL, a known event type), stated in the
+ * OpenAPI document without the validator enforcing it a second time with another message: spread it into a
+ * schema's options. The validator ignores the annotation.
+ */
+export function serviceRule(keywords: { format?: "uri"; enum?: readonly string[] }) {
+  return { [SERVICE_RULE]: keywords };
 }
 
 export const ALL_ERROR_CODES = Object.keys(ERROR_CODES);

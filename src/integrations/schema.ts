@@ -1,5 +1,5 @@
 import { type Static, t } from "elysia";
-import { DateTime } from "../http/schemas";
+import { DateTime, serviceRule } from "../http/schemas";
 import { LIMITS } from "../http/limits";
 
 export const INTEGRATION_KINDS = ["team-chat", "community-chat", "code-host", "issue-tracker"] as const;
@@ -10,6 +10,8 @@ const HookUrl = t.String({
   minLength: 1,
   maxLength: LIMITS.urlLength,
   description: "The chat tool's incoming-webhook https URL",
+  // The service checks the URL (webhooks/service.ts requireSafeUrl); the document states the rule.
+  ...serviceRule({ format: "uri" }),
 });
 const Masked = t.Nullable(t.String({ description: "Secret, shown as its last 4 characters only" }));
 const stamps = { createdAt: DateTime, updatedAt: DateTime };

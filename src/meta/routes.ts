@@ -4,7 +4,7 @@ import { sqliteVersions } from "../db/connection";
 import { ApiError, ApiErrorSchema } from "../http/errors";
 import { keylessRoutes } from "../http/routes";
 import { DOCS_PATH, HEALTH_CHECK_PATH } from "../http/request-info";
-import { errorResponses } from "../http/schemas";
+import { ERROR_STATUS_DESCRIPTIONS, errorResponses } from "../http/schemas";
 import { listProjects } from "../projects/service";
 import { DiscoverySchema, HealthSchema } from "./schema";
 import { API_VERSION, APP_VERSION } from "./version";
@@ -117,7 +117,10 @@ export function metaRoutes(ctx: AppContext, routes: () => InternalRoute[]) {
         }
       },
       {
-        response: { 200: HealthSchema, 503: ApiErrorSchema },
+        response: {
+          200: HealthSchema,
+          503: { ...ApiErrorSchema, description: ERROR_STATUS_DESCRIPTIONS[503] },
+        },
         detail: {
           summary: "Health check",
           description: "200 when the database answers; reports SQLite and sqlite-vec versions.",

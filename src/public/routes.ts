@@ -62,6 +62,20 @@ const publishableKeyNote =
  */
 const publicErrors = errorResponses(400, 401, 403, 404, 429);
 
+/**
+ * The `X-Publishable-Key` header as the OpenAPI document's parameter (every public route reads it; the
+ * widget's route requires it), so generated clients can send it. Documentation only: the handlers read it.
+ */
+function publishableKeyParameter(required: boolean) {
+  return {
+    name: "X-Publishable-Key",
+    in: "header" as const,
+    required,
+    description: "The project's publishable key, pk_… (never a secret key in a web page)",
+    schema: { type: "string" as const, pattern: "^pk_" },
+  };
+}
+
 export function publicRoutes(ctx: AppContext) {
   const { db, config } = ctx;
   const projectOf = (request: Request, slug?: string) =>
@@ -69,6 +83,7 @@ export function publicRoutes(ctx: AppContext) {
 
   return new Elysia().use(publicPlumbing()).use(
     keylessRoutes(PUBLIC_PREFIX, "Public")
+      .guard({ detail: { parameters: [publishableKeyParameter(false)] } })
       .post(
         "/posts",
         ({ request, body, status }) => {
@@ -104,6 +119,7 @@ export function publicRoutes(ctx: AppContext) {
             ...errorResponses(400, 401, 403, 429),
           },
           detail: {
+            parameters: [publishableKeyParameter(true)],
             summary: "Find the widget's board",
             description:
               "The board of the publishable key sent as `X-Publishable-Key: pk_…`: what the embeddable widget starts " +

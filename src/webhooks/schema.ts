@@ -1,17 +1,28 @@
 import { type Static, t } from "elysia";
-import { DateTime, Enum, Id } from "../http/schemas";
+import { DateTime, Enum, Id, serviceRule } from "../http/schemas";
 import { LIMITS } from "../http/limits";
+import { EVENT_TYPES } from "../events/catalogue";
 
 const Url = t.String({
   minLength: 1,
   maxLength: LIMITS.urlLength,
   description: "An https URL reachable from the internet",
+  // The service checks the URL (webhooks/service.ts requireSafeUrl); the document states the rule.
+  ...serviceRule({ format: "uri" }),
 });
-const Events = t.Array(t.String({ minLength: 1, maxLength: LIMITS.eventTypeLength }), {
-  minItems: 1,
-  maxItems: LIMITS.webhookEvents,
-  description: "Event types (docs/webhooks.md), or `*` for all",
-});
+const Events = t.Array(
+  t.String({
+    minLength: 1,
+    maxLength: LIMITS.eventTypeLength,
+    // The service refuses an unknown type naming the known ones (webhooks/service.ts cleanEvents).
+    ...serviceRule({ enum: [...EVENT_TYPES, "*"] }),
+  }),
+  {
+    minItems: 1,
+    maxItems: LIMITS.webhookEvents,
+    description: "Event types (docs/webhooks.md), or `*` for all",
+  },
+);
 const Description = t.Nullable(t.String({ maxLength: LIMITS.webhookDescriptionLength }));
 
 export const WebhookSchema = t.Object(

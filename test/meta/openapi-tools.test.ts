@@ -84,7 +84,14 @@ export async function demo(): Promise<number> {
   const firstTitle: string | undefined = data.data[0]?.title;
   const created = await client.POST("/api/v1/tags", { body: { label: "Mobile" } });
   const label: string | undefined = created.data?.data.label;
-  return total + wrong.length + (firstTitle?.length ?? 0) + (label?.length ?? 0);
+  // An optional body may be left out; the public API's key is a typed header parameter.
+  const summary = await client.POST("/api/v1/ai/summary");
+  const summaryText: string | undefined = summary.data?.data.summary;
+  const widget = await client.GET("/api/public/widget", { params: { header: { "X-Publishable-Key": "pk_x" } } });
+  const boardName: string | undefined = widget.data?.data.name;
+  // @ts-expect-error the widget's route requires the publishable key
+  await client.GET("/api/public/widget", { params: { header: {} } });
+  return total + wrong.length + (firstTitle?.length ?? 0) + (label?.length ?? 0) + (summaryText?.length ?? 0) + (boardName?.length ?? 0);
 }
 `;
 
