@@ -126,6 +126,18 @@ export interface RequestsQuery {
   page: number;
 }
 
+/** The requests table's query as link parameters (its pages, and where a bulk change returns to). */
+export function requestsParams(query: RequestsQuery, page = query.page): Record<string, string> {
+  return {
+    q: query.q,
+    status: query.status,
+    tag: query.tagId,
+    revenue: query.withRevenue ? "1" : "",
+    sort: query.sort,
+    page: String(page),
+  };
+}
+
 export function requestsPage(
   chrome: Chrome,
   view: {
@@ -139,15 +151,7 @@ export function requestsPage(
 ): Html {
   const { query } = view;
   const pages = Math.max(1, Math.ceil(view.total / view.pageSize));
-  const pageLink = (page: number) =>
-    href(chrome, "/admin/requests", {
-      q: query.q,
-      status: query.status,
-      tag: query.tagId,
-      revenue: query.withRevenue ? "1" : "",
-      sort: query.sort,
-      page: String(page),
-    });
+  const pageLink = (page: number) => href(chrome, "/admin/requests", requestsParams(query, page));
   const rows = view.posts.map(
     (post) =>
       html`<tr>
@@ -213,6 +217,7 @@ export function requestsPage(
       </form>
       <form method="post" action="/admin/requests/status">
         ${formFields(chrome)}
+        <input type="hidden" name="list" value="${new URLSearchParams(requestsParams(query)).toString()}" />
         <div class="toolbar">
           <span>${view.total} requests</span>
           <label for="bulk-status" class="check">Set the selected to</label>

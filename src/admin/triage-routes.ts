@@ -19,6 +19,7 @@ import {
   type TeamSort,
   updatePost,
 } from "../posts/service";
+import type { Tag } from "../tags/schema";
 import { listTags } from "../tags/service";
 import { castVoteForEmail, listVoters } from "../votes/service";
 import { type DashboardKit, INBOX_LIMIT, toPage, withNotice } from "./dashboard";
@@ -30,6 +31,7 @@ import {
   type RequestsQuery,
   requestPage,
   requestsPage,
+  requestsParams,
 } from "./triage-pages";
 
 /** Suggestions from the similarity index; a plan or provider refusal becomes a note, not a broken page. */
@@ -46,6 +48,20 @@ async function similarOrNote(
 
 function toSort(value: string | null): TeamSort {
   return value === "revenue" || value === "newest" ? value : "votes";
+}
+
+/** The requests table's search, filters, sort and page from a query string; unknown values are dropped. */
+function requestsQueryOf(search: URLSearchParams, tags: readonly Tag[]): RequestsQuery {
+  const status = search.get("status") ?? "";
+  const tagId = search.get("tag") ?? "";
+  return {
+    q: search.get("q") ?? "",
+    status: isPostStatus(status) ? status : "",
+    tagId: tags.some((tag) => tag.id === tagId) ? tagId : "",
+    withRevenue: search.get("revenue") === "1",
+    sort: toSort(search.get("sort")),
+    page: toPage(search.get("page")),
+  };
 }
 
 /** The inbox, the requests table and the request page, and every triage change they make. */
@@ -85,18 +101,8 @@ export function triageRoutes(kit: DashboardKit) {
       "/admin/requests",
       view("requests", (caller, chrome, url) => {
         const { projectId } = caller.membership;
-        const search = url.searchParams;
-        const status = search.get("status") ?? "";
         const tags = listTags(db, projectId);
-        const tagId = search.get("tag") ?? "";
-        const query: RequestsQuery = {
-          q: search.get("q") ?? "",
-          status: isPostStatus(status) ? status : "",
-          tagId: tags.some((tag) => tag.id === tagId) ? tagId : "",
-          withRevenue: search.get("revenue") === "1",
-          sort: toSort(search.get("sort")),
-          page: toPage(search.get("page")),
-        };
+        const query = requestsQueryOf(url.searchParams, tags);
         const list = listTeamPosts(
           db,
           {
@@ -136,7 +142,15 @@ export function triageRoutes(kit: DashboardKit) {
         const failed = results.find((result) => result.status === "error");
         if (failed?.error)
           throw new ApiError("VALIDATION_ERROR", failed.error.message, "The other requests were changed.");
-        return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/requests"), "bulk");
+        // Back to the table as it was: the same search, filters, sort and page.
+        const list = requestsQueryOf(
+          new URLSearchParams(form.get("list") ?? ""),
+          listTags(db, caller.membership.projectId),
+        );
+        return withNotice(
+          href({ projectSlug: caller.membership.projectSlug }, "/admin/requests", requestsParams(list)),
+          "bulk",
+        );
       }),
       { parse: "text" },
     )

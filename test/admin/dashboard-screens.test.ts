@@ -106,4 +106,34 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     await page.context().close();
   }, 60_000);
+
+  test("a bulk status change returns to the requests table as it was: search, filters, sort", async () => {
+    const tag = (await t.call("POST", "/api/v1/tags", { body: { label: "Billing" } })).body.data;
+    const first = await makePost(t, { title: "Invoices in euros", status: "APPROVED", tagIds: [tag.id] });
+    await makePost(t, { title: "Invoices by email", status: "APPROVED", tagIds: [tag.id] });
+    const page = await owner("bulk@example.com", "Bo Bulk");
+    await page.getByRole("link", { name: "Requests" }).click();
+    await page.getByLabel("Search").fill("invoices");
+    await page.getByLabel("Tag").selectOption({ label: "Billing" });
+    await page.getByLabel("Sort by").selectOption("newest");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/sort=newest/);
+    await page.getByRole("checkbox", { name: "Select Invoices in euros" }).check();
+    await page.getByLabel("Set the selected to").selectOption("IN_PROGRESS");
+    await page.getByRole("button", { name: "Change status" }).click();
+    await page.getByText("Statuses changed.").waitFor();
+    const url = new URL(page.url());
+    expect({
+      q: url.searchParams.get("q"),
+      tag: url.searchParams.get("tag"),
+      sort: url.searchParams.get("sort"),
+    }).toEqual({ q: "invoices", tag: tag.id, sort: "newest" });
+    expect(await page.getByLabel("Search").inputValue()).toBe("invoices");
+    expect(await page.locator("tbody tr td:nth-child(2) a").allTextContents()).toEqual([
+      "Invoices by email",
+      "Invoices in euros",
+    ]);
+    expect((await t.call("GET", `/api/v1/posts/${first.id}`)).body.data.status).toBe("IN_PROGRESS");
+    await page.context().close();
+  }, 60_000);
 });
