@@ -114,9 +114,9 @@ export default tseslint.config(
     },
   },
   {
-    // The widget's field limits are written into it from LIMITS (src/web/assets.ts, `// @include limits`).
+    // The widget's field limits and key prefixes are written into it (src/web/assets.ts, `// @include limits`).
     files: ["src/web/assets/widget.client.js"],
-    languageOptions: { globals: { LIMITS: "readonly" } },
+    languageOptions: { globals: { LIMITS: "readonly", KEY_PREFIX: "readonly" } },
   },
   {
     files: ["src/web/assets/visitor-messages.client.js"],

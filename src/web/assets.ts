@@ -4,6 +4,7 @@ import widgetScript from "./assets/widget.client.js" with { type: "text" };
 import visitorMessages from "./assets/visitor-messages.client.js" with { type: "text" };
 import { LIMITS } from "../http/limits";
 import { plural } from "../plural";
+import { KEY_PREFIX } from "../projects/schema";
 
 /** A static file the binary carries: its text, its type, and a short content hash for cache busting. */
 export interface Asset {
@@ -45,9 +46,14 @@ export const BOARD_ASSETS: Record<string, Asset> = {
   "board.js": asset(withVisitorMessages(boardScript), "text/javascript; charset=utf-8"),
 };
 
+/** The field limits, and the key prefixes the widget tells apart (a secret key in a page is refused). */
 function withLimits(script: string): string {
   if (!script.includes(INCLUDE_LIMITS)) throw new Error("the widget script lost its limits line");
-  return script.replace(INCLUDE_LIMITS, () => `  var LIMITS = ${JSON.stringify(WIDGET_LIMITS)};\n`);
+  return script.replace(
+    INCLUDE_LIMITS,
+    () =>
+      `  var LIMITS = ${JSON.stringify(WIDGET_LIMITS)};\n  var KEY_PREFIX = ${JSON.stringify(KEY_PREFIX)};\n`,
+  );
 }
 
 export const WIDGET_SCRIPT = asset(

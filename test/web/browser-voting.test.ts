@@ -7,8 +7,8 @@ import { browserMissing, launchBrowser } from "../support/browser";
 
 /**
  * Voting as people do it in Chromium: with the keyboard (the focus stays on the vote button, and a screen
- * reader hears the result), on the board, on a post's page and in the widget; and coming Back to the board
- * after voting on a post's page.
+ * reader hears the result), on the board, on a post's page and in the widget; coming Back to the board
+ * after voting on a post's page; and what the widget tells whoever installs it with a wrong data-key.
  */
 const skip = browserMissing();
 
@@ -199,6 +199,57 @@ describe.skipIf(skip)("voting in Chromium", () => {
         .filter({ hasText: "Vote removed: 10 votes" })
         .waitFor({ state: "attached" });
       expect(await votesOf(post.id)).toBe(10);
+    } finally {
+      await page.close();
+      await site.stop(true);
+    }
+  }, 60_000);
+
+  test("the widget without data-key, or given a secret key, says what to do in the console and sends nothing", async () => {
+    let keyAttribute = "";
+    const site = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () =>
+        new Response(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Site</title></head>
+<body><script src="${server.url}/widget.js" ${keyAttribute} async></script></body></html>`,
+          { headers: { "content-type": "text/html; charset=utf-8" } },
+        ),
+    });
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    const apiCalls: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "warning") warnings.push(message.text());
+    });
+    page.on("request", (request) => {
+      if (request.url().includes("/api/")) apiCalls.push(request.url());
+    });
+    /** Loads the site with `attribute` on the script tag; the console's warnings once the script ran. */
+    async function warningsWith(attribute: string): Promise<string[]> {
+      keyAttribute = attribute;
+      warnings.length = 0;
+      await page.goto(`http://localhost:${site.port}/`);
+      await page.waitForFunction(() => performance.getEntriesByType("resource").length > 0);
+      await page.waitForLoadState("networkidle");
+      return [...warnings];
+    }
+    try {
+      expect(await warningsWith("")).toEqual([
+        'featureboard widget: the <script> tag needs data-key="pk_…", the board\'s publishable key (API keys ' +
+          "screen of the dashboard, or `featureboard keys create --project SLUG --kind publishable`).",
+      ]);
+      const secret = await warningsWith(`data-key="${t.project.secretKey}"`);
+      expect(secret).toHaveLength(1);
+      expect(secret[0]).toContain("data-key holds a SECRET key (sk_…). It is now public");
+      expect(secret[0]).toContain("Revoke it now");
+      expect(secret[0]).not.toContain(t.project.secretKey);
+      expect(apiCalls).toEqual([]);
+      // A publishable key still mounts the widget, without a warning.
+      expect(await warningsWith(`data-key="${t.project.publishableKey}"`)).toEqual([]);
+      await page.getByRole("button", { name: "Feedback", exact: true }).waitFor();
+      expect(apiCalls.length).toBeGreaterThan(0);
     } finally {
       await page.close();
       await site.stop(true);

@@ -351,7 +351,33 @@
     });
   }
 
+  function warn(message) {
+    if (window.console) console.warn("featureboard widget: " + message);
+  }
+
+  /**
+   * A key that cannot work is explained to whoever installs the widget, in the console, before anything is
+   * sent: a secret key is never sent from a page, and it must be revoked, since the page has published it.
+   */
+  function keyProblem() {
+    if (key.trim() === "")
+      return (
+        'the <script> tag needs data-key="pk_…", the board\'s publishable key (API keys screen of the ' +
+        "dashboard, or `featureboard keys create --project SLUG --kind publishable`)."
+      );
+    if (key.trim().indexOf(KEY_PREFIX.secret) === 0)
+      return (
+        "data-key holds a SECRET key (sk_…). It is now public: anyone who opens this page can read it and " +
+        "use the whole API of your board. Revoke it now (API keys screen of the dashboard, or " +
+        "`featureboard keys revoke` with this key), replace it where your servers use it, and give the " +
+        "widget the publishable key (pk_…) instead."
+      );
+    return null;
+  }
+
   function start() {
+    var problem = keyProblem();
+    if (problem) return warn(problem);
     request("GET", "/api/public/widget", undefined, { "X-Publishable-Key": key })
       .then(function (json) {
         // A page that includes the script twice gets one launcher.
@@ -359,7 +385,7 @@
         mount(json.data);
       })
       .catch(function (error) {
-        if (window.console) console.warn("featureboard widget: " + error.message);
+        warn(error.message);
       });
   }
   if (document.body) start();
