@@ -56,6 +56,10 @@ describe.skipIf(skip)("voting in Chromium", () => {
         state: "attached",
       });
     expect(await votesOf(postId)).toBe(before + 1);
+    // Screen readers hear the new count with its word on the button itself too.
+    expect(await button.evaluate((element) => element.querySelector(".count-words")?.textContent)).toBe(
+      `${before + 1} votes`,
+    );
     await page.keyboard.press("Enter");
     await waitForCount(page, button, String(before));
     expect(await button.getAttribute("aria-pressed")).toBe("false");
