@@ -1,7 +1,7 @@
 import { actAs } from "../activity/service";
 import { newBoardComments } from "../comments/service";
 import type { AppContext } from "../context";
-import { ApiError, validationError } from "../http/errors";
+import { ApiError, type ErrorCode, validationError } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo, requestUrl } from "../http/request-info";
 import { MAX_PAGE } from "../http/paging";
@@ -34,6 +34,46 @@ export const NOTICES: Record<string, string> = {
   emailed: "Test email sent: check your inbox.",
   published: "Release published: its requests are archived and listed on the public changelog.",
 };
+
+/**
+ * A refusal worded for the dashboard's reader (naming requests by their titles, not their ids), shown as it
+ * is: no "correct the form" hint after a form with nothing to correct. `reopen` is a page to open afresh.
+ */
+export class DashboardRefusal extends ApiError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    hint: string,
+    readonly reopen: string | null = null,
+  ) {
+    super(code, message, hint);
+  }
+}
+
+/** What the dashboard calls the things an id names, for the API's "not found" refusals. */
+const MISSING_THINGS: Partial<Record<ErrorCode, string>> = {
+  POST_NOT_FOUND: "request",
+  TAG_NOT_FOUND: "tag",
+  USER_NOT_FOUND: "board user",
+  RELEASE_NOT_FOUND: "release",
+  WEBHOOK_NOT_FOUND: "webhook endpoint",
+  COMMENT_NOT_FOUND: "comment",
+  VOTE_NOT_FOUND: "vote",
+  IMPORT_NOT_FOUND: "import",
+};
+
+/**
+ * A "not found" answer in the dashboard's words: the API's hint speaks of an API key, which a team member
+ * signed in to the dashboard does not use.
+ */
+function missingThing(error: ApiError, chrome: Chrome): { message: string; hint: string } | null {
+  const thing = MISSING_THINGS[error.code];
+  if (!thing) return null;
+  return {
+    message: `There is no such ${thing} in ${chrome.projectName}`,
+    hint: `It may have been deleted, or the link belongs to another project. Look for it from the dashboard's screens.`,
+  };
+}
 
 export function page(body: Html, status = 200, headers: Record<string, string | number> = {}): Response {
   const all = new Headers(ADMIN_HEADERS);
@@ -176,11 +216,21 @@ export function dashboardKit(ctx: AppContext) {
   /**
    * An ApiError becomes a page saying what went wrong, with the status the API would answer. After a form
    * (`request`), the page links back to the dashboard page the form was on, where the browser still has
-   * what was typed, and a refused field is explained in the dashboard's terms, not the API document's.
+   * what was typed, and a refused field is explained in the dashboard's terms, not the API document's. A
+   * refusal already worded for the dashboard (`DashboardRefusal`) is shown as it is.
    */
   const failure = (error: unknown, chrome: Chrome | null, request?: Request): Response => {
     if (!(error instanceof ApiError)) throw error;
     const back = request ? formPageOf(request) : null;
+    if (error instanceof DashboardRefusal) {
+      return page(
+        errorPage(chrome, error.message, error.hint, back, error.reopen),
+        error.status,
+        error.headers,
+      );
+    }
+    const missing = chrome ? missingThing(error, chrome) : null;
+    if (missing) return page(errorPage(chrome, missing.message, missing.hint), error.status, error.headers);
     const hint =
       back && error.code === "VALIDATION_ERROR" ? "Go back, correct the form and send it again." : error.hint;
     return page(errorPage(chrome, error.message, hint, back), error.status, error.headers);

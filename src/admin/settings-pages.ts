@@ -165,17 +165,34 @@ export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey:
   );
 }
 
+/**
+ * The events an endpoint receives: every event, or those ticked. Ticking an event unticks "Every event"
+ * (dashboard.js, `data-unticks`); without the script, the events ticked win (settings-routes.ts, eventsOf).
+ */
 function eventChoices(selected: readonly string[], eventTypes: readonly string[]): Html {
   return html`<fieldset>
     <legend>Events</legend>
     <label class="check"
-      ><input type="checkbox" name="events" value="*" ${selected.includes("*") ? "checked" : ""} /> Every
-      event (<code>*</code>)</label
+      ><input
+        type="checkbox"
+        id="events-every"
+        name="events"
+        value="*"
+        ${selected.includes("*") ? "checked" : ""}
+      />
+      Every event (<code>*</code>)</label
     >
+    <p class="muted">Or only these:</p>
     ${eventTypes.map(
       (type) =>
         html`<label class="check"
-          ><input type="checkbox" name="events" value="${type}" ${selected.includes(type) ? "checked" : ""} />
+          ><input
+            type="checkbox"
+            name="events"
+            value="${type}"
+            data-unticks="events-every"
+            ${selected.includes(type) ? "checked" : ""}
+          />
           <code>${type}</code></label
         >`,
     )}
@@ -238,9 +255,9 @@ export function webhooksPage(
           maxlength="${LIMITS.webhookDescriptionLength}"
         />
         ${
-          // Nothing ticked at first: a pre-ticked "*" stayed ticked beside the events chosen, and the
-          // endpoint then received every event.
-          eventChoices([], view.eventTypes)
+          // Every event at first, so the form as it comes is accepted; ticking an event unticks it, and an
+          // event ticked beside it wins (a "*" left ticked used to send every event).
+          eventChoices(["*"], view.eventTypes)
         }
         <p><button class="primary" type="submit">Add endpoint</button></p>
       </form>`,

@@ -202,7 +202,7 @@ export function settingsRoutes(kit: DashboardKit) {
             WebhookCreateSchema,
             {
               url: form.get("url") ?? "",
-              events: form.getAll("events"),
+              events: eventsOf(form),
               ...(description.trim() === "" ? {} : { description }),
             },
             "body",
@@ -237,7 +237,7 @@ export function settingsRoutes(kit: DashboardKit) {
             WebhookUpdateSchema,
             {
               url: form.get("url") ?? "",
-              events: form.getAll("events"),
+              events: eventsOf(form),
               enabled: form.get("enabled") === "true",
               description: description.trim() === "" ? null : description,
             },
@@ -436,5 +436,21 @@ export function settingsRoutes(kit: DashboardKit) {
         }),
         { parse: "text" },
       )
+  );
+}
+
+/**
+ * The events a webhook form chose: the events ticked, else every event when "Every event" is ticked (the
+ * new endpoint's default, which ticking an event unticks: docs/dashboard.md).
+ */
+function eventsOf(form: URLSearchParams): string[] {
+  const ticked = form.getAll("events");
+  const chosen = ticked.filter((event) => event !== "*");
+  if (chosen.length > 0) return chosen;
+  if (ticked.includes("*")) return ["*"];
+  throw new ApiError(
+    "VALIDATION_ERROR",
+    "Choose at least one event to send, or Every event",
+    "Tick the events the endpoint should receive.",
   );
 }

@@ -11,6 +11,7 @@ import { listPosts } from "../posts/listing";
 import { isPostStatus, POST_STATUSES, PostUpdateSchema, type PostStatus } from "../posts/schema";
 import {
   bulkUpdatePosts,
+  findPostRow,
   getPost,
   listTeamPosts,
   mergePosts,
@@ -22,7 +23,8 @@ import {
 import type { Tag } from "../tags/schema";
 import { listTags } from "../tags/service";
 import { castVoteForEmail, listVoters } from "../votes/service";
-import { type DashboardKit, INBOX_LIMIT, toPage, withNotice } from "./dashboard";
+import { type DashboardKit, DashboardRefusal, INBOX_LIMIT, toPage, withNotice } from "./dashboard";
+import type { Caller } from "./session";
 import { href } from "./pages";
 import { markInboxSeen } from "../team/service";
 import {
@@ -67,6 +69,29 @@ function requestsQueryOf(search: URLSearchParams, tags: readonly Tag[]): Request
 /** The inbox, the requests table and the request page, and every triage change they make. */
 export function triageRoutes(kit: DashboardKit) {
   const { ctx, db, act, view, change, requestPath, backTo } = kit;
+  /**
+   * A merge button from a page shown before another merge: the request it names was merged meanwhile.
+   * Said with the requests' titles, and with the page to open again for today's suggestions; the API's
+   * refusal names ids and asks to correct a form that is one button.
+   */
+  const staleMerge = (caller: Caller, sourceId: string, intoId: string): DashboardRefusal | null => {
+    const { projectId } = caller.membership;
+    const source = findPostRow(db, projectId, sourceId);
+    const into = findPostRow(db, projectId, intoId);
+    if (!source || !into) return null;
+    const mergedAway = source.merged_into_id ? source : into.merged_into_id ? into : null;
+    if (!mergedAway?.merged_into_id) return null;
+    const target = findPostRow(db, projectId, mergedAway.merged_into_id);
+    const where = target ? `“${target.title}”` : "another request";
+    return new DashboardRefusal(
+      "VALIDATION_ERROR",
+      `Nothing was merged: “${mergedAway.title}” was already merged into ${where}.`,
+      mergedAway === source
+        ? "Its votes and comments are there already."
+        : `Merge into ${where} instead: open the request again to see its current suggestions.`,
+      requestPath(caller, sourceId),
+    );
+  };
   return new Elysia({ name: "admin.triage", detail: { hide: true } })
     .get(
       "/admin",
@@ -216,7 +241,12 @@ export function triageRoutes(kit: DashboardKit) {
       "/admin/posts/:postId/merge",
       change("requests", (caller, form, params) => {
         const into = form.get("into") ?? "";
-        act(caller, () => mergePosts(db, caller.membership.projectId, params.postId ?? "", into));
+        const sourceId = params.postId ?? "";
+        try {
+          act(caller, () => mergePosts(db, caller.membership.projectId, sourceId, into));
+        } catch (error) {
+          throw staleMerge(caller, sourceId, into) ?? error;
+        }
         return withNotice(backTo(caller, form.get("back"), requestPath(caller, into)), "merged");
       }),
       { parse: "text" },

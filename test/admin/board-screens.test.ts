@@ -367,6 +367,7 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
     await page.getByRole("link", { name: "Webhooks" }).click();
     // A refused form says why, and "Back to the form" returns to it with what was typed and ticked.
     await page.getByLabel("URL (https, reachable from the internet)").fill("ftp://example.com/hooks");
+    expect(await page.getByRole("checkbox", { name: "Every event (*)" }).isChecked()).toBe(true);
     await page.getByRole("checkbox", { name: "post.created" }).check();
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await page.getByText("That did not work").waitFor();
@@ -379,7 +380,7 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
     expect(await page.getByRole("checkbox", { name: "post.created" }).isChecked()).toBe(true);
     await page.getByRole("checkbox", { name: "post.created" }).uncheck();
     await page.getByLabel("URL (https, reachable from the internet)").fill(`${receiver.url}/hooks`);
-    // Nothing is ticked until the admin chooses.
+    // Ticking an event unticked "Every event": only the events ticked are sent.
     expect(await page.getByRole("checkbox", { name: "Every event (*)" }).isChecked()).toBe(false);
     await page.getByRole("checkbox", { name: "post.created" }).check();
     await page.getByRole("button", { name: "Add endpoint" }).click();

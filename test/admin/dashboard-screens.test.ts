@@ -12,7 +12,7 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
   let server: { url: string; stop: () => Promise<void> };
   let browser: Browser;
   beforeAll(async () => {
-    t = createTestApp();
+    t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
     server = listen(t);
     browser = await launchBrowser();
   }, 30_000);
@@ -134,6 +134,76 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
       "Invoices in euros",
     ]);
     expect((await t.call("GET", `/api/v1/posts/${first.id}`)).body.data.status).toBe("IN_PROGRESS");
+    await page.context().close();
+  }, 60_000);
+
+  test("refusals speak to the dashboard's user: a stale merge names the requests, an unknown request is no API key's business", async () => {
+    const kept = await makePost(t, {
+      title: "Export the roadmap to CSV",
+      description: "Download the roadmap as a CSV file for spreadsheets",
+      status: "APPROVED",
+    });
+    const stale = await makePost(t, {
+      title: "Export roadmap as CSV",
+      description: "Let us download the roadmap as a CSV spreadsheet file",
+      status: "APPROVED",
+    });
+    const final = await makePost(t, { title: "Exports of every kind", status: "APPROVED" });
+    const page = await owner("merges@example.com", "Mo Merge");
+    await page.goto(`${server.url}/admin/posts/${kept.id}?project=acme`);
+    const mergeInto = page.getByRole("button", { name: "Merge this request into “Export roadmap as CSV”" });
+    await mergeInto.waitFor();
+    // Meanwhile, someone else merges the suggested request elsewhere.
+    await t.call("POST", `/api/v1/posts/${stale.id}/merge`, { body: { intoPostId: final.id } });
+    await mergeInto.click();
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      "Nothing was merged: “Export roadmap as CSV” was already merged into “Exports of every kind”.",
+    );
+    const body = (await page.locator("main").textContent()) ?? "";
+    expect(body).not.toContain("correct the form");
+    expect(body).not.toContain(final.id);
+    await page.getByRole("link", { name: "Open the page again" }).click();
+    await page.getByRole("heading", { name: "Export the roadmap to CSV" }).waitFor();
+    expect((await t.call("GET", `/api/v1/posts/${kept.id}`)).body.data.mergedIntoId).toBeNull();
+
+    const unknown = await page.goto(`${server.url}/admin/posts/${crypto.randomUUID()}?project=acme`);
+    expect(unknown?.status()).toBe(404);
+    expect(await page.getByRole("alert").textContent()).toBe("There is no such request in Acme");
+    expect((await page.locator("main").textContent()) ?? "").not.toContain("API key");
+    await page.context().close();
+  }, 60_000);
+
+  test("a new webhook endpoint sends every event unless events are ticked; none at all is refused in words", async () => {
+    const page = await owner("hooks-default@example.com", "Hu Hooks");
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    const url = page.getByLabel("URL (https, reachable from the internet)");
+    // The form as it comes is accepted: every event.
+    await url.fill("http://127.0.0.1:9/every");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.locator("[data-secret]").waitFor();
+    // Ticking an event unticks "Every event": only that one.
+    await url.fill("http://127.0.0.1:9/some");
+    await page.getByRole("checkbox", { name: "post.created" }).check();
+    expect(await page.getByRole("checkbox", { name: "Every event (*)" }).isChecked()).toBe(false);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.locator("[data-secret]").waitFor();
+    const stored = (await t.call("GET", "/api/v1/integrations/webhooks")).body.data as {
+      url: string;
+      events: string[];
+    }[];
+    expect(Object.fromEntries(stored.map((hook) => [hook.url, hook.events]))).toEqual({
+      "http://127.0.0.1:9/every": ["*"],
+      "http://127.0.0.1:9/some": ["post.created"],
+    });
+    // Nothing ticked at all.
+    await url.fill("http://127.0.0.1:9/none");
+    await page.getByRole("checkbox", { name: "Every event (*)" }).uncheck();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    expect(await page.getByRole("alert").textContent()).toBe(
+      "Choose at least one event to send, or Every event",
+    );
     await page.context().close();
   }, 60_000);
 });
