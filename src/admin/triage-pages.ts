@@ -73,7 +73,8 @@ export function inboxPage(
                 <input type="hidden" name="into" value="${duplicateOf.id}" />
                 <input type="hidden" name="back" value="inbox" />
                 <button type="submit">
-                  Merge into “${duplicateOf.title}” (${percent(duplicateOf.similarity)} alike)
+                  Merge into “${duplicateOf.title}” (${STATUS_LABELS[duplicateOf.status]},
+                  ${percent(duplicateOf.similarity)} alike)
                 </button>
               </form>`
             : ""

@@ -8,7 +8,13 @@ import { ApiError, validationError } from "../http/errors";
 import { LIMITS } from "../http/limits";
 import { requireValid } from "../http/validation-message";
 import { listPosts } from "../posts/listing";
-import { isPostStatus, POST_STATUSES, PostUpdateSchema, type PostStatus } from "../posts/schema";
+import {
+  isPostStatus,
+  isVisibleStatus,
+  POST_STATUSES,
+  PostUpdateSchema,
+  type PostStatus,
+} from "../posts/schema";
 import {
   bulkUpdatePosts,
   findPostRow,
@@ -47,6 +53,12 @@ async function similarOrNote(
     return { similar: [], note: `Similar requests are not available: ${error.message}` };
   }
 }
+
+/**
+ * How many likely duplicates the inbox reads per pending request to find one on the board: the closest
+ * may be rejected, shipped or pending itself.
+ */
+const DUPLICATE_CANDIDATES = 10;
 
 function toSort(value: string | null): TeamSort {
   return value === "revenue" || value === "newest" ? value : "votes";
@@ -106,10 +118,15 @@ export function triageRoutes(kit: DashboardKit) {
         const pending: PendingRequest[] = [];
         for (const post of posts) {
           const found = await similarOrNote(() =>
-            similarRequests(ctx.ai, projectId, post.id, { threshold: DEFAULT_THRESHOLD, limit: 1 }),
+            similarRequests(ctx.ai, projectId, post.id, {
+              threshold: DEFAULT_THRESHOLD,
+              limit: DUPLICATE_CANDIDATES,
+            }),
           );
           similarNote ??= found.note;
-          pending.push({ post, duplicateOf: found.similar[0] ?? null });
+          // Only a request on the board is offered as the one to merge into (docs/dashboard.md, Inbox).
+          const duplicateOf = found.similar.find((similar) => isVisibleStatus(similar.status)) ?? null;
+          pending.push({ post, duplicateOf });
         }
         const seenBefore = caller.membership.inboxSeenAt;
         // Opening the inbox is seeing its comments: the navigation counts only later ones from now on.

@@ -206,4 +206,29 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
     );
     await page.context().close();
   }, 60_000);
+
+  test("the inbox suggests merging only into a request on the board, and says its status", async () => {
+    const title = "Dark theme for the mobile app";
+    await makePost(t, { title, status: "CLOSED" });
+    await makePost(t, { title, status: "ARCHIVED" });
+    const otherPending = await makePost(t, { title, status: "PENDING" });
+    const open = await makePost(t, { title: "Mobile app dark theme", status: "APPROVED" });
+    const fresh = await makePost(t, { title, status: "PENDING" });
+    const page = await owner("inbox-dupes@example.com", "Ines Inbox");
+    for (const post of [fresh, otherPending]) {
+      const card = page.locator(`li.card[data-post-id="${post.id}"]`);
+      const merge = card.getByRole("button", { name: /^Merge into/ });
+      expect(await merge.count()).toBe(1);
+      expect(((await merge.textContent()) ?? "").replace(/\s+/g, " ").trim()).toMatch(
+        /^Merge into “Mobile app dark theme” \(Planned, \d+% alike\)$/,
+      );
+    }
+    await page
+      .locator(`li.card[data-post-id="${fresh.id}"]`)
+      .getByRole("button", { name: /^Merge into/ })
+      .click();
+    await page.getByText("Merged: the votes, comments and subscribers moved.").waitFor();
+    expect((await t.call("GET", `/api/v1/posts/${fresh.id}`)).body.data.mergedIntoId).toBe(open.id);
+    await page.context().close();
+  }, 60_000);
 });
