@@ -8,7 +8,7 @@ import type { Release } from "../releases/schema";
 import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
 import { html, type Html, raw } from "../html";
-import { type Chrome, formFields, href, layout, dataTable, statusLabel } from "./pages";
+import { type Chrome, formFields, href, layout, dataTable, money, statusLabel } from "./pages";
 import { type ActivityNames, activitySentence } from "./activity-lines";
 import { plural } from "../plural";
 
@@ -413,7 +413,7 @@ export function analyticsPage(
               (post) =>
                 html`<li>
                   <a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a>
-                  <span class="muted">${post.voterSpend} a month from its voters</span>
+                  <span class="muted">${money(post.voterSpend)} a month from its voters</span>
                 </li>`,
             )}
           </ol>

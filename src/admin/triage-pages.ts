@@ -7,7 +7,7 @@ import type { SimilarPost } from "../ai/similarity";
 import type { Tag } from "../tags/schema";
 import type { Voter } from "../votes/schema";
 import { html, type Html } from "../html";
-import { type Chrome, formFields, href, layout, teamMemberOf, dataTable } from "./pages";
+import { type Chrome, formFields, href, layout, teamMemberOf, dataTable, money } from "./pages";
 import { plural } from "../plural";
 
 function statusBadge(status: PostStatus): Html {
@@ -162,7 +162,7 @@ export function requestsPage(
         </td>
         <td>${statusBadge(post.status)}</td>
         <td class="number">${post.voteCount}</td>
-        <td class="number">${post.voterSpend}</td>
+        <td class="number">${money(post.voterSpend)}</td>
         <td>${post.tags.map((tag) => tag.label).join(", ")}</td>
         <td>${day(post.createdAt)}</td>
       </tr>`,
@@ -305,7 +305,7 @@ export function requestPage(
       html`<tr>
         <td>${vote.boardUserName ?? vote.boardUserEmail ?? "Anonymous"}</td>
         <td>${vote.boardUserEmail ?? ""}</td>
-        <td class="number">${vote.userSpend ?? "—"}</td>
+        <td class="number">${vote.userSpend === null ? "—" : money(vote.userSpend)}</td>
         <td>${day(vote.createdAt)}</td>
       </tr>`,
   );

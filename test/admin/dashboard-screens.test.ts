@@ -231,4 +231,25 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
     expect((await t.call("GET", `/api/v1/posts/${fresh.id}`)).body.data.mergedIntoId).toBe(open.id);
     await page.context().close();
   }, 60_000);
+
+  test("money reads as money: $23,044 and $49.90 on the requests table, the request page and analytics", async () => {
+    const post = await makePost(t, { title: "Single sign-on with SAML", status: "APPROVED" });
+    for (const [email, userSpend] of [
+      ["big@enterprise.example", 23044],
+      ["small@startup.example", 49.9],
+    ] as const) {
+      const user = await t.call("POST", "/api/v1/users", { body: { email, userSpend } });
+      await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: user.body.data.id } });
+    }
+    const page = await owner("money@example.com", "Mona Money");
+    await page.goto(`${server.url}/admin/requests?project=acme&q=saml`);
+    const row = page.locator("tbody tr", { hasText: "Single sign-on with SAML" });
+    expect(await row.locator("td.number").last().textContent()).toBe("$23,093.90");
+    await page.goto(`${server.url}/admin/posts/${post.id}?project=acme`);
+    const spends = await page.locator("tbody tr td.number").allTextContents();
+    expect(spends.sort()).toEqual(["$23,044", "$49.90"]);
+    await page.goto(`${server.url}/admin/analytics?project=acme`);
+    await page.getByText("$23,093.90 a month from its voters").waitFor();
+    await page.context().close();
+  }, 60_000);
 });

@@ -684,7 +684,7 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     const titles = async () => page.locator("tbody tr td:nth-child(2) a").allTextContents();
     // By the voters' revenue the paid-for request leads, though the other has more votes.
     expect(await titles()).toEqual(["Reports by quarter", "Reports by week"]);
-    expect(await page.locator("tbody tr").first().locator("td.number").last().textContent()).toBe("499.00");
+    expect(await page.locator("tbody tr").first().locator("td.number").last().textContent()).toBe("$499");
     await page.getByLabel("Has revenue").check();
     await page.getByRole("button", { name: "Apply" }).click();
     await page.waitForURL(/revenue=1/);
