@@ -24,7 +24,9 @@ export function sessionCookie(publicUrl: string, token: string, maxAgeSeconds: n
 
 /**
  * A dashboard form's fields (application/x-www-form-urlencoded; repeated names such as `ids` kept). The
- * routes read the body as text (`parse: "text"`) and it is decoded here.
+ * routes read the body as text (`parse: "text"`) and it is decoded here. Browsers send a textarea's line
+ * breaks as CRLF (HTML's form encoding); they are turned back into the LF the API stores, so notes,
+ * descriptions and replies written in the dashboard equal the same text sent to the API.
  */
 export function formOf(request: Request, body: unknown): URLSearchParams {
   const type = request.headers.get("content-type") ?? "";
@@ -35,7 +37,11 @@ export function formOf(request: Request, body: unknown): URLSearchParams {
       "Submit the form from the dashboard page.",
     );
   }
-  return new URLSearchParams(typeof body === "string" ? body : "");
+  const form = new URLSearchParams();
+  for (const [name, value] of new URLSearchParams(typeof body === "string" ? body : "")) {
+    form.append(name, value.replace(/\r\n?/g, "\n"));
+  }
+  return form;
 }
 
 /** A text field of a parsed multipart form (a file upload), or "". */

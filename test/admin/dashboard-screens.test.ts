@@ -252,4 +252,28 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
     await page.getByText("$23,093.90 a month from its voters").waitFor();
     await page.context().close();
   }, 60_000);
+
+  test("multi-line text from a dashboard form is stored with LF line endings (browsers send CRLF)", async () => {
+    const post = await makePost(t, { title: "Line endings", status: "APPROVED" });
+    const page = await owner("lines@example.com", "Lee Lines");
+    await page.getByRole("link", { name: "Changelog" }).click();
+    await page.getByLabel("Title").fill("March release");
+    await page.getByLabel("Notes (markdown)").fill("## Fixed\n\n- one\n- two");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByText("Release saved as a draft.").waitFor();
+    await page.getByRole("link", { name: "Edit March release" }).click();
+    const releaseId = /\/admin\/releases\/([^/?]+)/.exec(page.url())![1]!;
+    const release = (await t.call("GET", `/api/v1/releases/${releaseId}`)).body.data;
+    expect(release.content).toBe("## Fixed\n\n- one\n- two");
+
+    await page.goto(`${server.url}/admin/posts/${post.id}?project=acme`);
+    await page.getByLabel("Write").fill("First line\nSecond line");
+    await page.getByRole("button", { name: "Post official reply" }).click();
+    await page.getByText("Official reply posted.").waitFor();
+    const comments = await t.call("GET", `/api/v1/posts/${post.id}/comments`);
+    expect(comments.body.data.map((comment: { body: string }) => comment.body)).toEqual([
+      "First line\nSecond line",
+    ]);
+    await page.context().close();
+  }, 60_000);
 });
