@@ -8,7 +8,17 @@ import type { Release } from "../releases/schema";
 import type { Roadmap } from "../roadmap/schema";
 import type { TeamMember, TeamRole } from "../team/schema";
 import { html, type Html, raw } from "../html";
-import { type Chrome, formFields, href, layout, dataTable, money, statusLabel } from "./pages";
+import {
+  type Chrome,
+  dataTable,
+  formFields,
+  href,
+  layout,
+  money,
+  pager,
+  pastTheEnd,
+  statusLabel,
+} from "./pages";
 import { type ActivityNames, activitySentence } from "./activity-lines";
 import { plural } from "../plural";
 
@@ -298,21 +308,21 @@ export function activityPage(
         </div>
         <div><button type="submit">Apply</button></div>
       </form>
-      ${dataTable(
-        ["When (UTC)", "What happened"],
-        view.entries.map(
-          (entry) =>
-            html`<tr>
-              <td class="when">${entry.createdAt.slice(0, 16).replace("T", " ")}</td>
-              <td class="sentence">${activitySentence(chrome, entry, view.names)}</td>
-            </tr>`,
-        ),
-      )}
-      <nav aria-label="Pages" class="toolbar">
-        ${view.page > 1 ? html`<a href="${link(view.page - 1)}" rel="prev">Newer</a>` : ""}
-        <span>Page ${view.page} of ${view.totalPages}</span>
-        ${view.page < view.totalPages ? html`<a href="${link(view.page + 1)}" rel="next">Older</a>` : ""}
-      </nav>`,
+      ${
+        view.page > view.totalPages
+          ? pastTheEnd(view.page, view.totalPages, link)
+          : html`${dataTable(
+              ["When (UTC)", "What happened"],
+              view.entries.map(
+                (entry) =>
+                  html`<tr>
+                    <td class="when">${entry.createdAt.slice(0, 16).replace("T", " ")}</td>
+                    <td class="sentence">${activitySentence(chrome, entry, view.names)}</td>
+                  </tr>`,
+              ),
+            )}
+            ${pager(view.page, view.totalPages, link, { previous: "Newer", next: "Older" })}`
+      }`,
   );
 }
 

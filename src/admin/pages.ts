@@ -327,6 +327,34 @@ export function teamMemberOf(entry: ActivityEntry): string | null {
   return null;
 }
 
+/**
+ * A listing's page links: "Page 2 of 5" between the previous and next pages (`words`: what they are
+ * called on this listing).
+ */
+export function pager(
+  page: number,
+  pages: number,
+  link: (page: number) => string,
+  words: { previous: string; next: string } = { previous: "Previous", next: "Next" },
+): Html {
+  return html`<nav aria-label="Pages" class="toolbar">
+    ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">${words.previous}</a>` : ""}
+    <span>Page ${page} of ${pages}</span>
+    ${page < pages ? html`<a href="${link(page + 1)}" rel="next">${words.next}</a>` : ""}
+  </nav>`;
+}
+
+/**
+ * A page past a listing's last (an old link, a change that shortened the list): said so, with the way back,
+ * instead of "Page 2 of 1" over an empty table.
+ */
+export function pastTheEnd(page: number, pages: number, link: (page: number) => string): Html {
+  return html`<p class="notice" role="status">
+    Page ${page} is past the end: the list has ${pages === 1 ? "one page" : `${pages} pages`} now.
+    <a href="${link(pages)}">Go to ${pages === 1 ? "the list" : `page ${pages}`}</a>
+  </p>`;
+}
+
 /** A column of a dashboard table: its heading, right-aligned numbers, or a heading only screen readers read. */
 export type Column = string | { label: string; numeric?: boolean; hidden?: boolean };
 

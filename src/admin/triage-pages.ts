@@ -7,7 +7,17 @@ import type { SimilarPost } from "../ai/similarity";
 import type { Tag } from "../tags/schema";
 import type { Voter } from "../votes/schema";
 import { html, type Html } from "../html";
-import { type Chrome, formFields, href, layout, teamMemberOf, dataTable, money } from "./pages";
+import {
+  type Chrome,
+  dataTable,
+  formFields,
+  href,
+  layout,
+  money,
+  pager,
+  pastTheEnd,
+  teamMemberOf,
+} from "./pages";
 import { plural } from "../plural";
 
 function statusBadge(status: PostStatus): Html {
@@ -216,24 +226,28 @@ export function requestsPage(
         </div>
         <div><button type="submit">Apply</button></div>
       </form>
-      <form method="post" action="/admin/requests/status">
-        ${formFields(chrome)}
-        <input type="hidden" name="list" value="${new URLSearchParams(requestsParams(query)).toString()}" />
-        <div class="toolbar">
-          <span>${view.total} requests</span>
-          <label for="bulk-status" class="check">Set the selected to</label>
-          <select id="bulk-status" name="status">
-            ${view.statuses.map((status) => html`<option value="${status}">${STATUS_LABELS[status]}</option>`)}
-          </select>
-          <button type="submit">Change status</button>
-        </div>
-        ${dataTable([{ label: "Select", hidden: true }, "Request", "Status", { label: "Votes", numeric: true }, { label: "Revenue", numeric: true }, "Tags", "Created"], rows)}
-      </form>
-      <nav aria-label="Pages" class="toolbar">
-        ${query.page > 1 ? html`<a href="${pageLink(query.page - 1)}" rel="prev">Previous</a>` : ""}
-        <span>Page ${query.page} of ${pages}</span>
-        ${query.page < pages ? html`<a href="${pageLink(query.page + 1)}" rel="next">Next</a>` : ""}
-      </nav>`,
+      ${
+        query.page > pages
+          ? pastTheEnd(query.page, pages, pageLink)
+          : html`<form method="post" action="/admin/requests/status">
+                ${formFields(chrome)}
+                <input
+                  type="hidden"
+                  name="list"
+                  value="${new URLSearchParams(requestsParams(query)).toString()}"
+                />
+                <div class="toolbar">
+                  <span>${plural(view.total, "request")}</span>
+                  <label for="bulk-status" class="check">Set the selected to</label>
+                  <select id="bulk-status" name="status">
+                    ${view.statuses.map((status) => html`<option value="${status}">${STATUS_LABELS[status]}</option>`)}
+                  </select>
+                  <button type="submit">Change status</button>
+                </div>
+                ${dataTable([{ label: "Select", hidden: true }, "Request", "Status", { label: "Votes", numeric: true }, { label: "Revenue", numeric: true }, "Tags", "Created"], rows)}
+              </form>
+              ${pager(query.page, pages, pageLink)}`
+      }`,
   );
 }
 

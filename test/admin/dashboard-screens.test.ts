@@ -276,4 +276,22 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
     ]);
     await page.context().close();
   }, 60_000);
+
+  test("a page past the end of the requests or the activity says so and links back, instead of 'Page 2 of 1'", async () => {
+    await makePost(t, { title: "Only request of its kind zebra", status: "APPROVED" });
+    const page = await owner("pages@example.com", "Paige Pages");
+    await page.goto(`${server.url}/admin/requests?project=acme&q=zebra&page=2`);
+    await page.getByText("Page 2 is past the end: the list has one page now.").waitFor();
+    expect(await page.getByText("Page 2 of 1").count()).toBe(0);
+    expect(await page.locator("table").count()).toBe(0);
+    await page.getByRole("link", { name: "Go to the list" }).click();
+    await page.getByRole("link", { name: "Only request of its kind zebra" }).waitFor();
+    expect(new URL(page.url()).searchParams.get("q")).toBe("zebra");
+
+    await page.goto(`${server.url}/admin/activity?project=acme&page=500`);
+    await page.getByText(/^\s*Page 500 is past the end: the list has/).waitFor();
+    await page.getByRole("link", { name: /^Go to / }).click();
+    await page.locator("tbody tr").first().waitFor();
+    await page.context().close();
+  }, 60_000);
 });
