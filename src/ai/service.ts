@@ -382,12 +382,21 @@ export async function planSprint(ai: AiRuntime, projectId: string, input: Sprint
     reason: planReason(strategy, post, rankOf(post)),
   }));
   const totalVotes = picked.reduce((sum, post) => sum + post.vote_count, 0);
-  const totalSpend = picked.reduce((sum, post) => sum + post.spend_cents, 0);
+  // Each customer once: one who voted on three picks spends their money once, not three times.
+  const backers = store.distinctVoterSpend(
+    db,
+    projectId,
+    picked.map((post) => post.id),
+  );
+  const backing =
+    backers.paying_voters > 0
+      ? `${plural(backers.paying_voters, "paying customer")} spending ${money(backers.spend_cents)}/month between them`
+      : "no paying customers among their voters";
   const summary =
     picked.length === 0
       ? "Nothing to plan: no PENDING, APPROVED or IN_PROGRESS posts."
       : `Planned ${plural(picked.length, "post")} of ${pool.length} open (strategy ${strategy}): ` +
-        `${plural(totalVotes, "vote")} and ${money(totalSpend)}/month of voter spend in total.`;
+        `${plural(totalVotes, "vote")}; ${backing}.`;
   return { strategy, items, summary };
 }
 

@@ -298,6 +298,27 @@ export function candidatePosts(
     .all(projectId, limit, JSON.stringify(statuses));
 }
 
+/**
+ * The monthly spend of the distinct board users who voted on any of `postIds`: a customer who voted on
+ * several posts counts once (a sprint plan's total; each post's own spend is in CandidateRow).
+ */
+export function distinctVoterSpend(
+  db: Db,
+  projectId: string,
+  postIds: readonly string[],
+): { spend_cents: number; paying_voters: number } {
+  return db
+    .query<{ spend_cents: number; paying_voters: number }, [string, string]>(
+      `SELECT coalesce(sum(u.spend_cents), 0) AS spend_cents, count(*) FILTER (WHERE u.spend_cents > 0) AS paying_voters
+       FROM board_users u
+       WHERE u.project_id = ?1 AND u.id IN (
+         SELECT v.board_user_id FROM votes v
+         WHERE v.project_id = ?1 AND v.post_id IN (SELECT value FROM json_each(?2))
+       )`,
+    )
+    .get(projectId, JSON.stringify(postIds))!;
+}
+
 export interface PostSummaryRow {
   id: string;
   title: string;
