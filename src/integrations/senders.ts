@@ -3,15 +3,18 @@ import type { Config } from "../config";
 import { type Db, inTransaction } from "../db/connection";
 import type { EventPayload } from "../events/catalogue";
 import { type CallOutcome, callOnce } from "../http/outbound";
+import { isVisibleStatus } from "../posts/schema";
 import * as posts from "../posts/service";
+import { findProjectById } from "../projects/service";
 import type { IntegrationKind, StoredConfigs } from "./schema";
 import * as store from "./store";
 
 /**
  * What each integration does with an event. Chat tools hear about new posts and new public comments, and
  * never about a status change (the specification: PATCH sends no chat messages); their messages are built
- * from titles and bodies only, so a post's private metadata can never reach them. The code host and the
- * issue tracker open one issue when a post becomes APPROVED.
+ * from titles and bodies only, so a post's private metadata can never reach them. The community chat is
+ * public: it hears only of what the public board shows. The code host and the issue tracker open one issue
+ * when a post becomes APPROVED.
  */
 
 interface PostData {
@@ -61,17 +64,55 @@ function clip(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
+/**
+ * How a chat marks text up, and how what people wrote is kept from being read as markup there: anyone can
+ * submit a post or a comment, and its text must not ping the channel or show a link under a trusted name.
+ */
+export interface ChatMarkup {
+  bold: (text: string) => string;
+  escape: (text: string) => string;
+}
+
+/** Slack's mrkdwn: &, < and > are its control characters (`<!channel>`, `<url|shown text>`). */
+export const TEAM_CHAT_MARKUP: ChatMarkup = {
+  bold: (text) => `*${text}*`,
+  escape: (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"),
+};
+
+/**
+ * Discord's markdown: masked links `[text](url)`, emphasis, code, spoilers anywhere; quotes, headings and
+ * lists at a line's start. Mentions are switched off by `allowed_mentions` instead.
+ */
+export const COMMUNITY_CHAT_MARKUP: ChatMarkup = {
+  bold: (text) => `**${text}**`,
+  escape: (text) => text.replace(/[\\*_~`|[\]()]/g, "\\$&").replace(/^(\s*)([#>-])/gm, "$1\\$2"),
+};
+
 /** The plain-text message of a chat notification: titles and bodies only, never metadata. */
-export function chatMessage(db: Db, event: EventPayload, bold: (text: string) => string): string {
+export function chatMessage(db: Db, event: EventPayload, markup: ChatMarkup): string {
+  const { bold, escape } = markup;
   if (event.type === "post.created") {
     const post = event.data as PostData;
-    const description = post.description ? `\n${post.description}` : "";
-    return clip(`New post: ${bold(post.title)}${description}`, CHAT_LIMIT);
+    const description = post.description ? `\n${escape(post.description)}` : "";
+    return clip(`New post: ${bold(escape(post.title))}${description}`, CHAT_LIMIT);
   }
   const comment = event.data as CommentData;
   const post = posts.findPostRow(db, event.projectId, comment.postId);
-  const author = comment.authorName ? ` from ${comment.authorName}` : "";
-  return clip(`New comment${author} on ${bold(post?.title ?? comment.postId)}:\n${comment.body}`, CHAT_LIMIT);
+  const author = comment.authorName ? ` from ${escape(comment.authorName)}` : "";
+  const title = escape(post?.title ?? comment.postId);
+  return clip(`New comment${author} on ${bold(title)}:\n${escape(comment.body)}`, CHAT_LIMIT);
+}
+
+/**
+ * Whether the public board shows what the event is about: the community chat is public, so a post still
+ * PENDING (spam included), closed or on a private board never reaches it. Read at send time.
+ */
+function shownOnPublicBoard(db: Db, event: EventPayload): boolean {
+  if (!findProjectById(db, event.projectId)?.isPublic) return false;
+  const postId =
+    event.type === "post.created" ? (event.data as PostData).id : (event.data as CommentData).postId;
+  const post = posts.findPostRow(db, event.projectId, postId);
+  return post !== null && isVisibleStatus(post.status);
 }
 
 interface SendOptions {
@@ -254,13 +295,14 @@ export async function sendToIntegration(
   if (!integration || !integration.enabled) return SKIPPED;
   if (integration.kind === "team-chat") {
     const config = integration.config as StoredConfigs["team-chat"];
-    const text = chatMessage(db, event, (title) => `*${title}*`);
+    const text = chatMessage(db, event, TEAM_CHAT_MARKUP);
     const body = config.channel ? { text, channel: config.channel } : { text };
     return postJson(config.webhookUrl, body, {}, options);
   }
   if (integration.kind === "community-chat") {
     const config = integration.config as StoredConfigs["community-chat"];
-    const content = chatMessage(db, event, (title) => `**${title}**`);
+    if (!shownOnPublicBoard(db, event)) return SKIPPED;
+    const content = chatMessage(db, event, COMMUNITY_CHAT_MARKUP);
     return postJson(config.webhookUrl, { content, allowed_mentions: { parse: [] } }, {}, options);
   }
   const approved = approvedPost(event);
@@ -300,19 +342,27 @@ export async function sendIntegrationTest(
   if (!integration) {
     return { ok: false, statusCode: null, error: "not configured yet", durationMs: 0, responseText: "" };
   }
-  const text = `featureboard test message from ${projectName}: this integration works.`;
+  const text = (markup: ChatMarkup) =>
+    `featureboard test message from ${markup.escape(projectName)}: this integration works.`;
   if (integration.kind === "team-chat") {
     const config = integration.config as StoredConfigs["team-chat"];
     return postJson(
       config.webhookUrl,
-      config.channel ? { text, channel: config.channel } : { text },
+      config.channel
+        ? { text: text(TEAM_CHAT_MARKUP), channel: config.channel }
+        : { text: text(TEAM_CHAT_MARKUP) },
       {},
       options,
     );
   }
   if (integration.kind === "community-chat") {
     const config = integration.config as StoredConfigs["community-chat"];
-    return postJson(config.webhookUrl, { content: text, allowed_mentions: { parse: [] } }, {}, options);
+    return postJson(
+      config.webhookUrl,
+      { content: text(COMMUNITY_CHAT_MARKUP), allowed_mentions: { parse: [] } },
+      {},
+      options,
+    );
   }
   if (integration.kind === "code-host") {
     const config = integration.config as StoredConfigs["code-host"];

@@ -206,6 +206,7 @@ describe("integrations at work, against real loopback servers", () => {
     const post = await makePost(t, {
       title: "Export to CSV",
       description: "Monthly reports",
+      status: "APPROVED",
       metadata: { secretCrmNote: "churn-risk-account" },
     });
     await t.call("POST", `/api/v1/posts/${post.id}/comments`, {
@@ -236,6 +237,54 @@ describe("integrations at work, against real loopback servers", () => {
       expect(request.body).not.toContain("internal: big customer");
       expect(request.body).not.toContain("IN_PROGRESS");
     }
+  });
+
+  test("the community chat hears only of what the public board shows; the team chat of every new post", async () => {
+    start();
+    const teamChat = server();
+    const communityChat = server();
+    await put("team-chat", { webhookUrl: teamChat.url });
+    await put("community-chat", { webhookUrl: communityChat.url });
+    const pending = await makePost(t, {
+      title: "Spam: buy pills",
+      description: "billed to jane@bigcorp.com",
+    });
+    await t.call("POST", `/api/v1/posts/${pending.id}/comments`, { body: { body: "On a pending post" } });
+    await makePost(t, { title: "Listed request", status: "APPROVED" });
+    await settled();
+    expect(teamChat.received).toHaveLength(3);
+    const shown = communityChat.received.map((request) => JSON.parse(request.body).content as string);
+    expect(shown).toEqual(["New post: **Listed request**"]);
+
+    // A private board has no public community: nothing reaches it.
+    t.ctx.db.run("UPDATE projects SET is_public = 0 WHERE slug = 'acme'");
+    await makePost(t, { title: "Confidential: churn risk", status: "APPROVED" });
+    await settled();
+    expect(communityChat.received).toHaveLength(1);
+    expect(teamChat.received).toHaveLength(4);
+  });
+
+  test("what people wrote cannot ping a chat's channel or show a link under another name", async () => {
+    start();
+    const teamChat = server();
+    const communityChat = server();
+    await put("team-chat", { webhookUrl: teamChat.url });
+    await put("community-chat", { webhookUrl: communityChat.url });
+    await makePost(t, {
+      title: "<!channel> Your SSO expires today",
+      description:
+        "Re-verify: <https://evil.example/login|https://board.acme.com/admin> & [Admin login](https://evil.example)",
+      status: "APPROVED",
+    });
+    await settled();
+    const slack = JSON.parse(teamChat.received[0]!.body).text as string;
+    expect(slack).toBe(
+      "New post: *&lt;!channel&gt; Your SSO expires today*\nRe-verify: &lt;https://evil.example/login|https://board.acme.com/admin&gt; &amp; [Admin login](https://evil.example)",
+    );
+    const discord = JSON.parse(communityChat.received[0]!.body);
+    expect(discord.allowed_mentions).toEqual({ parse: [] });
+    expect(discord.content).toContain("\\[Admin login\\]\\(https://evil.example\\)");
+    expect(discord.content).not.toContain("[Admin login](");
   });
 
   test("a disabled chat integration gets nothing", async () => {
