@@ -169,6 +169,12 @@ export interface OutboundRequest {
 export interface OutboundOptions {
   allowPrivate: boolean;
   timeoutMs: number;
+  /**
+   * How much of a successful answer's body the caller reads, in bytes (default ANSWER_BYTES: an issue
+   * tracker's or code host's JSON). A longer answer fails the call: the caller could not read it whole.
+   * 0 reads none of it (a webhook: any 2xx is success, whatever it says).
+   */
+  answerBytes?: number;
 }
 
 /**
@@ -209,6 +215,41 @@ export interface CallOutcome {
 }
 
 const MAX_ERROR_BODY = 300;
+/** Of a failed answer only the start is kept (MAX_ERROR_BODY characters), so only that much is read. */
+const ERROR_BODY_BYTES = 4 * 1024;
+/**
+ * The most of a successful answer a caller may read: GitHub's list of 100 issues (src/integrations/senders.ts)
+ * is a few hundred KB. Bounded so that no target can make featureboard hold its whole answer in memory.
+ */
+export const ANSWER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The first `limit` bytes of the body as text, and whether that was all of it. Read chunk by chunk and the
+ * rest cancelled: a receiver answering 500 with 300 MB cost 300 MB of memory per attempt when read whole.
+ */
+async function readBody(response: Response, limit: number): Promise<{ text: string; whole: boolean }> {
+  if (!response.body) return { text: "", whole: true };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let whole = false;
+  try {
+    while (size <= limit) {
+      const { done, value } = await reader.read();
+      if (done) {
+        whole = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    if (!whole) await reader.cancel().catch(() => {});
+  }
+  // A character cut at the limit decodes as U+FFFD: the text is only shown or, when whole, parsed.
+  const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
+  return { text, whole };
+}
 
 /**
  * A failed call's reason without the target's path and query: for a chat webhook they are the secret
@@ -242,12 +283,24 @@ export async function callOnce(
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const response = await safeFetch(url, request, options, signal);
-    const responseText = await response.text().catch(() => "");
-    signal?.throwIfAborted();
     const statusCode = response.status;
-    if (statusCode >= 200 && statusCode < 300) {
-      return { ok: true, statusCode, error: null, durationMs: elapsed(), responseText };
+    const succeeded = statusCode >= 200 && statusCode < 300;
+    const limit = succeeded ? (options.answerBytes ?? ANSWER_BYTES) : ERROR_BODY_BYTES;
+    let body: { text: string; whole: boolean };
+    try {
+      body = await readBody(response, limit);
+    } catch (error) {
+      // An answer the caller needs and could not read is the call's failure (a time-out among them).
+      if (succeeded && limit > 0) throw error;
+      body = { text: "", whole: false };
     }
+    signal?.throwIfAborted();
+    const responseText = body.text;
+    if (succeeded && !body.whole && limit > 0) {
+      const error = `HTTP ${statusCode}, but the answer is longer than ${limit} bytes`;
+      return { ok: false, statusCode, error, durationMs: elapsed(), responseText: "" };
+    }
+    if (succeeded) return { ok: true, statusCode, error: null, durationMs: elapsed(), responseText };
     const error =
       statusCode >= 300 && statusCode < 400
         ? `redirect to ${response.headers.get("location") ?? "(no location)"} refused: redirects are never followed`

@@ -25,7 +25,8 @@ export function sendWebhook(
       },
       body,
     },
-    { allowPrivate: config.allowPrivateTargets, timeoutMs: config.delivery.timeoutMs },
+    // Any 2xx is success whatever it says: the answer is not read (docs/webhooks.md).
+    { allowPrivate: config.allowPrivateTargets, timeoutMs: config.delivery.timeoutMs, answerBytes: 0 },
     signal,
   );
 }

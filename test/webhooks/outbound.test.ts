@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
+  ANSWER_BYTES,
   callOnce,
   isUnsafeAddress,
   resolveTarget,
@@ -95,6 +96,66 @@ describe("outgoing URL safety", () => {
       { allowPrivate: true, timeoutMs: 1000 },
     );
     expect(receiver.received.at(-1)?.headers.host).toBe(`localhost:${port}`);
+  });
+});
+
+describe("how much of an answer is read", () => {
+  const MB = 1024 * 1024;
+  /** A receiver answering `status` with a body of `size` bytes, made as it is pulled: counts what was sent. */
+  function hugeAnswer(status: number, size: number) {
+    const chunk = new Uint8Array(64 * 1024).fill("x".charCodeAt(0));
+    const sent = { bytes: 0 };
+    const receiver = startReceiver(
+      () =>
+        new Response(
+          new ReadableStream({
+            pull(controller) {
+              if (sent.bytes >= size) return controller.close();
+              sent.bytes += chunk.byteLength;
+              controller.enqueue(chunk);
+            },
+          }),
+          { status },
+        ),
+    );
+    return { receiver, sent };
+  }
+  const request = { method: "POST" as const, headers: {}, body: "{}" };
+  const options = { allowPrivate: true, timeoutMs: 10_000 };
+
+  test("a 500 with a 200 MB body: only its start is read, the rest is never fetched", async () => {
+    const { receiver, sent } = hugeAnswer(500, 200 * MB);
+    const outcome = await callOnce(receiver.url, request, options);
+    receiver.stop();
+    expect(outcome).toMatchObject({ ok: false, statusCode: 500 });
+    expect(outcome.error).toBe(`HTTP 500: ${"x".repeat(300)}`);
+    // What the sockets buffer before the rest is cancelled, not the 200 MB the whole body would take.
+    expect(sent.bytes).toBeLessThan(32 * MB);
+  });
+
+  test("a 2xx longer than the caller can read fails the call instead of filling the memory", async () => {
+    const { receiver, sent } = hugeAnswer(200, 200 * MB);
+    const outcome = await callOnce(receiver.url, { method: "GET", headers: {} }, options);
+    receiver.stop();
+    expect(outcome).toMatchObject({ ok: false, statusCode: 200, responseText: "" });
+    expect(outcome.error).toContain(`longer than ${ANSWER_BYTES} bytes`);
+    expect(sent.bytes).toBeLessThan(ANSWER_BYTES + 32 * MB);
+  });
+
+  test("answerBytes: 0 (a webhook) reads none of a 2xx answer: it succeeds, however long", async () => {
+    const { receiver, sent } = hugeAnswer(200, 200 * MB);
+    const outcome = await callOnce(receiver.url, request, { ...options, answerBytes: 0 });
+    receiver.stop();
+    expect(outcome).toMatchObject({ ok: true, statusCode: 200 });
+    expect(sent.bytes).toBeLessThan(32 * MB);
+  });
+
+  test("an answer within the limit is read whole", async () => {
+    const receiver = startReceiver(() => Response.json({ number: 7, body: "é".repeat(10_000) }));
+    const outcome = await callOnce(receiver.url, { method: "GET", headers: {} }, options);
+    receiver.stop();
+    expect(outcome.ok).toBe(true);
+    expect(JSON.parse(outcome.responseText)).toEqual({ number: 7, body: "é".repeat(10_000) });
   });
 });
 
