@@ -5,7 +5,8 @@ import { USAGE, UsageError } from "./cli/usage";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { backupDatabase } from "./db/backup";
 import { closeDatabase, type Db } from "./db/connection";
-import { openMigrated } from "./db/migrate";
+import { MigrationError, openMigrated } from "./db/migrate";
+import { DatabaseInUseError } from "./db/server-lock";
 import { createLogger, describeError } from "./log";
 import { APP_VERSION } from "./meta/version";
 import { existsSync } from "node:fs";
@@ -36,8 +37,10 @@ function withDatabase(config: Config, run: (db: Db) => number, mayCreate = false
   }
 }
 
-function isAddressInUse(error: unknown): boolean {
-  return error instanceof Error && "code" in error && error.code === "EADDRINUSE";
+/** An error Bun raised while binding the listening socket, with its code (EADDRINUSE, EACCES…). */
+function listenErrorCode(error: unknown): string | null {
+  if (!(error instanceof Error) || !("syscall" in error) || error.syscall !== "listen") return null;
+  return "code" in error && typeof error.code === "string" ? error.code : "unknown error";
 }
 
 function serve(config: Config): void {
@@ -46,11 +49,25 @@ function serve(config: Config): void {
   try {
     service = startService(config, log);
   } catch (error) {
-    if (!isAddressInUse(error)) throw error;
-    console.error(
-      `featureboard: port ${config.port} on ${config.host} is already in use; stop the other server or set PORT`,
+    const code = listenErrorCode(error);
+    if (code === null) throw error;
+    if (code === "EADDRINUSE") {
+      console.error(
+        `featureboard: port ${config.port} on ${config.host} is already in use; stop the other server or set PORT`,
+      );
+      process.exit(2);
+    }
+    if (code === "EACCES") {
+      throw new ConfigError(
+        "PORT",
+        `not allowed to listen on port ${config.port} (${code}); use 1024 or above`,
+      );
+    }
+    // An address this machine does not have, or a name that does not resolve.
+    throw new ConfigError(
+      "HOST",
+      `cannot listen on "${config.host}" (${code}); use an address of this machine, such as 0.0.0.0 or 127.0.0.1`,
     );
-    process.exit(2);
   }
   // A request's error is answered by the error handlers; anything that still escapes (a timer, a hook
   // after the answer) is logged and the server keeps serving everyone else.
@@ -134,6 +151,11 @@ function run(argv: string[]): number | Promise<number> | "serving" {
 function fail(error: unknown): never {
   if (error instanceof ConfigError) {
     console.error(`featureboard: invalid configuration: ${error.message}`);
+    process.exit(2);
+  }
+  // The installation, not the program, is at fault: one line, exit 2, like a configuration error.
+  if (error instanceof DatabaseInUseError || error instanceof MigrationError) {
+    console.error(`featureboard: ${error.message}`);
     process.exit(2);
   }
   if (error instanceof UsageError) {

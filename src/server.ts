@@ -7,6 +7,7 @@ import type { AppContext } from "./context";
 import { startCheckpoints } from "./db/checkpoints";
 import { closeDatabase, commitNow, syncCommitsOffLoop, waitForOtherWritersOffLoop } from "./db/connection";
 import { openMigrated } from "./db/migrate";
+import { lockDatabaseForServer } from "./db/server-lock";
 import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
 import { createMailSender } from "./email/sender";
@@ -61,7 +62,33 @@ export function startService(
   log: Logger,
   print: (line: string) => void = console.log,
 ): RunningService {
-  const ctx = createContext(config, log);
+  // Before anything is opened or created: a second server on the same database refuses to start.
+  const lock = lockDatabaseForServer(config.databasePath);
+  let ctx: AppContext;
+  let app: App;
+  try {
+    ctx = createContext(config, log);
+    try {
+      // The port is bound before the bootstrap project is made: a start that fails on a busy port must not
+      // print keys that the next start would never show again. No request is served before the project
+      // exists: everything up to the end of start-up runs in this one turn of the event loop.
+      app = createApp(ctx).listen({ port: config.port, hostname: config.host });
+    } catch (error) {
+      closeDatabase(ctx.db);
+      throw error;
+    }
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const server = app.server!;
+  const url = server.url.origin;
+  // PORT=0 picks a free port: links made from the default public URL name the port the server got.
+  const publicUrl = new URL(config.publicUrl);
+  if (publicUrl.port === "0") {
+    publicUrl.port = String(server.port);
+    config.publicUrl = publicUrl.origin + publicUrl.pathname.replace(/\/+$/, "");
+  }
   const created = ensureBootstrapProject(ctx.db, config.bootstrapSecretKey);
   commitNow(ctx.db);
   if (created) {
@@ -79,9 +106,6 @@ export function startService(
   ctx.ai.startWorker();
   ctx.mail.start();
   const stopDailySync = startDailySync(ctx);
-  const app = createApp(ctx).listen({ port: config.port, hostname: config.host });
-  const server = app.server!;
-  const url = `http://${server.hostname}:${server.port}`;
   log.info("listening", { url, database: config.databasePath });
 
   let stopping: Promise<void> | null = null;
@@ -100,6 +124,7 @@ export function startService(
       stopDailySync();
       await stopCheckpoints();
       closeDatabase(ctx.db);
+      lock.release();
       log.info("stopped");
     })();
     return stopping;

@@ -97,6 +97,26 @@ describe("a port in use", () => {
       await first.exited;
     }
   });
+  test("a first start on a busy port prints no keys (they would be lost); the next start prints them", async () => {
+    const blocker = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("someone else") });
+    const env = { FEATUREBOARD_DB: join(dir, "busy-first.db") };
+    try {
+      const refused = runCommand([...SOURCE_COMMAND, "serve"], {
+        ...env,
+        HOST: "127.0.0.1",
+        PORT: String(blocker.port),
+      });
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+      expect(refused.stdout).not.toMatch(/secret key|sk_|pk_/);
+    } finally {
+      await blocker.stop(true);
+    }
+    const service = await startServiceProcess(SOURCE_COMMAND, env);
+    expect(service.output()).toMatch(KEY_LINE);
+    service.proc.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+  });
 });
 
 describe("running service", () => {
