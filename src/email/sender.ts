@@ -43,13 +43,33 @@ export interface MailContext {
   log: Logger;
 }
 
+/**
+ * How long a mail server may take: nodemailer waits 2 minutes to connect, 30 s for the greeting and 10
+ * minutes of silence, and mail goes one at a time, so a mail server that accepts connections and never
+ * answers held a queue of 50 subscribers for 25 minutes.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/**
+ * nodemailer's codes for a mail server that is down, unreachable or silent (not for a refused recipient):
+ * the other mail of the pass would only wait as long again, so it waits for the next pass instead.
+ */
+const SERVER_UNREACHABLE = new Set(["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS"]);
+
+function serverUnreachable(error: unknown): boolean {
+  const code: unknown = error instanceof Error ? Reflect.get(error, "code") : undefined;
+  return typeof code === "string" && SERVER_UNREACHABLE.has(code);
+}
+
 export function createMailSender(ctx: MailContext): MailSender {
   const { db, config, log } = ctx;
   // nodemailer loads with the first mail, not at start-up (most requests never send one).
   const smtpUrl = config.mail.smtpUrl;
   let transporter: Promise<Transporter> | null = null;
   const transportOf = (url: string) =>
-    (transporter ??= import("nodemailer").then((nodemailer) => nodemailer.default.createTransport(url)));
+    (transporter ??= import("nodemailer").then((nodemailer) =>
+      nodemailer.default.createTransport({ url, ...SMTP_TIMEOUTS }),
+    ));
 
   async function deliver(mail: MailRow): Promise<"smtp" | "outbox"> {
     const url = unsubscribeUrl(config.publicUrl, mail.unsubscribe_token);
@@ -87,10 +107,12 @@ export function createMailSender(ctx: MailContext): MailSender {
     };
   }
 
-  async function sendOne(mail: MailRow): Promise<void> {
+  /** Sends one mail; false when the mail server could not be reached, so the rest of the pass waits. */
+  async function sendOne(mail: MailRow): Promise<boolean> {
     try {
       const via = await deliver(mail);
       inTransaction(db, () => store.markSent(db, mail, via, Date.now()));
+      return true;
     } catch (error) {
       const delay = RETRY_DELAYS_MS[mail.attempts];
       const now = Date.now();
@@ -103,6 +125,7 @@ export function createMailSender(ctx: MailContext): MailSender {
         attempt: mail.attempts + 1,
         error: message,
       });
+      return !serverUnreachable(error);
     }
   }
 
@@ -110,9 +133,13 @@ export function createMailSender(ctx: MailContext): MailSender {
     try {
       for (;;) {
         const due = store.dueMail(db, Date.now(), BATCH);
-        for (const mail of due) await sendOne(mail);
+        let reachable = true;
+        for (const mail of due) {
+          reachable = await sendOne(mail);
+          if (!reachable) break;
+        }
         await whenCommitted(db);
-        if (due.length < BATCH) return;
+        if (!reachable || due.length < BATCH) return;
       }
     } catch (error) {
       log.error("mail sender failed", describeError(error));

@@ -111,7 +111,10 @@ export function unsubscribe(db: Db, token: string): UnsubscribePage | null {
   return inTransaction(db, () => {
     const target = store.findUnsubscribeTarget(db, token);
     if (!target) return null;
-    const added = store.insertUnsubscribe(db, target.post_id, target.board_user_id, Date.now());
+    const now = Date.now();
+    const added = store.insertUnsubscribe(db, target.post_id, target.board_user_id, now);
+    // Mail about the post already queued (waiting for a retry while SMTP was down) goes no further either.
+    store.cancelQueuedMail(db, target.post_id, target.board_user_id, now);
     if (added) {
       recordActivity(db, target.project_id, {
         action: "unsubscribed",

@@ -161,6 +161,14 @@ export function findUnsubscribeTarget(db: Db, token: string): UnsubscribeTarget 
     .get(token);
 }
 
+/** Ends the queued mail to one subscriber about one post, as failed with the reason "unsubscribed". */
+export function cancelQueuedMail(db: Db, postId: string, boardUserId: string, now: number): void {
+  db.query(
+    `UPDATE mail_outbox SET failed_at = ?, last_error = 'unsubscribed'
+       WHERE post_id = ? AND board_user_id = ? AND sent_at IS NULL AND failed_at IS NULL`,
+  ).run(now, postId, boardUserId);
+}
+
 export function insertUnsubscribe(db: Db, postId: string, boardUserId: string, now: number): boolean {
   return (
     db

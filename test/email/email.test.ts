@@ -11,6 +11,7 @@ import { upsertUserByEmail } from "../../src/users/service";
 import { castVote } from "../../src/votes/service";
 import { createTestApp, type JsonBody, type TestApp, tempDir } from "../support/app";
 import { makePost, makeUser } from "../support/board";
+import { freePort } from "../support/process";
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "./smtp-receiver";
 
 const PUBLIC_URL = "https://board.example";
@@ -170,6 +171,66 @@ describe("status emails over SMTP", () => {
     await t.ctx.mail.flush();
     expect(newMail(start)).toHaveLength(fixture.subscribers.length - 1);
   });
+});
+
+describe("a mail server that is down or silent", () => {
+  test("mail waiting for a retry is not sent to someone who unsubscribed meanwhile", async () => {
+    const t = createTestApp({ FEATUREBOARD_SMTP_URL: `smtp://127.0.0.1:${freePort()}` });
+    try {
+      const { post } = await postWithSubscribers(t);
+      await changeStatus(t, post, "APPROVED", true);
+      const waiting = () =>
+        t.ctx.db
+          .query<
+            { to_address: string; failed_at: number | null; last_error: string | null; token: string },
+            [string]
+          >(
+            `SELECT to_address, failed_at, last_error, unsubscribe_token AS token FROM mail_outbox
+              WHERE post_id = ? AND sent_at IS NULL ORDER BY to_address`,
+          )
+          .all(post.id);
+      const voter = waiting().find((row) => row.to_address === "voter@example.com")!;
+      expect(voter.failed_at).toBeNull();
+      // The server refused the pass's first mail; the others wait for the next pass, all still queued.
+      expect(waiting().some((row) => row.last_error !== null)).toBe(true);
+      const done = await t.call("POST", `/email/unsubscribe/${voter.token}`, {
+        key: null,
+        rawBody: "List-Unsubscribe=One-Click",
+      });
+      expect(done.status).toBe(200);
+      for (const row of waiting()) {
+        if (row.to_address === "voter@example.com") {
+          expect(row).toMatchObject({ last_error: "unsubscribed", failed_at: expect.any(Number) });
+        } else expect(row.failed_at).toBeNull();
+      }
+    } finally {
+      t.close();
+    }
+  });
+
+  test("a mail server that accepts the connection and never answers fails the attempt within seconds", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const t = createTestApp({ FEATUREBOARD_SMTP_URL: `smtp://127.0.0.1:${silent.port}` });
+    try {
+      const { post } = await postWithSubscribers(t);
+      const started = performance.now();
+      await changeStatus(t, post, "APPROVED", true);
+      // One attempt waits for the greeting (nodemailer's own wait was 30 s, and every other subscriber's
+      // mail waited as long in turn); the rest of the pass waits for the next one, untried.
+      expect(performance.now() - started).toBeLessThan(15_000);
+      const errors = t.ctx.db
+        .query<{ last_error: string | null }, [string]>(
+          "SELECT last_error FROM mail_outbox WHERE post_id = ? AND sent_at IS NULL ORDER BY last_error",
+        )
+        .all(post.id)
+        .map((row) => row.last_error);
+      expect(errors.filter((error) => error?.includes("Greeting never received"))).toHaveLength(1);
+      expect(errors.filter((error) => error === null)).toHaveLength(3);
+    } finally {
+      t.close();
+      silent.stop(true);
+    }
+  }, 30_000);
 });
 
 describe("without an SMTP server", () => {
