@@ -22,6 +22,18 @@ export function migrate(db: Db, migrations: Migration[] = allMigrations): number
       .all()
       .map((row) => [row.version, row.checksum]),
   );
+  // A database written by a newer featureboard: this build would run on a schema it does not know, and
+  // its start-up (bootstrap, instance secrets) could overwrite what the newer one stored. Refused before
+  // anything is written.
+  const known = new Set(migrations.map((migration) => migration.version));
+  const unknown = [...applied.keys()].filter((version) => !known.has(version));
+  if (unknown.length > 0) {
+    throw new MigrationError(
+      `the database ${db.filename} is at schema version ${Math.max(...applied.keys())}, newer than this build ` +
+        `of featureboard knows (up to version ${Math.max(0, ...known)}): run the newer featureboard, or restore ` +
+        "a backup made before the upgrade",
+    );
+  }
   const pending = migrations.filter((migration) => {
     const recorded = applied.get(migration.version);
     if (recorded === undefined) return true;
