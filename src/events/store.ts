@@ -57,18 +57,36 @@ export interface DueDelivery {
   integration: IntegrationKind | null;
   attempts: number;
   payload: string;
+  /** Who receives it: `endpoint:<id>`, or `integration:<project>:<kind>` (one lane per project and kind). */
+  target: string;
 }
 
-export function dueDeliveries(db: Db, now: number, limit: number): DueDelivery[] {
+const TARGET_OF_DELIVERY = `CASE WHEN d.endpoint_id IS NOT NULL THEN 'endpoint:' || d.endpoint_id
+  ELSE 'integration:' || d.project_id || ':' || d.integration END`;
+
+/**
+ * Pending deliveries due by `now`, oldest first, leaving out the given deliveries (in flight, set aside) and
+ * every delivery of the given targets (as busy as they may be), so that one target's backlog cannot fill
+ * the page and hide the others' deliveries.
+ */
+export function dueDeliveries(
+  db: Db,
+  now: number,
+  limit: number,
+  skip: { deliveryIds: readonly string[]; targets: readonly string[] },
+): DueDelivery[] {
   return db
-    .query<DueDelivery, [number, number]>(
-      `SELECT d.id, d.project_id, d.event_id, d.endpoint_id, d.integration, d.attempts, e.payload
+    .query<DueDelivery, [number, string, string, number]>(
+      `SELECT d.id, d.project_id, d.event_id, d.endpoint_id, d.integration, d.attempts, e.payload,
+              ${TARGET_OF_DELIVERY} AS target
        FROM deliveries d JOIN events e ON e.id = d.event_id
        WHERE d.state = 'pending' AND d.next_attempt_at <= ?
+         AND d.id NOT IN (SELECT value FROM json_each(?))
+         AND ${TARGET_OF_DELIVERY} NOT IN (SELECT value FROM json_each(?))
        ORDER BY d.next_attempt_at, d.id
        LIMIT ?`,
     )
-    .all(now, limit);
+    .all(now, JSON.stringify(skip.deliveryIds), JSON.stringify(skip.targets), limit);
 }
 
 export interface AttemptRecord {

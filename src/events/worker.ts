@@ -28,11 +28,19 @@ export interface DeliveryWorker {
 
 const FAN_OUT_BATCH = 500;
 const MAX_IN_FLIGHT = 16;
+/**
+ * At most this many attempts to one webhook endpoint at once, so that an endpoint that never answers
+ * holds 4 of the 16 slots until its time-outs, not all of them (docs/integrations.md, "Concurrency").
+ */
+const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 const QUARANTINE_MS = 60_000;
 
 export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   const { db, config, log } = ctx;
+  /** Attempts under way, by delivery id. */
   const inFlight = new Map<string, Promise<void>>();
+  /** How many of them each target has (`DueDelivery.target`). */
+  const inFlightOfTarget = new Map<string, number>();
   const quarantined = new Map<string, number>();
   const stopping = new AbortController();
   let running = false;
@@ -198,33 +206,58 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   }
 
   /**
-   * Webhook deliveries go out in parallel. An integration's go one at a time per project, in order: chat
-   * messages keep their order, and two approvals of one post cannot both find no issue and open two.
+   * Webhook deliveries go out in parallel, at most 4 at once per endpoint. An integration's go one at a time
+   * per project, in order: chat messages keep their order, and two approvals of one post cannot both find
+   * no issue and open two.
    */
-  function laneOf(row: deliveries.DueDelivery): string {
-    return row.integration === null ? row.id : `${row.project_id}:${row.integration}`;
+  function capOf(row: deliveries.DueDelivery): number {
+    return row.endpoint_id === null ? 1 : MAX_IN_FLIGHT_PER_ENDPOINT;
   }
 
+  function start(row: deliveries.DueDelivery): void {
+    inFlightOfTarget.set(row.target, (inFlightOfTarget.get(row.target) ?? 0) + 1);
+    const work = attempt(row)
+      .catch((error: unknown) => {
+        // A bug or a database error, not the target's answer: leave the row pending but do not spin on it.
+        quarantined.set(row.id, Date.now() + QUARANTINE_MS);
+        log.error("delivery failed unexpectedly", { deliveryId: row.id, ...describeError(error) });
+      })
+      .finally(() => {
+        inFlight.delete(row.id);
+        const left = (inFlightOfTarget.get(row.target) ?? 1) - 1;
+        if (left > 0) inFlightOfTarget.set(row.target, left);
+        else inFlightOfTarget.delete(row.target);
+        wake();
+      });
+    inFlight.set(row.id, work);
+  }
+
+  /**
+   * Starts due deliveries until the slots are full. Targets found at their cap are left out of the next
+   * query, so a backlog of one endpoint's deliveries cannot hide the others'. Each pass starts an attempt or
+   * finds another full target, or it is the last.
+   */
   function sendDue(): void {
-    if (inFlight.size >= MAX_IN_FLIGHT) return;
-    const busy = new Set([...inFlight.keys()]);
-    for (const row of deliveries.dueDeliveries(db, Date.now(), MAX_IN_FLIGHT * 4)) {
-      const lane = laneOf(row);
-      if (busy.has(lane) || inFlight.size >= MAX_IN_FLIGHT) continue;
-      if ((quarantined.get(row.id) ?? 0) > Date.now()) continue;
-      quarantined.delete(row.id);
-      busy.add(lane);
-      const work = attempt(row)
-        .catch((error: unknown) => {
-          // A bug or a database error, not the target's answer: leave the row pending but do not spin on it.
-          quarantined.set(row.id, Date.now() + QUARANTINE_MS);
-          log.error("delivery failed unexpectedly", { deliveryId: row.id, ...describeError(error) });
-        })
-        .finally(() => {
-          inFlight.delete(lane);
-          wake();
-        });
-      inFlight.set(lane, work);
+    const now = Date.now();
+    for (const [id, until] of quarantined) if (until <= now) quarantined.delete(id);
+    const full = new Set<string>();
+    while (inFlight.size < MAX_IN_FLIGHT) {
+      const rows = deliveries.dueDeliveries(db, now, MAX_IN_FLIGHT, {
+        deliveryIds: [...inFlight.keys(), ...quarantined.keys()],
+        targets: [...full],
+      });
+      let progress = false;
+      for (const row of rows) {
+        if (inFlight.size >= MAX_IN_FLIGHT) return;
+        if ((inFlightOfTarget.get(row.target) ?? 0) >= capOf(row)) {
+          if (!full.has(row.target)) progress = true;
+          full.add(row.target);
+          continue;
+        }
+        start(row);
+        progress = true;
+      }
+      if (!progress || rows.length < MAX_IN_FLIGHT) return;
     }
   }
 

@@ -45,6 +45,42 @@ describe("the delivery worker", () => {
   });
 });
 
+describe("one hanging endpoint", () => {
+  test("takes at most 4 of the attempts in flight: a healthy endpoint and an integration get a burst at once", async () => {
+    const t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
+    let release!: () => void;
+    const never = new Promise<void>((resolve) => (release = resolve));
+    const hanging = startReceiver(async () => {
+      await never;
+      return new Response("too late");
+    });
+    const healthy = startReceiver();
+    const chat = startReceiver();
+    for (const url of [`${hanging.url}/a`, `${hanging.url}/b`, healthy.url]) {
+      await t.call("POST", "/api/v1/integrations/webhooks", { body: { url, events: ["post.created"] } });
+    }
+    await t.call("PUT", "/api/v1/integrations/team-chat", { body: { webhookUrl: chat.url } });
+    const worker = startDeliveryWorker(t.ctx);
+    const started = Date.now();
+    for (let i = 0; i < 40; i++) await makePost(t, { title: `Burst ${i}` });
+    // Without a cap per target the two hanging endpoints took all 16 slots until their 10 s time-outs.
+    await healthy.waitFor(40, 5_000);
+    await chat.waitFor(40, 5_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const perEndpoint = (path: string) => hanging.received.filter((request) => request.path === path);
+    expect(perEndpoint("/a")).toHaveLength(4);
+    expect(perEndpoint("/b")).toHaveLength(4);
+    // The chat got the posts in the order they were made, one at a time (docs/integrations.md).
+    expect(chat.received.map((request) => JSON.parse(request.body).text.split("\n")[0])).toEqual(
+      Array.from({ length: 40 }, (_, i) => `New post: *Burst ${i}*`),
+    );
+    await worker.stop();
+    release();
+    t.close();
+    for (const receiver of [hanging, healthy, chat]) receiver.stop();
+  });
+});
+
 describe("graceful stop", () => {
   test("stop() aborts an attempt in flight without recording it; the next worker sends it with the same id", async () => {
     const t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
