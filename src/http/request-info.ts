@@ -67,9 +67,15 @@ interface AddressSource {
   requestIP(request: Request): { address: string } | null;
 }
 
+/**
+ * Behind a trusted proxy, the X-Forwarded-For entry that proxy appended: the last one (nginx's
+ * `$proxy_add_x_forwarded_for` adds the address it saw at the end). Entries before it are whatever the
+ * client sent; taking the first let a client pick its own IP and escape every per-IP limit
+ * (docs/decisions.md, "Rate limits").
+ */
 function clientIp(request: Request, server: AddressSource | null, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return server?.requestIP(request)?.address ?? "unknown";
