@@ -2,43 +2,11 @@ import { embedLocally, LOCAL_MODEL_KEY } from "./local-embedder";
 import { prepareWordVectors } from "./word-vectors";
 import { nextTurn } from "../turns";
 import type { AiProvider, ExtractedPost, PostText, SummaryInput, SummaryText, TriageNote } from "./provider";
+import { cleanFeedback, plainTextOf, titleOf } from "./feedback-text";
 import { normalise, terms } from "./text";
 
 /** Raw cosine that maps to similarity 0.7, fitted by `bench/duplicates.ts --fit` (docs/ai.md, "Calibration"). */
 export const LOCAL_BOUNDARY = 0.34;
-
-const GREETING = /^\s*(hi|hello|hey|dear|good (morning|afternoon|evening))\b[^\n.!?,]*[,.!]?\s*/i;
-const SIGN_OFF = /\n\s*(thanks|thank you|cheers|regards|best|kind regards|sent from)\b[\s\S]*$/i;
-const LEAD_IN =
-  /^(one\s+thing:?|a\s+suggestion:?|suggestion:?|idea:?|request:?|it would be (great|nice|awesome|helpful) if( you could)?|would it be possible to|could you( please)?|can you( please)?|please|i would love|i'd love|we would love|we'd love|i wish|we need|i need|feature request:?)\s+/i;
-
-const TITLE_LIMIT = 120;
-
-/** Sentences of courtesy that carry no request: never a title ("Hope you're well"). */
-const PLEASANTRY =
-  /^(i\s+)?hope\s+(you|this|all|everyone)|^(how\s+are\s+you|thanks?\s+(you\s+)?for|thank\s+you|i('m|\s+am)\s+writing|just\s+(a\s+)?(quick\s+)?(note|question)|quick\s+question|long\s+time\s+(user|customer)|first\s+of\s+all|love\s+(the|your)\s+(app|product|tool)|we\s+(really\s+)?(love|enjoy))/i;
-
-function sentences(text: string): string[] {
-  return (text.match(/[^.!?\n]+[.!?]*/g) ?? [text]).map((sentence) => sentence.trim()).filter(Boolean);
-}
-
-/** The first sentence that asks for something, past greetings and pleasantries. */
-function firstSentence(text: string): string {
-  const all = sentences(text);
-  return all.find((sentence) => !PLEASANTRY.test(sentence)) ?? all[0] ?? text.trim();
-}
-
-function titleFrom(text: string): string {
-  let title = firstSentence(text)
-    .replace(LEAD_IN, "")
-    .replace(/[.!?\s]+$/, "");
-  if (title.length > TITLE_LIMIT) {
-    const cut = title.slice(0, TITLE_LIMIT);
-    title = `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 40))}…`;
-  }
-  if (title === "") title = text.trim().slice(0, TITLE_LIMIT) || "Feedback";
-  return title[0]!.toUpperCase() + title.slice(1);
-}
 
 /** Tags whose label, or all of its words once normalised, appear in the text. */
 export function matchTags(text: string, tagLabels: string[]): string[] {
@@ -171,9 +139,10 @@ export class LocalProvider implements AiProvider {
   }
 
   async extractPost(text: string, tagLabels: string[]): Promise<ExtractedPost> {
-    const cleaned = text.replace(/\r\n?/g, "\n").replace(GREETING, "").replace(SIGN_OFF, "").trim();
-    const title = titleFrom(cleaned || text);
-    const description = cleaned.length > title.length + 1 ? cleaned.slice(0, 10_000) : null;
+    const cleaned = cleanFeedback(text);
+    const title = titleOf(cleaned || plainTextOf(text).trim());
+    const description =
+      cleaned.length > title.length + 1 ? cleaned[0]!.toUpperCase() + cleaned.slice(1, 10_000) : null;
     return { title, description, tagLabels: matchTags(cleaned, tagLabels) };
   }
 

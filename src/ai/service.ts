@@ -7,6 +7,7 @@ import { findProjectById } from "../projects/service";
 import { listTags } from "../tags/service";
 import { formatCents } from "../users/money";
 import type { AiRuntime } from "./embeddings";
+import { cleanFeedback, holdsWords } from "./feedback-text";
 import { LocalProvider } from "./local-provider";
 import { type AiProvider, calibrate } from "./provider";
 import type {
@@ -117,6 +118,10 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
   const { db } = ai;
   requireAiPlan(db, projectId, "Creating posts from text");
   if (input.text.trim() === "") throw validationError("text", "must not be blank");
+  // "...", "🔥🙏" or a lone "Hi" would become a PENDING post titled so, whatever the provider.
+  if (!holdsWords(cleanFeedback(input.text))) {
+    throw validationError("text", "has no words to make a request of");
+  }
   const tags = listTags(db, projectId);
   const { value: extracted, fellBack } = await wordsFrom(ai, (writer) =>
     writer.extractPost(
