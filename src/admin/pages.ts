@@ -235,11 +235,38 @@ export function useLinkPage(token: string): Html {
   );
 }
 
+/**
+ * The invite page. An email new to the dashboard chooses a password here; an email that already has an
+ * account joins signed in as it (team/service acceptInvite), with one button, or is asked to sign in first.
+ */
 export function setPasswordPage(
   token: string,
-  invite: { email: string; projectName: string; role: string },
+  invite: { email: string; projectName: string; role: string; accountId: string | null },
   error: string | null,
+  signedInMemberId: string | null = null,
 ): Html {
+  if (invite.accountId !== null) {
+    const signedInAsIt = invite.accountId === signedInMemberId;
+    return plainPage(
+      `Join ${invite.projectName}`,
+      html`<h1>Join ${invite.projectName}</h1>
+        <p>
+          You were invited as <strong>${invite.role}</strong> with ${invite.email}, which already has an
+          account.
+        </p>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+        ${
+          signedInAsIt
+            ? html`<form method="post" action="/admin/invite/${token}">
+                <p><button class="primary" type="submit">Join ${invite.projectName}</button></p>
+              </form>`
+            : html`<p>
+                <a href="/admin/login?next=${encodeURIComponent(`/admin/invite/${token}`)}">Sign in</a> with
+                that account (its password, or an email sign-in link), and you come back here to join.
+              </p>`
+        }`,
+    );
+  }
   return plainPage(
     "Set your password",
     html`<h1>Join ${invite.projectName}</h1>

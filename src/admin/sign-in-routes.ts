@@ -53,7 +53,9 @@ export function signInRoutes(kit: DashboardKit) {
           meterSignIn(request, email, set.headers);
           const link = ctx.mail.canSend ? createSignInLink(db, email) : null;
           if (link) {
-            await ctx.mail
+            // Not awaited: the answer would take the mail server's time for a member's email only, and
+            // its timing would tell who is a member.
+            void ctx.mail
               .sendNow({
                 to: link.email,
                 subject: "Your featureboard sign-in link",
@@ -82,9 +84,10 @@ export function signInRoutes(kit: DashboardKit) {
         return page(signInView(error.message), error.status);
       }
     })
-    .get("/admin/invite/:token", ({ params }) => {
+    .get("/admin/invite/:token", ({ params, request }) => {
       try {
-        return page(setPasswordPage(params.token, describeInvite(db, params.token), null));
+        const signedIn = sessionOf(request)?.member.id ?? null;
+        return page(setPasswordPage(params.token, describeInvite(db, params.token), null, signedIn));
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return page(signInView(error.message), error.status);
@@ -106,7 +109,12 @@ export function signInRoutes(kit: DashboardKit) {
           if (!(error instanceof ApiError)) throw error;
           if (error.code === "INVITE_INVALID") return page(signInView(error.message), error.status);
           return page(
-            setPasswordPage(params.token, describeInvite(db, params.token), error.message),
+            setPasswordPage(
+              params.token,
+              describeInvite(db, params.token),
+              error.message,
+              sessionOf(request)?.member.id ?? null,
+            ),
             error.status,
           );
         }

@@ -92,17 +92,21 @@ export function inviteMember(
   return { token, expiresAt };
 }
 
-/** What an invite link offers, before it is accepted (the set-password page shows it). */
+/**
+ * What an invite link offers, before it is accepted (the invite page shows it); `accountId` is the member
+ * who already has the invited email, if any: they join signed in, without choosing a password.
+ */
 export function describeInvite(
   db: Db,
   token: string,
   now = Date.now(),
-): { email: string; projectName: string; role: TeamRole } {
+): { email: string; projectName: string; role: TeamRole; accountId: string | null } {
   const invite = store.findInvite(db, tokenHash(token));
   if (!invite || invite.used_at !== null || invite.expires_at <= now) throw invalidInvite();
   const project = findProjectById(db, invite.project_id);
   if (!project) throw invalidInvite();
-  return { email: invite.email, projectName: project.name, role: invite.role };
+  const accountId = store.findMemberByEmail(db, invite.email)?.id ?? null;
+  return { email: invite.email, projectName: project.name, role: invite.role, accountId };
 }
 
 function startSession(db: Db, memberId: string, now: number): { sessionToken: string; csrfToken: string } {
@@ -130,10 +134,11 @@ export async function acceptInvite(
   now = Date.now(),
 ): Promise<{ sessionToken: string; csrfToken: string }> {
   const invited = describeInvite(db, token, now);
-  const account = store.findMemberByEmail(db, invited.email);
-  if (account && account.id !== input.signedInMemberId) throw signInToAccept(account.email);
+  if (invited.accountId !== null && invited.accountId !== input.signedInMemberId) {
+    throw signInToAccept(invited.email);
+  }
   let hash: string | null = null;
-  if (!account) {
+  if (invited.accountId === null) {
     checkPassword(input.password);
     hash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
   }

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
 import { commitNow } from "../../src/db/connection";
 import { createProject } from "../../src/projects/service";
 import { inviteMember, listMembers, signIn } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen } from "../support/board";
-import { postForm, sessionCookieOf } from "../support/dashboard";
+import { browserMissing, launchBrowser } from "../support/browser";
+import { memberInBrowser, postForm, sessionCookieOf } from "../support/dashboard";
 import { runCommand, SOURCE_COMMAND } from "../support/process";
 
 /**
@@ -78,6 +80,46 @@ describe("invites and accounts that already exist", () => {
     await signIn(t.ctx.db, { email: "victim@example.com", password: "the victim's password" });
   });
 
+  test.skipIf(browserMissing())(
+    "in Chromium: the invite page of an email with an account asks to sign in, comes back, and joins with one button",
+    async () => {
+      let browser: Browser | null = null;
+      try {
+        browser = await launchBrowser();
+        const page = await memberInBrowser(browser, t, server.url, {
+          email: "two-boards@example.com",
+          role: "member",
+        });
+        await page.waitForURL(/\/admin/);
+        const { token } = inviteMember(t.ctx.db, {
+          email: "two-boards@example.com",
+          role: "admin",
+          projectSlug: "invites-b",
+        });
+        // Signed out, the page names the account and offers no password field to set.
+        const stranger = await (await browser.newContext()).newPage();
+        await stranger.goto(`${server.url}/admin/invite/${token}`);
+        await stranger.getByText("which already has an account").waitFor();
+        expect(await stranger.getByLabel("Password").count()).toBe(0);
+        await stranger.getByRole("link", { name: "Sign in" }).click();
+        await stranger.getByLabel("Email").fill("two-boards@example.com");
+        await stranger.getByLabel("Password").fill("a long enough password");
+        await stranger.getByRole("button", { name: "Sign in", exact: true }).click();
+        // Back on the invite, signed in as the account: one button joins.
+        await stranger.getByRole("button", { name: "Join Invites-b" }).click();
+        await stranger.waitForURL(/\/admin(\?|$)/);
+        expect(
+          listMembers(t.ctx.db, "invites-b").find((m) => m.email === "two-boards@example.com")?.role,
+        ).toBe("admin");
+        expect(listMembers(t.ctx.db, "acme").find((m) => m.email === "two-boards@example.com")?.role).toBe(
+          "member",
+        );
+      } finally {
+        await browser?.close();
+      }
+    },
+  );
+
   test("a lost password: `team reset-password` prints a new one, once, and ends the member's sessions", async () => {
     const cookie = await join("lost@example.com", "acme", "member", "a forgotten password");
     const env = { FEATUREBOARD_DB: t.ctx.db.filename };
@@ -103,5 +145,33 @@ describe("invites and accounts that already exist", () => {
     );
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain("nobody@example.com is not a team member");
+  });
+});
+
+describe("asking for an email sign-in link", () => {
+  test("answers at once for a member's email too: waiting for the mail server told who is a member", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const t = createTestApp({ FEATUREBOARD_SMTP_URL: `smtp://127.0.0.1:${silent.port}` });
+    const server = listen(t);
+    try {
+      inviteMember(t.ctx.db, { email: "member@example.com", role: "owner", projectSlug: "acme" });
+      const { token } = inviteMember(t.ctx.db, {
+        email: "joined@example.com",
+        role: "owner",
+        projectSlug: "acme",
+      });
+      await postForm(`${server.url}/admin/invite/${token}`, { password: "a long enough password" });
+      for (const email of ["joined@example.com", "nobody@example.com"]) {
+        const started = performance.now();
+        const answer = await postForm(`${server.url}/admin/login/link`, { email });
+        expect(answer.status).toBe(200);
+        expect(await answer.text()).toContain("If that email belongs to a team member");
+        expect(performance.now() - started).toBeLessThan(2_000);
+      }
+    } finally {
+      await server.stop();
+      t.close();
+      silent.stop(true);
+    }
   });
 });
