@@ -164,6 +164,20 @@ describe("featureboard CLI", () => {
     expect(runCommand([...SOURCE_COMMAND, "team", "list", "--project", "solo"], empty).stdout).toContain(
       "new@example.com\towner\tinvited, link works until ",
     );
+    // --json lists the same people as the text: the open invite too.
+    const listed = JSON.parse(
+      runCommand([...SOURCE_COMMAND, "team", "list", "--project", "solo", "--json"], empty).stdout,
+    );
+    expect(listed).toEqual([
+      {
+        email: "new@example.com",
+        role: "owner",
+        invited: true,
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+      },
+    ]);
+    expect(Date.parse(listed[0].expiresAt)).toBeGreaterThan(Date.now());
     const withdraw = [
       ...SOURCE_COMMAND,
       "team",
@@ -194,6 +208,19 @@ describe("featureboard CLI", () => {
     );
     expect(stranger.exitCode).toBe(1);
     expect(stranger.stderr).toBe("featureboard: x@example.com is not a team member of solo\n");
+  });
+
+  test("every command of --help is in the README's command list", async () => {
+    const help = cli("--help").stdout;
+    const readme = await Bun.file(new URL("../README.md", import.meta.url)).text();
+    const commandList = /## Command line\n+```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    // Each usage line's synopsis: the command and its options, before the description.
+    const synopses = help
+      .split("\n")
+      .filter((line) => line.startsWith("  featureboard "))
+      .map((line) => line.trim().split(/\s{2,}/)[0]!);
+    expect(synopses).toContain("featureboard team reset-password --email E");
+    expect(synopses.filter((synopsis) => !commandList.includes(synopsis))).toEqual([]);
   });
 
   test("serve refuses arguments: its settings come from the environment", () => {

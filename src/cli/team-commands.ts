@@ -60,7 +60,14 @@ export async function teamCommand(args: string[], db: Db, config: Config, print:
     });
     const members = listMembers(db, values.project);
     const invites = listOpenInvites(db, values.project);
-    if (values.json) print(JSON.stringify(members));
+    // The same people as the text below: members, then the invites not accepted yet (`invited: true`).
+    if (values.json)
+      print(
+        JSON.stringify([
+          ...members.map((member) => ({ ...member, invited: false })),
+          ...invites.map((invite) => ({ ...invite, invited: true })),
+        ]),
+      );
     else {
       if (members.length === 0) print(`no team members in ${values.project} yet`);
       for (const member of members) print(`${member.email}\t${member.role}\t${member.name ?? ""}`);

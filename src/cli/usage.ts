@@ -17,7 +17,8 @@ Usage:
   featureboard team remove --email E [--project SLUG]
   featureboard team withdraw --email E [--project SLUG]
                                              end an invite not accepted yet (its link stops working)
-  featureboard team reset-password --email E a new password for a member who lost theirs (shown once)
+  featureboard team reset-password --email E
+                                             a new password for a member who lost theirs (shown once)
   featureboard mcp                           MCP server over stdio for agents; calls FEATUREBOARD_URL
                                              (admin with FEATUREBOARD_API_KEY, public with FEATUREBOARD_PROJECT_SLUG)
   featureboard ai status [--json]            which model the stored embeddings belong to, and what waits
