@@ -1,6 +1,7 @@
 import type { ActivityEntry } from "../activity/schema";
 import { isPostStatus, STATUS_LABELS } from "../posts/schema";
 import type { TeamRole } from "../team/schema";
+import { formatMoney } from "../users/money";
 import { html, type Html, type HtmlValue } from "../html";
 import adminCss from "./admin.css" with { type: "text" };
 
@@ -327,17 +328,14 @@ export function accountPage(chrome: Chrome, view: { email: string; error: string
 
 /**
  * A monthly spend as the services give it ("23044.00", currency units to the cent) as the dashboard shows
- * it: "$23,044", "$49.90". The dollar sign is the one the AI summaries use (src/ai/service.ts, money);
- * spend is one number per board user, in whatever currency the payments account bills (docs/dashboard.md).
- * Worked on the digits, so no binary fraction shows.
+ * it (formatMoney: "$23,044", "$49.90"). Read on the digits, so no binary fraction shows.
  */
 export function money(amount: string): string {
   const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
   if (!match) return amount;
   const [, sign, whole, fraction = ""] = match;
-  const cents = fraction.padEnd(2, "0");
-  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}$${grouped}${cents === "00" ? "" : `.${cents}`}`;
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return formatMoney(sign === "-" ? -cents : cents);
 }
 
 /** A status as the dashboard shows it; an activity entry's status is any string, shown as it is if unknown. */
