@@ -76,8 +76,9 @@ export function aiRoutes(ctx: AppContext) {
         summary: "Create a post from free text",
         description:
           "Extracts a title, description and tags (among the project's) from raw feedback. When an existing " +
-          "post that is not CLOSED or ARCHIVED is at least 0.7 similar, nothing is created: `action` is " +
-          "`matched_duplicate` and `post` is that post. Otherwise a PENDING post is created (`action` " +
+          "post that is not CLOSED or ARCHIVED is at least 0.7 similar, no post is created: `action` is " +
+          "`matched_duplicate`, `post` is that post, and the text (with `source` and `source_url`) is kept " +
+          "on it as an internal note for the team. Otherwise a PENDING post is created (`action` " +
           "`created`) with `source` and `source_url` in its metadata. `similar_posts` lists posts at least " +
           "0.5 similar either way." +
           GATED,

@@ -1,5 +1,7 @@
 import type { Db } from "../db/connection";
+import { createComment } from "../comments/service";
 import { ApiError, notFound, validationError } from "../http/errors";
+import { LIMITS } from "../http/limits";
 import type { Post, PostStatus } from "../posts/schema";
 import { createPost, requirePostRow, toPost } from "../posts/service";
 import { requirePlan } from "../projects/plans";
@@ -7,7 +9,7 @@ import { findProjectById } from "../projects/service";
 import { listTags } from "../tags/service";
 import { formatCents } from "../users/money";
 import type { AiRuntime } from "./embeddings";
-import { cleanFeedback, holdsWords } from "./feedback-text";
+import { cleanFeedback, holdsWords, plainTextOf } from "./feedback-text";
 import { LocalProvider } from "./local-provider";
 import { type AiProvider, calibrate } from "./provider";
 import type {
@@ -114,6 +116,18 @@ export const RELATED_THRESHOLD = 0.5;
  */
 const NEVER_ABSORBS: readonly PostStatus[] = ["CLOSED", "ARCHIVED"];
 
+/** Who wrote the internal note that keeps feedback matched to an existing post (docs/ai.md). */
+export const FEEDBACK_NOTE_AUTHOR = "Pasted feedback";
+
+/** Matched feedback as an internal note: where it came from, then its text, within the comment limit. */
+function feedbackNote(input: FromTextInput): string {
+  const origin = [input.source, input.source_url].filter((part) => part !== undefined && part !== "");
+  const heading = `Matched to this request by from-text${origin.length > 0 ? ` (${origin.join(", ")})` : ""}:\n\n`;
+  const text = plainTextOf(input.text).trim();
+  const room = LIMITS.commentLength - heading.length;
+  return heading + (text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`);
+}
+
 export async function createPostFromText(ai: AiRuntime, projectId: string, input: FromTextInput) {
   const { db } = ai;
   requireAiPlan(db, projectId, "Creating posts from text");
@@ -142,6 +156,13 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
       !titlesSetApart(hit.title, extracted.title),
   );
   if (duplicate) {
+    // The customer's words are kept on the matched post, for the team only: a match can be wrong (a long
+    // e-mail sharing "client" and "invoice"), and a right one still says who asked again and how.
+    createComment(db, projectId, duplicate.id, {
+      body: feedbackNote(input),
+      authorName: FEEDBACK_NOTE_AUTHOR,
+      isInternalNote: true,
+    });
     const post = toPost(requirePostRow(db, projectId, duplicate.id));
     return { action: "matched_duplicate" as const, post, similar_posts: similar, ...fellBack };
   }
