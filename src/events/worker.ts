@@ -8,7 +8,7 @@ import { describeError } from "../log";
 import { nextTurn } from "../turns";
 import { sendWebhook } from "../webhooks/deliver";
 import { newMessageId } from "../webhooks/signing";
-import { findWebhookRowById, listWebhookRows, updateWebhookRow } from "../webhooks/service";
+import { findWebhookRowById, listWebhookRows, updateWebhookRow, type WebhookRow } from "../webhooks/service";
 import type { EventPayload } from "./catalogue";
 import * as deliveries from "./store";
 
@@ -34,6 +34,15 @@ const MAX_IN_FLIGHT = 16;
  */
 const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 const QUARANTINE_MS = 60_000;
+/** How often the worker looks for retries that came due. */
+const TICK_MS = 1000;
+/**
+ * Each retry waits up to this much longer than the schedule says, at random, so that deliveries that
+ * failed together (an endpoint's outage) are not all retried in the same second (docs/webhooks.md).
+ */
+const RETRY_JITTER = 0.2;
+/** The Standard Webhooks answer to stop sending: the endpoint is disabled at once (docs/webhooks.md). */
+const GONE = 410;
 
 export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   const { db, config, log } = ctx;
@@ -117,6 +126,20 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     record(due, endpoint?.id ?? null, outcome, startedAt);
   }
 
+  const longestWait = Math.max(0, ...config.delivery.retryScheduleMs);
+
+  /**
+   * The wait before retry number `attemptNumber`: the schedule's, up to RETRY_JITTER longer, and no sooner
+   * than the target's Retry-After, which counts up to the longest wait of the schedule (a receiver asking for
+   * a day would otherwise stretch the retries past what docs/webhooks.md promises).
+   */
+  function retryWait(attemptNumber: number, outcome: CallOutcome): number {
+    const scheduled = config.delivery.retryScheduleMs[attemptNumber - 1]!;
+    const jittered = Math.round(scheduled * (1 + Math.random() * RETRY_JITTER));
+    if (outcome.retryAfterMs === undefined) return jittered;
+    return Math.max(jittered, Math.min(outcome.retryAfterMs, longestWait));
+  }
+
   function record(
     due: deliveries.DueDelivery,
     endpointId: string | null,
@@ -126,6 +149,7 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     const now = Date.now();
     const attemptNumber = due.attempts + 1;
     const schedule = config.delivery.retryScheduleMs;
+    const gone = endpointId !== null && outcome.statusCode === GONE;
     // The endpoint may have been deleted during the attempt, taking the delivery with it.
     if (!deliveries.deliveryExists(db, due.id)) return;
     inTransaction(db, () => {
@@ -139,19 +163,14 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
       });
       if (outcome.ok) {
         deliveries.settleDelivery(db, due.id, "delivered", attemptNumber, now, now);
-      } else if (attemptNumber > schedule.length) {
+      } else if (gone || attemptNumber > schedule.length) {
         deliveries.settleDelivery(db, due.id, "failed", attemptNumber, now, now);
       } else {
-        deliveries.settleDelivery(
-          db,
-          due.id,
-          "pending",
-          attemptNumber,
-          now + schedule[attemptNumber - 1]!,
-          now,
-        );
+        const nextAttemptAt = now + retryWait(attemptNumber, outcome);
+        deliveries.settleDelivery(db, due.id, "pending", attemptNumber, nextAttemptAt, now);
       }
-      if (endpointId !== null) trackEndpointHealth(endpointId, outcome.ok, now);
+      if (endpointId !== null && gone) endpointGone(endpointId, now);
+      else if (endpointId !== null) trackEndpointHealth(endpointId, outcome.ok, now);
     });
     if (!outcome.ok) {
       log.warn("delivery attempt failed", {
@@ -162,11 +181,43 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     }
   }
 
+  /** Turns the endpoint off and gives up its pending deliveries: re-enabling must not replay days of events. */
+  function disableEndpoint(
+    endpoint: WebhookRow,
+    run: Pick<WebhookRow, "failing_since" | "last_failure_at">,
+    reason: { text: string; activity: "failing" | "gone" },
+    now: number,
+  ): void {
+    updateWebhookRow(db, { ...endpoint, ...run, enabled: 0, disabled_reason: reason.text, updated_at: now });
+    deliveries.failPendingOfEndpoint(db, endpoint.id, now);
+    recordActivity(db, endpoint.project_id, {
+      action: "disabled",
+      entityType: "webhook",
+      entityId: endpoint.id,
+      metadata: { reason: reason.activity },
+    });
+  }
+
+  /** 410 Gone: the receiver says the endpoint no longer exists (Standard Webhooks), so it is disabled now. */
+  function endpointGone(endpointId: string, now: number): void {
+    const endpoint = findWebhookRowById(db, endpointId);
+    if (!endpoint || endpoint.enabled !== 1) return;
+    const text = "the endpoint answered 410 Gone; re-enable it with PATCH enabled: true";
+    const run = { failing_since: endpoint.failing_since ?? now, last_failure_at: now };
+    disableEndpoint(endpoint, run, { text, activity: "gone" }, now);
+  }
+
+  /**
+   * The longest two failures of a failing run can be apart: the longest retry wait with its jitter, plus one
+   * attempt's time-out and the worker's tick before the retry leaves.
+   */
+  const longestSilence = longestWait * (1 + RETRY_JITTER) + config.delivery.timeoutMs + TICK_MS;
+
   /**
    * "Failing for 5 days straight" (docs/webhooks.md): every attempt since `failing_since` failed, and they kept
-   * failing without a silence longer than the longest retry wait. A success ends the run; so does a silence
-   * (an endpoint that failed once, had no traffic for days, then failed once was not seen failing in between:
-   * its run restarts). When the run spans `disableAfterMs`, the endpoint is disabled.
+   * failing without a silence longer than a retry can take (`longestSilence`). A success ends the run; so does
+   * a silence (an endpoint that failed once, had no traffic for days, then failed once was not seen failing in
+   * between: its run restarts). When the run spans `disableAfterMs`, the endpoint is disabled.
    */
   function trackEndpointHealth(endpointId: string, ok: boolean, now: number): void {
     const endpoint = findWebhookRowById(db, endpointId);
@@ -177,31 +228,17 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
       }
       return;
     }
-    const longestWait = Math.max(0, ...config.delivery.retryScheduleMs);
     const runGoesOn =
       endpoint.failing_since !== null &&
       endpoint.last_failure_at !== null &&
-      now - endpoint.last_failure_at <= longestWait;
-    const failingSince = runGoesOn ? endpoint.failing_since! : now;
-    if (endpoint.enabled === 1 && now - failingSince >= config.delivery.disableAfterMs) {
+      now - endpoint.last_failure_at <= longestSilence;
+    const run = { failing_since: runGoesOn ? endpoint.failing_since! : now, last_failure_at: now };
+    if (endpoint.enabled === 1 && now - run.failing_since >= config.delivery.disableAfterMs) {
       const days = Math.round(config.delivery.disableAfterMs / 86_400_000);
-      updateWebhookRow(db, {
-        ...endpoint,
-        enabled: 0,
-        failing_since: failingSince,
-        last_failure_at: now,
-        disabled_reason: `every delivery failed for ${days} days; re-enable it with PATCH enabled: true`,
-        updated_at: now,
-      });
-      deliveries.failPendingOfEndpoint(db, endpointId, now);
-      recordActivity(db, endpoint.project_id, {
-        action: "disabled",
-        entityType: "webhook",
-        entityId: endpointId,
-        metadata: { reason: "failing" },
-      });
+      const text = `every delivery failed for ${days} days; re-enable it with PATCH enabled: true`;
+      disableEndpoint(endpoint, run, { text, activity: "failing" }, now);
     } else {
-      updateWebhookRow(db, { ...endpoint, failing_since: failingSince, last_failure_at: now });
+      updateWebhookRow(db, { ...endpoint, ...run });
     }
   }
 
@@ -309,7 +346,7 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   });
   // A plain interval, not a cron: wake never overlaps itself (`running`), and a cron in local time would
   // load the time-zone data at start-up (~10 ms; issue 19).
-  const timer = setInterval(wake, 1000);
+  const timer = setInterval(wake, TICK_MS);
   queueMicrotask(wake);
 
   return {

@@ -212,6 +212,17 @@ export interface CallOutcome {
   durationMs: number;
   /** The response body, for callers that read what the provider created. */
   responseText: string;
+  /** How long a failed answer asked to be left alone (its Retry-After), when it said so. */
+  retryAfterMs?: number;
+}
+
+/** Retry-After in seconds or as an HTTP date, in ms from `now`; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 const MAX_ERROR_BODY = 300;
@@ -305,7 +316,8 @@ export async function callOnce(
       statusCode >= 300 && statusCode < 400
         ? `redirect to ${response.headers.get("location") ?? "(no location)"} refused: redirects are never followed`
         : `HTTP ${statusCode}${responseText ? `: ${responseText.slice(0, MAX_ERROR_BODY)}` : ""}`;
-    return { ok: false, statusCode, error, durationMs: elapsed(), responseText };
+    const retryAfter = retryAfterMs(response.headers.get("retry-after"), Date.now());
+    return { ok: false, statusCode, error, durationMs: elapsed(), responseText, retryAfterMs: retryAfter };
   } catch (error) {
     signal?.throwIfAborted();
     const reason =

@@ -33,7 +33,10 @@ export const WebhookSchema = t.Object(
     description: t.Nullable(t.String()),
     enabled: t.Boolean(),
     disabledReason: t.Nullable(
-      t.String({ description: "Why featureboard disabled it (failing for 5 days); cleared on re-enable" }),
+      t.String({
+        description:
+          "Why featureboard disabled it (failing for 5 days, or it answered 410 Gone); cleared on re-enable",
+      }),
     ),
     createdAt: DateTime,
     updatedAt: DateTime,

@@ -189,6 +189,7 @@ describe("webhook deliveries to a real loopback receiver", () => {
     statusCode: number | null;
     state: string;
     error: string | null;
+    finishedAt: string;
     nextAttemptAt: string | null;
   }
   /** The endpoint's recentDeliveries, read again until `done` holds. */
@@ -398,7 +399,7 @@ describe("webhook deliveries to a real loopback receiver", () => {
 
   test("an endpoint failing for the whole disable period is disabled, and says why", async () => {
     start({ FEATUREBOARD_WEBHOOK_DISABLE_AFTER: "0ms", FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "1h" });
-    const hook = receiver(() => new Response("gone", { status: 410 }));
+    const hook = receiver(() => new Response("down", { status: 503 }));
     const endpoint = await subscribe(hook.url, ["post.created"]);
     await makePost(t);
     await hook.waitFor(1);
@@ -412,6 +413,61 @@ describe("webhook deliveries to a real loopback receiver", () => {
       body: { enabled: true },
     });
     expect(reenabled.body.data).toMatchObject({ enabled: true, disabledReason: null });
+  });
+
+  test("410 Gone disables the endpoint at once, says why, and nothing is sent to it again", async () => {
+    start({ FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "10ms,10ms" });
+    const hook = receiver(() => new Response("gone", { status: 410 }));
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    await makePost(t);
+    const history = await historyUntil(endpoint.id, (entries) => entries.length === 1);
+    expect(history[0]).toMatchObject({ attempt: 1, statusCode: 410, state: "failed", nextAttemptAt: null });
+    const webhook = (await t.call("GET", `/api/v1/integrations/webhooks/${endpoint.id}`)).body.data;
+    expect(webhook).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("410 Gone") });
+    await makePost(t);
+    // Long enough for the 10 ms retries and the second post's delivery, had any been sent.
+    await Bun.sleep(300);
+    expect(hook.received).toHaveLength(1);
+    const reenabled = await t.call("PATCH", `/api/v1/integrations/webhooks/${endpoint.id}`, {
+      body: { enabled: true },
+    });
+    expect(reenabled.body.data).toMatchObject({ enabled: true, disabledReason: null });
+  });
+
+  /** How long the worker waits after the attempt before its retry, for each of the endpoint's pending ones. */
+  async function retryWaits(endpointId: string, count: number): Promise<number[]> {
+    const history = await historyUntil(endpointId, (entries) => entries.length === count);
+    return history.map((entry) => Date.parse(entry.nextAttemptAt!) - Date.parse(entry.finishedAt));
+  }
+
+  test.each([
+    ["429, Retry-After in seconds", 429, () => "60", 60_000],
+    ["503, Retry-After as an HTTP date", 503, () => new Date(Date.now() + 120_000).toUTCString(), 120_000],
+    ["503, Retry-After of a day (capped to the longest retry wait)", 503, () => "86400", 3_600_000],
+  ])("%s: the retry waits for it, not for the schedule's 20 ms", async (_, status, retryAfter, expected) => {
+    start({ FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "20ms,1h" });
+    const hook = receiver(() => new Response("later", { status, headers: { "retry-after": retryAfter() } }));
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    await makePost(t);
+    const [wait] = await retryWaits(endpoint.id, 1);
+    // An HTTP date has whole seconds: up to a second of it is gone by the time it is read.
+    expect(wait).toBeGreaterThan(expected - 2_000);
+    expect(wait).toBeLessThanOrEqual(expected);
+    await Bun.sleep(100);
+    expect(hook.received).toHaveLength(1);
+  });
+
+  test("retries are spread: each wait is the schedule's plus up to 20% at random", async () => {
+    start({ FEATUREBOARD_WEBHOOK_RETRY_SCHEDULE: "1h" });
+    const hook = receiver(() => new Response("down", { status: 500 }));
+    const endpoint = await subscribe(hook.url, ["post.created"]);
+    for (let i = 0; i < 6; i++) await makePost(t);
+    const waits = await retryWaits(endpoint.id, 6);
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(3_600_000);
+      expect(wait).toBeLessThanOrEqual(3_600_000 * 1.2);
+    }
+    expect(new Set(waits).size).toBeGreaterThan(1);
   });
 
   test("defaults: retries after 5s, 5m, 30m, 2h, 5h, 10h, 10h; 10 s per attempt; disabled after 5 days", () => {
