@@ -8,6 +8,7 @@ import { startCheckpoints } from "./db/checkpoints";
 import { closeDatabase, commitNow, syncCommitsOffLoop, waitForOtherWritersOffLoop } from "./db/connection";
 import { openMigrated } from "./db/migrate";
 import { lockDatabaseForServer } from "./db/server-lock";
+import { asDatabaseSettingError } from "./db/setting-errors";
 import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
 import { createMailSender } from "./email/sender";
@@ -67,7 +68,12 @@ export function startService(
   let ctx: AppContext;
   let app: App;
   try {
-    ctx = createContext(config, log);
+    try {
+      ctx = createContext(config, log);
+    } catch (error) {
+      // Start-up writes (the AI runtime's index state, instance secrets): a read-only database is a setting.
+      throw asDatabaseSettingError(config.databasePath, error);
+    }
     try {
       // The port is bound before the bootstrap project is made: a start that fails on a busy port must not
       // print keys that the next start would never show again. No request is served before the project

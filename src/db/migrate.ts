@@ -1,6 +1,8 @@
 import type { Db, Durability } from "./connection";
 import { openDatabase } from "./connection";
 import { migrations as allMigrations, type Migration } from "./migrations";
+import { asCacheDirSettingError, asDatabaseSettingError, refuseDatabaseFolder } from "./setting-errors";
+import { sqliteVecPath } from "./sqlite-vec";
 
 export class MigrationError extends Error {}
 
@@ -60,18 +62,34 @@ export function migrate(db: Db, migrations: Migration[] = allMigrations): number
   return newlyApplied;
 }
 
-/** Opens the database file with featureboard's settings and brings its schema up to date. */
+/**
+ * Opens the database file with featureboard's settings and brings its schema up to date. A database or
+ * cache folder it cannot use is reported as the setting to correct (setting-errors.ts).
+ */
 export function openMigrated(config: {
   databasePath: string;
   cacheDir: string;
   durability?: Durability;
 }): Db {
-  const db = openDatabase(config.databasePath, config.cacheDir, config.durability);
+  refuseDatabaseFolder(config.databasePath);
+  try {
+    // Unpacked here first (the compiled binary's embedded copy) so a cache folder that cannot be written
+    // is told apart from a database that cannot; openDatabase then finds it in place.
+    sqliteVecPath(config.cacheDir);
+  } catch (error) {
+    throw asCacheDirSettingError(config.cacheDir, error);
+  }
+  let db: Db;
+  try {
+    db = openDatabase(config.databasePath, config.cacheDir, config.durability);
+  } catch (error) {
+    throw asDatabaseSettingError(config.databasePath, error);
+  }
   try {
     migrate(db);
   } catch (error) {
     db.close();
-    throw error;
+    throw asDatabaseSettingError(config.databasePath, error);
   }
   return db;
 }

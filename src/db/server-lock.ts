@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isBusy } from "./connection";
+import { asDatabaseSettingError } from "./setting-errors";
 
 /** Another featureboard server holds the database's server lock; `main` prints it as one line, exit 2. */
 export class DatabaseInUseError extends Error {}
@@ -26,10 +27,16 @@ export function serverLockPath(databasePath: string): string {
  */
 export function lockDatabaseForServer(databasePath: string): ServerLock {
   if (databasePath === ":memory:") return { release: () => undefined };
-  mkdirSync(dirname(databasePath), { recursive: true });
-  // The same file under another spelling (a relative path, a symlinked folder) must find the same lock.
-  const resolved = join(realpathSync(dirname(databasePath)), basename(databasePath));
-  const lock = new Database(serverLockPath(resolved), { create: true, strict: true });
+  let resolved: string;
+  let lock: Database;
+  try {
+    mkdirSync(dirname(databasePath), { recursive: true });
+    // The same file under another spelling (a relative path, a symlinked folder) must find the same lock.
+    resolved = join(realpathSync(dirname(databasePath)), basename(databasePath));
+    lock = new Database(serverLockPath(resolved), { create: true, strict: true });
+  } catch (error) {
+    throw asDatabaseSettingError(databasePath, error);
+  }
   try {
     lock.run("PRAGMA busy_timeout = 0");
     lock.run("BEGIN EXCLUSIVE");

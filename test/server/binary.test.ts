@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -152,6 +152,24 @@ describe("the compiled binary", () => {
       service.proc.kill("SIGTERM");
       await service.exited;
       await smtp.close();
+    }
+  });
+
+  // The binary unpacks sqlite-vec into the cache folder: one it cannot write is a setting to correct.
+  test("a FEATUREBOARD_CACHE_DIR it cannot write: one line naming the variable and the path, exit 2", () => {
+    writeFileSync(join(dir, "not-a-folder"), "");
+    const cacheDir = join(dir, "not-a-folder", "cache");
+    for (const args of [["serve"], ["project", "create", "--slug", "cached"]]) {
+      const result = runCommand(
+        [binary, ...args],
+        { FEATUREBOARD_DB: join(dir, "data", "cache-test.db"), FEATUREBOARD_CACHE_DIR: cacheDir, PORT: "0" },
+        dir,
+      );
+      expect({ args, exitCode: result.exitCode }).toEqual({ args, exitCode: 2 });
+      const lines = result.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toStartWith("featureboard: invalid configuration: FEATUREBOARD_CACHE_DIR: ");
+      expect(lines[0]).toContain(cacheDir);
     }
   });
 });
