@@ -130,6 +130,21 @@ function httpUrl(env: Env, name: string): string | null {
   return raw.replace(/\/+$/, "");
 }
 
+/**
+ * The address users reach: every link is this plus a path, so a query or a fragment in it would end up in
+ * the middle of every link (`https://x/?a=1/b/acme`).
+ */
+function publicUrl(env: Env, name: string): string | null {
+  const url = httpUrl(env, name);
+  if (url !== null && /[?#]/.test(url)) {
+    throw new ConfigError(
+      name,
+      `expected an address without ?query or #fragment, such as https://feedback.example.com, got "${url}"`,
+    );
+  }
+  return url;
+}
+
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** "250ms", "5s", "30m", "2h", "5d": one duration in milliseconds, or null when malformed. */
@@ -195,7 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, "HOST") ?? "0.0.0.0",
     databasePath: text(env, "FEATUREBOARD_DB") ?? "data/featureboard.db",
     durability: oneOf(env, "FEATUREBOARD_DURABILITY", ["full", "fast"] as const, "full"),
-    publicUrl: httpUrl(env, "FEATUREBOARD_PUBLIC_URL") ?? `http://localhost:${port}`,
+    publicUrl: publicUrl(env, "FEATUREBOARD_PUBLIC_URL") ?? `http://localhost:${port}`,
     cacheDir: text(env, "FEATUREBOARD_CACHE_DIR") ?? join(cacheHome, "featureboard"),
     logLevel: oneOf(
       env,

@@ -21,6 +21,8 @@ describe("configuration", () => {
     ["FEATUREBOARD_AI_PROVIDER", "skynet"],
     ["FEATUREBOARD_ALLOW_PRIVATE_TARGETS", "maybe"],
     ["FEATUREBOARD_PUBLIC_URL", "not a url"],
+    ["FEATUREBOARD_PUBLIC_URL", "https://feedback.example.com/?ref=1"],
+    ["FEATUREBOARD_PUBLIC_URL", "https://feedback.example.com/#board"],
     ["FEATUREBOARD_BOOTSTRAP_SECRET_KEY", "sk_short"],
     ["FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE", "0"],
     ["FEATUREBOARD_LOG_LEVEL", "loud"],

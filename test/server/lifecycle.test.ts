@@ -60,6 +60,42 @@ describe("first start and restart", () => {
   });
 });
 
+describe("the address it reports", () => {
+  test("PORT=0: the log and the bootstrap links name the port the server got, not :0", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, {
+      FEATUREBOARD_DB: join(dir, "port-zero.db"),
+      PORT: "0",
+    });
+    try {
+      const listening = JSON.parse(await service.waitForOutput(/\{[^\n]*"msg":"listening"[^\n]*\}/));
+      const port = new URL(listening.url).port;
+      expect(Number(port)).toBeGreaterThan(0);
+      expect(service.output()).not.toContain("localhost:0");
+      expect(service.output()).toContain(`board:            http://localhost:${port}/b/default`);
+      const discovery = await readJson(await fetch(`${listening.url}/api/v1/`));
+      expect(discovery.docs_url).toBe(`http://localhost:${port}/api/v1/docs`);
+    } finally {
+      service.proc.kill("SIGTERM");
+      await service.exited;
+    }
+  });
+
+  test("an IPv6 HOST is logged as a URL that works: http://[::1]:port", async () => {
+    const service = await startServiceProcess(SOURCE_COMMAND, {
+      FEATUREBOARD_DB: join(dir, "ipv6.db"),
+      HOST: "::1",
+    });
+    try {
+      const listening = JSON.parse(await service.waitForOutput(/\{[^\n]*"msg":"listening"[^\n]*\}/));
+      expect(listening.url).toBe(`http://[::1]:${new URL(service.url).port}`);
+      expect((await fetch(`${listening.url}/healthz`)).status).toBe(200);
+    } finally {
+      service.proc.kill("SIGTERM");
+      await service.exited;
+    }
+  });
+});
+
 describe("behind a proxy", () => {
   test("requests with X-Forwarded-For while FEATUREBOARD_TRUST_PROXY is off make the log warn once", async () => {
     const service = await startServiceProcess(SOURCE_COMMAND, { FEATUREBOARD_DB: join(dir, "proxy.db") });
