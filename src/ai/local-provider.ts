@@ -3,7 +3,7 @@ import { prepareWordVectors } from "./word-vectors";
 import { nextTurn } from "../turns";
 import type { AiProvider, ExtractedPost, PostText, SummaryInput, SummaryText, TriageNote } from "./provider";
 import { cleanFeedback, plainTextOf, titleOf } from "./feedback-text";
-import { normalise, terms } from "./text";
+import { normalise, plainWords, terms } from "./text";
 
 /** Raw cosine that maps to similarity 0.7, fitted by `bench/duplicates.ts --fit` (docs/ai.md, "Calibration"). */
 export const LOCAL_BOUNDARY = 0.34;
@@ -82,18 +82,91 @@ function surfaceForms(texts: string[]): Map<string, string> {
   return best;
 }
 
-function themes(posts: PostText[], count: number): string[] {
-  const texts = posts.map((post) => `${post.title} ${post.description ?? ""}`);
+/** Contractions, with or without their apostrophe: their pieces ("cant", "dont", "im") are never a theme. */
+const CONTRACTIONS =
+  /\b\w+n['’]t\b|\b(i|you|we|they|he|she|it|that|there|what|let)['’](m|re|ve|ll|d|s)\b|\b(cant|dont|wont|isnt|arent|doesnt|didnt|wasnt|werent|hasnt|havent|couldnt|wouldnt|shouldnt|im|ive|youre|theyre|thats|theres|whats)\b/gi;
+/** A word a theme may hold: three letters or more, no digit ("2", "30", "v2" name no theme). */
+const THEME_WORD = /^[a-z][a-z-]{2,}$/;
+
+/** What a summary leaves out of its themes: the product's own name and the words in most of its posts. */
+interface NotThemes {
+  nameStems: Set<string>;
+  productTerms: Set<string>;
+}
+
+/**
+ * Two-word phrases people repeat ("recurring invoices", "bank transfer"): adjacent theme words, counted
+ * once per post, kept when two posts or more hold them and they are not only product words. Each with the
+ * posts that hold it and its most frequent written form, most repeated first.
+ */
+function repeatedPhrases(
+  texts: string[],
+  not: NotThemes,
+): { form: string; stems: string[]; posts: number }[] {
+  const found = new Map<string, { posts: number; forms: Map<string, number>; stems: string[] }>();
+  for (const text of texts) {
+    const words = text.toLowerCase().match(/[a-z][a-z0-9-]*/g) ?? [];
+    const seen = new Set<string>();
+    for (let index = 0; index + 1 < words.length; index++) {
+      const pair = [words[index]!, words[index + 1]!];
+      if (!pair.every((word) => THEME_WORD.test(word))) continue;
+      const stems = pair.map((word) => plainWords(word)[0]);
+      if (stems.some((stemmed) => stemmed === undefined || not.nameStems.has(stemmed))) continue;
+      const key = stems.join(" ");
+      const form = pair.join(" ");
+      const entry = found.get(key) ?? {
+        posts: 0,
+        forms: new Map<string, number>(),
+        stems: stems as string[],
+      };
+      if (!seen.has(key)) entry.posts++;
+      seen.add(key);
+      entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
+      found.set(key, entry);
+    }
+  }
+  return [...found.values()]
+    .filter((entry) => entry.posts >= 2)
+    .map((entry) => ({
+      form: [...entry.forms].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
+      stems: entry.stems,
+      posts: entry.posts,
+    }))
+    .filter((phrase) => !terms(phrase.form).every((term) => not.productTerms.has(term)))
+    .sort((a, b) => b.posts - a.posts || a.form.localeCompare(b.form));
+}
+
+/**
+ * The period's themes: two-word phrases people repeat first, then the terms most posts share, each as
+ * people wrote it. Never the product's name, a number, a contraction's piece, a word under three letters,
+ * nor a word in most of the board's posts (it names the product: "invoice" on an invoicing board).
+ */
+function themes(posts: PostText[], count: number, not: NotThemes): string[] {
+  const texts = posts.map((post) => `${post.title} ${post.description ?? ""}`.replace(CONTRACTIONS, " "));
+  const phrases = repeatedPhrases(texts, not);
   const frequency = new Map<string, number>();
   for (const text of texts) {
     for (const term of new Set(terms(text))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   }
   const words = surfaceForms(texts);
-  return [...frequency]
-    .filter(([, n]) => n >= 2 || posts.length < 4)
+  const chosen = phrases.map((phrase) => phrase.form);
+  const inPhrases = new Set(phrases.flatMap((phrase) => phrase.stems));
+  const singles = [...frequency]
+    .filter(
+      ([term, n]) => (n >= 2 || posts.length < 4) && !not.productTerms.has(term) && !not.nameStems.has(term),
+    )
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, count)
-    .map(([term]) => THEME_NAMES[term] ?? words.get(term) ?? term);
+    .map(([term]) => ({ term, name: THEME_NAMES[term] ?? words.get(term) ?? term }))
+    .filter(({ term, name }) => {
+      if (THEME_NAMES[term]) return true;
+      return name
+        .split(" ")
+        .every((word) => THEME_WORD.test(word) && !not.nameStems.has(plainWords(word)[0] ?? ""));
+    })
+    .filter(({ name }) => !name.split(" ").every((word) => inPhrases.has(plainWords(word)[0] ?? "")))
+    .map(({ name }) => name);
+  for (const name of singles) if (!chosen.includes(name)) chosen.push(name);
+  return chosen.slice(0, count);
 }
 
 /** What `prepare` embeds before the first batch: ordinary requests, a misspelling among them. */
@@ -155,7 +228,10 @@ export class LocalProvider implements AiProvider {
   }
 
   async summarise(input: SummaryInput): Promise<SummaryText> {
-    const topThemes = themes(input.posts, 5);
+    const topThemes = themes(input.posts, 5, {
+      nameStems: new Set([...plainWords(input.projectName), ...terms(input.projectName)]),
+      productTerms: new Set(input.productTerms),
+    });
     const highlights = input.posts
       .filter((post) => post.voteCount > 0)
       .slice(0, 3)

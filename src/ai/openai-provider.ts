@@ -265,7 +265,13 @@ export class OpenAiProvider implements AiProvider {
       SummarySchema,
       "You summarise a period of customer feedback for a product team: a short paragraph, up to five " +
         "highlights and up to five themes. Use only the data given.",
-      JSON.stringify(input),
+      // Stems of the product's words would only confuse a model; the project's name tells it the product.
+      JSON.stringify({
+        project: input.projectName,
+        period: input.period,
+        stats: input.stats,
+        posts: input.posts,
+      }),
     );
     return { summary: answer.summary, highlights: answer.highlights, topThemes: answer.top_themes };
   }

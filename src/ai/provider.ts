@@ -27,6 +27,13 @@ export interface TriageNote {
 
 export interface SummaryInput {
   period: string;
+  /** The project's name: its words name the product, never a theme. */
+  projectName: string;
+  /**
+   * Terms (text.ts `terms`) in most of the board's posts: on an invoicing board "invoice" describes the
+   * product, not a theme of the period (docs/ai.md, "Extraction" and summary themes).
+   */
+  productTerms: string[];
   stats: Record<string, number | string>;
   /** The period's posts, most voted first. */
   posts: (PostText & { voteCount: number; status: string })[];

@@ -30,7 +30,7 @@ import {
   toSimilarPost,
 } from "./similarity";
 import * as store from "./store";
-import { titlesSetApart } from "./text";
+import { terms, titlesSetApart } from "./text";
 import type { CandidateRow } from "./store";
 import { plural } from "../plural";
 
@@ -275,6 +275,19 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
 // ---- summary ----
 
 const PERIOD_DAYS = { week: 7, month: 30, quarter: 90 } as const;
+/** How many of the board's newest posts show which words name the product itself. */
+const PRODUCT_WORDS_SAMPLE = 300;
+/** Below this many posts a board is too small to tell its product's words from a theme. */
+const PRODUCT_WORDS_FEWEST_POSTS = 6;
+
+/** Terms in more than half of the texts: on an invoicing board "invoice" and "client" (docs/ai.md). */
+function termsInMostOf(texts: readonly string[]): string[] {
+  if (texts.length < PRODUCT_WORDS_FEWEST_POSTS) return [];
+  const postsWith = new Map<string, number>();
+  for (const text of texts)
+    for (const term of new Set(terms(text))) postsWith.set(term, (postsWith.get(term) ?? 0) + 1);
+  return [...postsWith].filter(([, count]) => count > texts.length / 2).map(([term]) => term);
+}
 
 export async function summariseFeedback(ai: AiRuntime, projectId: string, input: SummaryRequest = {}) {
   const { db } = ai;
@@ -289,8 +302,14 @@ export async function summariseFeedback(ai: AiRuntime, projectId: string, input:
     voteCount: row.vote_count,
     status: row.status,
   }));
+  const project = findProjectById(db, projectId)!;
+  const productTerms = termsInMostOf(
+    store
+      .recentPostTexts(db, projectId, PRODUCT_WORDS_SAMPLE)
+      .map((post) => `${post.title} ${post.description ?? ""}`),
+  );
   const { value: text, fellBack } = await wordsFrom(ai, (writer) =>
-    writer.summarise({ period, stats, posts }),
+    writer.summarise({ period, stats, posts, projectName: project.name, productTerms }),
   );
   return {
     summary: text.summary,

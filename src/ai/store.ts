@@ -422,6 +422,20 @@ export function topPostsSince(
     .all(projectId, since, limit);
 }
 
+/** The newest unmerged posts' text: the sample a summary reads the product's own words from. */
+export function recentPostTexts(
+  db: Db,
+  projectId: string,
+  limit: number,
+): { title: string; description: string | null }[] {
+  return db
+    .query<{ title: string; description: string | null }, [string, number]>(
+      `SELECT title, description FROM posts WHERE project_id = ? AND merged_into_id IS NULL
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    )
+    .all(projectId, limit);
+}
+
 export interface MergedPair {
   projectId: string;
   source: { title: string; description: string | null };
