@@ -31,6 +31,9 @@ export const NOTICES: Record<string, string> = {
   draft: "Release saved as a draft.",
   replayed: "Delivery queued again: the receiver gets the same webhook-id.",
   deleted: "Deleted.",
+  unchanged: "Nothing changed: it was already so.",
+  tagCreated: "Tag created.",
+  tagDeleted: "Tag deleted: no request carries it any more.",
   emailed: "Test email sent: check your inbox.",
   published: "Release published: its requests are archived and listed on the public changelog.",
 };

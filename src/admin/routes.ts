@@ -6,6 +6,7 @@ import { integrationRoutes } from "./integration-routes";
 import { settingsRoutes } from "./settings-routes";
 import { ADMIN_CSS } from "./pages";
 import { signInRoutes } from "./sign-in-routes";
+import { tagRoutes } from "./tag-routes";
 import { triageRoutes } from "./triage-routes";
 
 /**
@@ -23,5 +24,6 @@ export function adminRoutes(ctx: AppContext) {
     .use(triageRoutes(kit))
     .use(boardRoutes(kit))
     .use(settingsRoutes(kit))
+    .use(tagRoutes(kit))
     .use(integrationRoutes(kit));
 }

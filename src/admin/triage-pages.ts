@@ -427,6 +427,7 @@ export function requestPage(
       <fieldset>
         <legend>Tags</legend>
         ${view.tags.length === 0 ? html`<p class="muted">No tags in this project yet.</p>` : ""}
+        ${chrome.role === "member" ? "" : html`<p><a href="${href(chrome, "/admin/tags")}">Manage tags</a></p>`}
         ${view.tags.map(
           (tag) =>
             html`<label class="check"

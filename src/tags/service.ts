@@ -5,7 +5,7 @@ import { ApiError, notFound, validationError } from "../http/errors";
 import { DEFAULT_TAG_THEME, type Tag, type TagCreate, type TagUpdate } from "./schema";
 import * as store from "./store";
 
-export { findTagByLabel, listTags } from "./store";
+export { findTagByLabel, listTags, requestCountsByTag } from "./store";
 
 export function requireTag(db: Db, projectId: string, tagId: string): Tag {
   const tag = store.findTag(db, projectId, tagId);

@@ -24,6 +24,17 @@ export function listTags(db: Db, projectId: string): Tag[] {
     .map(toTag);
 }
 
+/** How many requests of the project carry each tag (a tag no request carries is absent). */
+export function requestCountsByTag(db: Db, projectId: string): Map<string, number> {
+  const rows = db
+    .query<{ tag_id: string; n: number }, [string]>(
+      `SELECT pt.tag_id, count(*) AS n FROM tags t JOIN post_tags pt ON pt.tag_id = t.id
+        WHERE t.project_id = ? GROUP BY pt.tag_id`,
+    )
+    .all(projectId);
+  return new Map(rows.map((row) => [row.tag_id, row.n]));
+}
+
 export function findTag(db: Db, projectId: string, tagId: string): Tag | null {
   const row = db
     .query<TagRow, [string, string]>(`SELECT ${COLUMNS} FROM tags WHERE project_id = ? AND id = ?`)

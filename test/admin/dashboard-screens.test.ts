@@ -68,6 +68,7 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
       "/admin/integrations",
       "/admin/import",
       "/admin/settings",
+      "/admin/tags",
       "/admin/members",
       "/admin/keys",
       "/admin/account",
