@@ -137,17 +137,23 @@ export async function similarTo(
 /** A search of at most this many words (stopwords aside) also finds the titles that hold them all. */
 export const WORD_MATCH_MAX_WORDS = 2;
 /**
- * The similarity of a post whose title holds every word of a short search: from 0.75 (the words are a
- * small part of a long title) to 0.85 (they are the title), above the default threshold (0.7) and under a
- * close paraphrase's. A one-word search reads a meaning the embedding of one word cannot: "dark" is about
- * "Dark mode" (whose vector stands for the phrase: 0 against the lone word), "mobile" about "Mobile app"
- * (docs/ai.md).
+ * The similarity of a post whose title holds every word of a short search: from 0.86 (the words are a
+ * small part of a long title) to 0.95 (they are the title), above the default threshold (0.7). A one-word
+ * search reads a meaning the embedding of one word cannot: "dark" is about "Dark mode" (whose vector
+ * stands for the phrase: 0 against the lone word), "mobile" about "Mobile app" (docs/ai.md).
  */
-export const WORD_MATCH_SIMILARITY = { least: 0.75, most: 0.85 };
+export const WORD_MATCH_SIMILARITY = { least: 0.86, most: 0.95 };
+/**
+ * When a title holds the searched words, a post that only means them ranks under it: its similarity is
+ * held at this, just under WORD_MATCH_SIMILARITY.least ("vat" finds "VAT / GST handling" before "Sales
+ * tax by state"; "excel" finds "Export invoices to Excel" before "Import clients from CSV").
+ */
+export const MEANING_ONLY_UNDER_WORD_MATCH = 0.85;
 
 /**
  * A short search's hits with the posts whose titles hold all its words raised to WORD_MATCH_SIMILARITY
- * (their similarity kept when higher), the closer the title is to those words the higher. The similar-post search only: a duplicate is still decided by
+ * (their similarity kept when higher), the closer the title is to those words the higher, and the posts
+ * found by meaning alone held under them. The similar-post search only: a duplicate is still decided by
  * meaning alone (from-text).
  */
 function withWordMatches(
@@ -159,15 +165,23 @@ function withWordMatches(
 ): { postId: string; similarity: number }[] {
   const words = [...new Set(plainWords(`${query.title} ${query.description ?? ""}`))];
   if (words.length === 0 || words.length > WORD_MATCH_MAX_WORDS) return [...hits];
-  const merged = new Map(hits.map((hit) => [hit.postId, hit.similarity]));
+  const literal = new Map<string, number>();
   // Their titles come with them: scoredPosts reads the rows it keeps, once.
   for (const { id: postId, title } of store.postsWithTitleFragments(db, projectId, words, 4 * limit)) {
     const titleWords = new Set(plainWords(title));
     if (!words.every((word) => titleWords.has(word))) continue;
     const { least, most } = WORD_MATCH_SIMILARITY;
-    const similarity = least + ((most - least) * words.length) / titleWords.size;
-    merged.set(postId, Math.max(merged.get(postId) ?? 0, similarity));
+    literal.set(postId, least + ((most - least) * words.length) / titleWords.size);
   }
+  if (literal.size === 0) return [...hits];
+  const merged = new Map(
+    hits.map((hit) => [
+      hit.postId,
+      literal.has(hit.postId) ? hit.similarity : Math.min(hit.similarity, MEANING_ONLY_UNDER_WORD_MATCH),
+    ]),
+  );
+  for (const [postId, similarity] of literal)
+    merged.set(postId, Math.max(merged.get(postId) ?? 0, similarity));
   return [...merged].map(([postId, similarity]) => ({ postId, similarity }));
 }
 
