@@ -3,6 +3,15 @@ import { type CallOutcome, callOnce } from "../http/outbound";
 import { signatureHeaders } from "./signing";
 import type { WebhookRow } from "./store";
 
+/** The endpoint's secret, and the one its last rotation replaced while that still signs (docs/webhooks.md). */
+function signingSecrets(endpoint: WebhookRow, now: number): string[] {
+  const previous = endpoint.previous_secret;
+  const expiresAt = endpoint.previous_secret_expires_at;
+  return previous !== null && expiresAt !== null && now < expiresAt
+    ? [endpoint.secret, previous]
+    : [endpoint.secret];
+}
+
 /**
  * One signed attempt: the body is the stored event payload as is (with post `metadata`: endpoints are
  * created with a secret key, hence trusted), signed per Standard Webhooks with this attempt's timestamp.
@@ -14,6 +23,7 @@ export function sendWebhook(
   config: Config,
   signal: AbortSignal,
 ): Promise<CallOutcome> {
+  const now = Date.now();
   return callOnce(
     endpoint.url,
     {
@@ -21,7 +31,7 @@ export function sendWebhook(
       headers: {
         "content-type": "application/json",
         "user-agent": "featureboard-webhooks",
-        ...signatureHeaders(endpoint.secret, messageId, body, Date.now()),
+        ...signatureHeaders(signingSecrets(endpoint, now), messageId, body, now),
       },
       body,
     },

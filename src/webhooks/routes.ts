@@ -64,6 +64,24 @@ export function webhookRoutes(ctx: AppContext) {
         },
       },
     )
+    .post(
+      "/:webhookId/rotate-secret",
+      ({ project, params }) => ({ data: webhooks.rotateSigningSecret(db, project.id, params.webhookId) }),
+      {
+        params: WebhookParams,
+        response: {
+          200: dataOf(CreatedWebhookSchema, "The endpoint, with its new secret"),
+          ...errorResponses(404),
+        },
+        detail: {
+          summary: "Rotate a webhook endpoint's signing secret",
+          description:
+            "Makes a new `whsec_` secret, shown only here. For 24 hours (`previousSecretExpiresAt`) every " +
+            "delivery is signed with both the new and the replaced secret, so the receiver can switch without " +
+            "a delivery failing verification; a secret replaced earlier stops signing at once (docs/webhooks.md).",
+        },
+      },
+    )
     .delete(
       "/:webhookId",
       ({ project, params }) => {

@@ -38,6 +38,13 @@ export const WebhookSchema = t.Object(
           "Why featureboard disabled it (failing for 5 days, or it answered 410 Gone); cleared on re-enable",
       }),
     ),
+    previousSecretExpiresAt: t.Nullable(
+      t.String({
+        format: "date-time",
+        description:
+          "Until when deliveries are also signed with the secret the last rotation replaced (24 hours after it); null if never rotated",
+      }),
+    ),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -48,7 +55,9 @@ export type Webhook = Static<typeof WebhookSchema>;
 export const CreatedWebhookSchema = t.Object(
   {
     ...WebhookSchema.properties,
-    secret: t.String({ description: "Signing secret (whsec_…), shown only in this response" }),
+    secret: t.String({
+      description: "Signing secret (whsec_…), shown only when it is made: at creation and at each rotation",
+    }),
   },
   { title: "CreatedWebhook" },
 );

@@ -74,6 +74,8 @@ export async function createWebhook(
       events: JSON.stringify(events),
       description: input.description ?? null,
       secret: generateSecret(),
+      previous_secret: null,
+      previous_secret_expires_at: null,
       enabled: input.enabled === false ? 0 : 1,
       failing_since: null,
       last_failure_at: null,
@@ -129,17 +131,40 @@ export async function updateWebhook(
 }
 
 /**
- * A new signing secret for the endpoint, shown once; deliveries from now on are signed with it. Receivers
- * that verify with the old one fail until they are given the new one, so the dashboard says so.
+ * How long the secret a rotation replaced keeps signing next to the new one (Standard Webhooks' zero-downtime
+ * rotation): a day for the receiver to switch, every delivery meanwhile verifying with either.
  */
-export function rotateWebhookSecret(db: Db, projectId: string, webhookId: string): string {
+const PREVIOUS_SECRET_SIGNS_MS = 24 * 3_600_000;
+
+/**
+ * A new signing secret for the endpoint; the one it replaces keeps signing for a day (docs/webhooks.md), and
+ * one rotated out earlier stops at once. Answers the endpoint with the new secret, the only time it is shown.
+ */
+export function rotateSigningSecret(db: Db, projectId: string, webhookId: string): CreatedWebhook {
   return inTransaction(db, () => {
-    requireRow(db, projectId, webhookId);
-    const secret = generateSecret();
-    store.setSecret(db, webhookId, secret, Date.now());
+    const before = requireRow(db, projectId, webhookId);
+    const now = Date.now();
+    const secrets = {
+      secret: generateSecret(),
+      previous: before.secret,
+      previousExpiresAt: now + PREVIOUS_SECRET_SIGNS_MS,
+    };
+    store.rotateSecret(db, webhookId, secrets, now);
     recordActivity(db, projectId, { action: "secret_rotated", entityType: "webhook", entityId: webhookId });
-    return secret;
+    const after: store.WebhookRow = {
+      ...before,
+      secret: secrets.secret,
+      previous_secret: secrets.previous,
+      previous_secret_expires_at: secrets.previousExpiresAt,
+      updated_at: now,
+    };
+    return { ...store.toWebhook(after), secret: after.secret };
   });
+}
+
+/** The dashboard's rotation (src/admin): the new secret alone, which its page shows once. */
+export function rotateWebhookSecret(db: Db, projectId: string, webhookId: string): string {
+  return rotateSigningSecret(db, projectId, webhookId).secret;
 }
 
 /** Sends a delivered or failed delivery again, with its original `webhook-id` and payload. */

@@ -13,21 +13,26 @@ export function newMessageId(): string {
 /**
  * The three Standard Webhooks headers for one attempt. The timestamp is the attempt's own, so a retry
  * hours later still passes a receiver's freshness check; the id stays the same so it can deduplicate.
+ * One `v1,` signature per secret, space-separated: after a rotation the new and the previous secret both
+ * sign, and a receiver holding either verifies (docs/webhooks.md).
  */
 export function signatureHeaders(
-  secret: string,
+  secrets: readonly string[],
   messageId: string,
   body: string,
   now: number,
 ): Record<string, string> {
   const timestamp = Math.floor(now / 1000).toString();
-  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  const signature = new Bun.CryptoHasher("sha256", key)
-    .update(`${messageId}.${timestamp}.${body}`)
-    .digest("base64");
+  const signatures = secrets.map((secret) => {
+    const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+    const signature = new Bun.CryptoHasher("sha256", key)
+      .update(`${messageId}.${timestamp}.${body}`)
+      .digest("base64");
+    return `v1,${signature}`;
+  });
   return {
     "webhook-id": messageId,
     "webhook-timestamp": timestamp,
-    "webhook-signature": `v1,${signature}`,
+    "webhook-signature": signatures.join(" "),
   };
 }

@@ -9,6 +9,9 @@ export interface WebhookRow {
   events: string;
   description: string | null;
   secret: string;
+  /** The secret a rotation replaced: it signs too until previous_secret_expires_at (docs/webhooks.md). */
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
   enabled: number;
   failing_since: number | null;
   /** When the latest failed attempt finished; with failing_since, tells a failing run from a silence. */
@@ -19,7 +22,7 @@ export interface WebhookRow {
 }
 
 const COLUMNS =
-  "id, project_id, url, events, description, secret, enabled, failing_since, last_failure_at, disabled_reason, created_at, updated_at";
+  "id, project_id, url, events, description, secret, previous_secret, previous_secret_expires_at, enabled, failing_since, last_failure_at, disabled_reason, created_at, updated_at";
 
 export function toWebhook(row: WebhookRow): Webhook {
   return {
@@ -29,6 +32,7 @@ export function toWebhook(row: WebhookRow): Webhook {
     description: row.description,
     enabled: row.enabled === 1,
     disabledReason: row.disabled_reason,
+    previousSecretExpiresAt: isoOrNull(row.previous_secret_expires_at),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -59,7 +63,8 @@ export function findWebhookRowById(db: Db, webhookId: string): WebhookRow | null
 export function insertWebhook(db: Db, row: WebhookRow): void {
   db.query(
     `INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($id, $project_id, $url, $events, $description, $secret,
-       $enabled, $failing_since, $last_failure_at, $disabled_reason, $created_at, $updated_at)`,
+       $previous_secret, $previous_secret_expires_at, $enabled, $failing_since, $last_failure_at, $disabled_reason,
+       $created_at, $updated_at)`,
   ).run({ ...row });
 }
 
@@ -140,12 +145,17 @@ export function recentAttempts(db: Db, webhookId: string, limit: number): Delive
     }));
 }
 
-export function setSecret(db: Db, webhookId: string, secret: string, now: number): void {
-  db.query("UPDATE webhook_endpoints SET secret = ?, updated_at = ? WHERE id = ?").run(
-    secret,
-    now,
-    webhookId,
-  );
+/** A new signing secret; the one it replaces keeps signing until `previousExpiresAt`. */
+export function rotateSecret(
+  db: Db,
+  webhookId: string,
+  secrets: { secret: string; previous: string; previousExpiresAt: number },
+  now: number,
+): void {
+  db.query(
+    `UPDATE webhook_endpoints SET secret = ?, previous_secret = ?, previous_secret_expires_at = ?, updated_at = ?
+     WHERE id = ?`,
+  ).run(secrets.secret, secrets.previous, secrets.previousExpiresAt, now, webhookId);
 }
 
 /**

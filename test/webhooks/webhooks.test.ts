@@ -470,6 +470,75 @@ describe("webhook deliveries to a real loopback receiver", () => {
     expect(new Set(waits).size).toBeGreaterThan(1);
   });
 
+  describe("rotating the signing secret", () => {
+    const rotate = (id: string, key?: string) =>
+      t.call("POST", `/api/v1/integrations/webhooks/${id}/rotate-secret`, key ? { key } : {});
+    const signaturesOf = (request: { headers: Record<string, string> }) =>
+      request.headers["webhook-signature"]!.split(" ");
+
+    test("answers the endpoint with its new secret once, and when the previous one stops signing", async () => {
+      start();
+      const hook = receiver();
+      const endpoint = await subscribe(hook.url);
+      const before = Date.now();
+      const rotated = await rotate(endpoint.id);
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.data).toMatchObject({ id: endpoint.id, url: hook.url, enabled: true });
+      expect(rotated.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      expect(rotated.body.data.secret).not.toBe(endpoint.secret);
+      const expiresAt = Date.parse(rotated.body.data.previousSecretExpiresAt);
+      expect(expiresAt).toBeGreaterThanOrEqual(before + 24 * 3_600_000);
+      expect(expiresAt).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000);
+      const shown = await t.call("GET", `/api/v1/integrations/webhooks/${endpoint.id}`);
+      expect(shown.body.data.previousSecretExpiresAt).toBe(rotated.body.data.previousSecretExpiresAt);
+      expect(shown.text).not.toContain(rotated.body.data.secret);
+      expect(shown.text).not.toContain(endpoint.secret);
+      expectApiError(await rotate(endpoint.id, t.other.secretKey), 404, "WEBHOOK_NOT_FOUND");
+      expectApiError(await rotate(Bun.randomUUIDv7()), 404, "WEBHOOK_NOT_FOUND");
+    });
+
+    test("the old and the new secret both verify during the overlap; after it only the new one", async () => {
+      start();
+      const hook = receiver();
+      const endpoint = await subscribe(hook.url, ["post.created"]);
+      const newSecret = (await rotate(endpoint.id)).body.data.secret as string;
+      await makePost(t, { title: "During the overlap" });
+      const [during] = await hook.waitFor(1);
+      expect(signaturesOf(during!)).toHaveLength(2);
+      for (const secret of [endpoint.secret, newSecret]) {
+        const payload = new Webhook(secret).verify(during!.body, during!.headers) as {
+          data: { title: string };
+        };
+        expect(payload.data.title).toBe("During the overlap");
+      }
+
+      // The overlap is over (as if 24 hours had passed).
+      t.ctx.db
+        .query("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?")
+        .run(Date.now() - 1, endpoint.id);
+      await makePost(t, { title: "After the overlap" });
+      const after = (await hook.waitFor(2))[1]!;
+      expect(signaturesOf(after)).toHaveLength(1);
+      expect(new Webhook(newSecret).verify(after.body, after.headers)).toMatchObject({
+        data: { title: "After the overlap" },
+      });
+      expect(() => new Webhook(endpoint.secret).verify(after.body, after.headers)).toThrow();
+    });
+
+    test("rotating again keeps only the secret just replaced: the first one stops verifying", async () => {
+      start();
+      const hook = receiver();
+      const endpoint = await subscribe(hook.url, ["post.created"]);
+      const second = (await rotate(endpoint.id)).body.data.secret as string;
+      const third = (await rotate(endpoint.id)).body.data.secret as string;
+      await makePost(t);
+      const [request] = await hook.waitFor(1);
+      expect(signaturesOf(request!)).toHaveLength(2);
+      for (const secret of [second, third]) new Webhook(secret).verify(request!.body, request!.headers);
+      expect(() => new Webhook(endpoint.secret).verify(request!.body, request!.headers)).toThrow();
+    });
+  });
+
   test("defaults: retries after 5s, 5m, 30m, 2h, 5h, 10h, 10h; 10 s per attempt; disabled after 5 days", () => {
     const { delivery } = loadConfig({});
     const [s, m, h] = [1000, 60_000, 3_600_000];

@@ -19,6 +19,7 @@ import embeddingQueueDue from "./0016_embedding_queue_due.sql" with { type: "tex
 import halfVectors from "./0017_half_vectors.sql" with { type: "text" };
 import inboxSeen from "./0018_inbox_seen.sql" with { type: "text" };
 import instanceSecrets from "./0019_instance_secrets.sql" with { type: "text" };
+import webhookPreviousSecret from "./0020_webhook_previous_secret.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   { version: 17, name: "0017_half_vectors", sql: halfVectors },
   { version: 18, name: "0018_inbox_seen", sql: inboxSeen },
   { version: 19, name: "0019_instance_secrets", sql: instanceSecrets },
+  { version: 20, name: "0020_webhook_previous_secret", sql: webhookPreviousSecret },
 ];
