@@ -45,7 +45,22 @@ function listenErrorCode(error: unknown): string | null {
 
 function serve(config: Config): void {
   const log = createLogger(config.logLevel);
-  let service: RunningService;
+  let service: RunningService | undefined;
+  // Listened for before start-up: a SIGTERM that arrives while it runs (a test or a supervisor that
+  // stops the server right after the "listening" line) waits for it and stops the server cleanly, where
+  // the default action killed the process (exit 143) without closing the database.
+  const shutdown = () => {
+    if (service === undefined) process.exit(0);
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`featureboard: shutdown failed: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
   try {
     service = startService(config, log);
   } catch (error) {
@@ -73,17 +88,6 @@ function serve(config: Config): void {
   // after the answer) is logged and the server keeps serving everyone else.
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", describeError(reason)));
   process.on("uncaughtException", (error) => log.error("uncaught exception", describeError(error)));
-  const shutdown = () => {
-    service.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`featureboard: shutdown failed: ${String(error)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGTERM", shutdown);
-  process.once("SIGINT", shutdown);
 }
 
 async function withDatabaseAsync(config: Config, run: (db: Db) => Promise<number>): Promise<number> {

@@ -96,6 +96,38 @@ describe("the address it reports", () => {
   });
 });
 
+describe("stopped during start-up", () => {
+  test("a SIGTERM while it starts (right after the keys are printed) stops it cleanly: exit 0, the project kept", async () => {
+    const env = { FEATUREBOARD_DB: join(dir, "early-stop.db") };
+    const proc = Bun.spawn([...SOURCE_COMMAND, "serve"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        ...env,
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const decoder = new TextDecoder();
+    let stdout = "";
+    for await (const chunk of proc.stdout) {
+      stdout += decoder.decode(chunk);
+      if (stdout.includes("secret key:")) {
+        proc.kill("SIGTERM");
+        break;
+      }
+    }
+    // The default action of SIGTERM before the server listened for it: killed, exit 143.
+    expect(await proc.exited).toBe(0);
+    const restarted = await startServiceProcess(SOURCE_COMMAND, env);
+    expect(restarted.output()).not.toMatch(/sk_|pk_/);
+    restarted.proc.kill("SIGTERM");
+    expect(await restarted.exited).toBe(0);
+  });
+});
+
 describe("behind a proxy", () => {
   test("requests with X-Forwarded-For while FEATUREBOARD_TRUST_PROXY is off make the log warn once", async () => {
     const service = await startServiceProcess(SOURCE_COMMAND, { FEATUREBOARD_DB: join(dir, "proxy.db") });
