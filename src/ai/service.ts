@@ -343,33 +343,50 @@ function scoreFor(strategy: Strategy, post: CandidateRow, maxima: { votes: numbe
   }
 }
 
-/** Words in a request that hint at its size: small touches, and pieces of work that are never small. */
+/**
+ * Words that hint at a request's size, each a whole word: small touches (read in the title only: a
+ * description mentions a button or a link in passing), and pieces of work that are never small (title or
+ * description). "link", "default", "setting" and "filter" are not signs: "the invoice link", "a setting
+ * to hide the footer" say nothing of the work.
+ */
 const SMALL_SIGNS =
-  /\b(button|toggle|label|rename|sort(ing)?|filter|shortcut|tooltip|colou?r|icon|link|default|setting|placeholder|typo|font|text size)\b/i;
+  /\b(button|toggle|label|rename|sort(ing)?|shortcut|tooltip|colou?r|icon|placeholder|typo|font|text size|wording)\b/i;
 const LARGE_SIGNS =
   /\b(integration|integrate|sync|migrat\w*|mobile app|android|ios|offline|permissions?|roles?|sso|saml|api|import|export|real[\s-]?time|multi[\s-]?\w+|workflow|automation|reporting|dashboard)\b/i;
 
+/** A request's size as its text shows it: a small change, a one-line request, a larger build, or unclear. */
+type EffortKind = "small" | "one-line" | "unclear" | "large";
+
 /**
  * How big a request looks from its text: a sign of a larger build (an integration, a mobile app, SSO…)
- * or of a small change (a button, a default…), else its length, since a longer request usually hides more
- * work. `units` ranks quick wins (1 is a one-line request); `words` says why, as a product manager reads it.
- * One estimate for both, so a plan never ranks as quick what its reason calls large.
+ * in its title, else of a small change (a button, a rename…) in its title, else of a larger build in its
+ * description, else its length, since a longer request usually hides more work. `units` ranks quick wins
+ * (1 is a small change; a request of unclear size counts one more than its length says, so a known small
+ * one comes first); `words` says why, as a product manager reads it. One estimate for both, so a plan
+ * never ranks as quick what its reason calls large.
  */
-function effortOf(post: CandidateRow): { units: number; words: string } {
+function effortOf(post: CandidateRow): { kind: EffortKind; units: number; words: string } {
   const text = `${post.title} ${post.description ?? ""}`;
   const length = text.split(/\s+/).filter(Boolean).length;
   const byLength = 1 + length / 40;
-  const large = LARGE_SIGNS.exec(text)?.[0];
-  if (large)
-    return { units: 3 + byLength, words: `likely a larger build (it involves ${large.toLowerCase()})` };
-  const small = SMALL_SIGNS.exec(text)?.[0];
-  if (small) return { units: 1, words: `likely a small change (a ${small.toLowerCase()})` };
+  const large = LARGE_SIGNS.exec(post.title)?.[0];
+  const small = SMALL_SIGNS.exec(post.title)?.[0];
+  const described = LARGE_SIGNS.exec(post.description ?? "")?.[0];
+  const largeSign = large ?? (small ? undefined : described);
+  if (largeSign) {
+    return {
+      kind: "large",
+      units: 3 + byLength,
+      words: `likely a larger build (it involves ${largeSign.toLowerCase()})`,
+    };
+  }
+  if (small) return { kind: "small", units: 1, words: `likely a small change (a ${small.toLowerCase()})` };
+  if (length <= 12)
+    return { kind: "one-line", units: byLength, words: "small as written (a one-line request)" };
   return {
-    units: byLength,
-    words:
-      length <= 12
-        ? "small as written (a one-line request)"
-        : `a ${length}-word request: size it before committing`,
+    kind: "unclear",
+    units: byLength + 1,
+    words: `a ${length}-word request: size it before committing`,
   };
 }
 
@@ -379,18 +396,21 @@ function planReason(strategy: Strategy, post: CandidateRow, rank: { byVotes: num
     post.spend_cents > 0
       ? `${plural(post.paying_voters, "paying customer")} spending ${money(post.spend_cents)}/month`
       : "no paying voters yet";
-  const effort = effortOf(post).words;
+  const effort = effortOf(post);
   const started =
     post.status === "IN_PROGRESS" ? "; already in progress, so finishing it frees capacity" : "";
   switch (strategy) {
     case "popular":
-      return `Most wanted: ${votes}; ${effort}${started}.`;
+      return `Most wanted: ${votes}; ${effort.words}${started}.`;
     case "revenue":
       return `Revenue at stake: ${spend}, ${votes}${started}.`;
     case "quick-wins":
-      return `Quick win: ${effort}, with ${votes}${started}.`;
+      // Only what looks small is called a quick win; the rest was picked for its votes, and says so.
+      if (effort.kind === "small" || effort.kind === "one-line")
+        return `Quick win: ${effort.words}, with ${votes}${started}.`;
+      return `Picked for its votes, not a known quick win: ${effort.words}; ${votes}${started}.`;
     case "balanced":
-      return `Balanced pick: ${votes}, ${spend}; ${effort}${started}.`;
+      return `Balanced pick: ${votes}, ${spend}; ${effort.words}${started}.`;
   }
 }
 

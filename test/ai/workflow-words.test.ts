@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { makePost, makeUser } from "../support/board";
+import { createProject } from "../../src/projects/service";
 import { createAiTestApp } from "./support";
 
 /** The local workflows' words, as a product manager reads them (issue 18). */
@@ -104,16 +105,34 @@ describe("words a product manager would sign", () => {
   });
 
   test("sprint-plan reasons are specific to each request: its rank, its customers, what its text says of its size", async () => {
-    const payer = await makeUser(t, { email: "cfo@bigco.example" });
-    await t.call("PATCH", `/api/v1/users/${payer.id}`, { body: { userSpend: 1200 } });
-    const sso = await makePost(t, {
-      title: "SAML single sign-on",
-      description: "Log in through Okta with SAML",
-      status: "APPROVED",
-    });
-    await t.call("POST", `/api/v1/posts/${sso.id}/votes`, { body: { boardUserId: payer.id } });
-    await makePost(t, { title: "Sort the list by date", description: "A sort toggle", status: "APPROVED" });
-    const plan = await t.call("POST", "/api/v1/ai/sprint-plan", { body: { capacity: 4 } });
+    // A board of its own: two requests with the same facts (no votes, one line each) rightly read the same.
+    const key = createProject(t.ctx.db, { slug: "reasons-board", plan: "growth" }).secretKey;
+    const payer = await makeUser(t, { email: "cfo@bigco.example" }, key);
+    await t.call("PATCH", `/api/v1/users/${payer.id}`, { key, body: { userSpend: 1200 } });
+    const sso = await makePost(
+      t,
+      { title: "SAML single sign-on", description: "Log in through Okta with SAML", status: "APPROVED" },
+      key,
+    );
+    await t.call("POST", `/api/v1/posts/${sso.id}/votes`, { key, body: { boardUserId: payer.id } });
+    await makePost(
+      t,
+      { title: "Sort the list by date", description: "A sort toggle", status: "APPROVED" },
+      key,
+    );
+    await makePost(t, { title: "Show numbers on charts", status: "APPROVED" }, key);
+    await makePost(
+      t,
+      {
+        title: "Weekly digest email",
+        description:
+          "Every Monday, send each team member one email listing the requests that changed last week, with " +
+          "their new status, so nobody has to open the board to keep up.",
+        status: "APPROVED",
+      },
+      key,
+    );
+    const plan = await t.call("POST", "/api/v1/ai/sprint-plan", { key, body: { capacity: 4 } });
     expect(plan.status).toBe(200);
     const reasons: string[] = plan.body.data.items.map((item: { reason: string }) => item.reason);
     expect(new Set(reasons).size).toBe(reasons.length);

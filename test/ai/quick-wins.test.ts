@@ -1,0 +1,103 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { createProject } from "../../src/projects/service";
+import { makePost } from "../support/board";
+import { createAiTestApp } from "./support";
+
+/** What the quick-wins plan calls small, and why (docs/ai.md, "Endpoints"). */
+const t = createAiTestApp();
+afterAll(() => t.close());
+
+let projects = 0;
+const freshKey = () =>
+  createProject(t.ctx.db, { slug: `quick-wins-${++projects}`, plan: "growth" }).secretKey;
+
+async function withVotes(key: string, title: string, description: string, votes: number) {
+  const post = await makePost(t, { title, description, status: "APPROVED" }, key);
+  for (let index = 0; index < votes; index++) {
+    const response = await t.call("POST", `/api/v1/posts/${post.id}/votes`, {
+      key,
+      body: { anonymousId: `${post.id}-${index}` },
+    });
+    expect(response.status).toBe(201);
+  }
+  return post;
+}
+
+async function quickWins(key: string): Promise<Map<string, string>> {
+  const response = await t.call("POST", "/api/v1/ai/sprint-plan", {
+    key,
+    body: { strategy: "quick-wins", capacity: 50 },
+  });
+  expect(response.status).toBe(200);
+  return new Map(
+    response.body.data.items.map((item: { title: string; reason: string }) => [item.title, item.reason]),
+  );
+}
+
+describe("quick-wins on an invoicing board", () => {
+  test("a word in passing in the description is no sign of size; the title's signs are", async () => {
+    const key = freshKey();
+    await withVotes(
+      key,
+      "Apple Pay on the payment page",
+      "Clients open the invoice link on their phone and want to pay with Apple Pay instead of typing a card.",
+      12,
+    );
+    await withVotes(
+      key,
+      "Show the client's tax ID on invoices",
+      "There is a setting for the default currency but nowhere to put a tax ID, and the filter on the client list can't find it either.",
+      8,
+    );
+    await withVotes(
+      key,
+      "Rename 'Bill to' to 'Client' on invoices",
+      "Our clients find 'Bill to' confusing.",
+      5,
+    );
+    await withVotes(
+      key,
+      "Dark invoice template",
+      "A darker template for invoices; the Pay button could stay green.",
+      4,
+    );
+    const reasons = await quickWins(key);
+    const all = [...reasons.values()].join("\n");
+    expect(all).not.toMatch(/\(a (link|setting|default|filter)\)/);
+    expect(reasons.get("Rename 'Bill to' to 'Client' on invoices")).toStartWith(
+      "Quick win: likely a small change (a rename)",
+    );
+    // The button is in its description, not its title: the request is a template.
+    expect(reasons.get("Dark invoice template")).not.toContain("(a button)");
+  });
+
+  test("never a quick win whose reason says to size it first, nor one called a larger build", async () => {
+    const key = freshKey();
+    await withVotes(
+      key,
+      "Recurring invoices",
+      "We bill most of our clients the same amount every month and create each invoice by hand, copying " +
+        "the last one and changing the date, which takes an afternoon at the start of every month.",
+      40,
+    );
+    await withVotes(key, "Xero integration", "Push paid invoices to Xero.", 30);
+    await withVotes(key, "Bigger logo on invoices", "", 2);
+    const reasons = await quickWins(key);
+    for (const [title, reason] of reasons) {
+      const verdict = {
+        title,
+        contradicts: reason.startsWith("Quick win") && /size it before|larger build/.test(reason),
+      };
+      expect(verdict).toEqual({ title, contradicts: false });
+    }
+    expect(reasons.get("Recurring invoices")).toStartWith(
+      "Picked for its votes, not a known quick win: a 37-word",
+    );
+    expect(reasons.get("Xero integration")).toStartWith(
+      "Picked for its votes, not a known quick win: likely a larger build",
+    );
+    expect(reasons.get("Bigger logo on invoices")).toStartWith(
+      "Quick win: small as written (a one-line request)",
+    );
+  });
+});
