@@ -86,10 +86,10 @@ for (const period of ["week", "month", "quarter"] as const) {
 }
 for (const strategy of ["balanced", "revenue", "quick-wins"] as const) {
   const plan = await planSprint(ctx.ai, id, { strategy, capacity: 3 });
-  show(
-    `sprint plan (${strategy})`,
-    plan.items.map((item) => `${item.title}: ${item.reason}`),
-  );
+  show(`sprint plan (${strategy})`, {
+    summary: plan.summary,
+    items: plan.items.map((item) => `${item.title}: ${item.reason}`),
+  });
 }
 for (const query of ["night theme", "spreadsheet download", "okta login"]) {
   const hits = await findSimilarPosts(ctx.ai, id, { query });

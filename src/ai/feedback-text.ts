@@ -217,7 +217,7 @@ const LEAD_IN =
   /^(a\s+suggestion|it\s+would\s+be\s+(great|nice|awesome|helpful|good)\s+(if|to)(\s+(you|we|i)\s+could)?|also|would\s+it\s+be\s+possible\s+to|is\s+there\s+(a|any)\s+way\s+to|(can|could|would)\s+(you|we|i)(\s+please)?(\s+(get|have))?|please|pls|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(really\s+)?(wish|need|want)(\s+to)?(\s+be\s+able\s+to)?)\b[\s:,]*/i;
 /** A label before a colon ("Quick question:", "From CS:") is not the request either. */
 const LABEL =
-  /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|note|fyi|heads[\s-]?up|update|from\s+[^\s:]+|customer\s+(?:asks?|requests?|feedback))\s*:\s+/i;
+  /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|note|fyi|heads[\s-]?up|update|from\s+[^:\n]{1,60}|customer\s+(?:asks?|requests?|feedback))\s*:\s+/i;
 
 /** A title's longest, cut at a clause or a word boundary: a title is read in a list, not as a paragraph. */
 export const TITLE_MOST_CHARS = 80;

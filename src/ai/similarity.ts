@@ -171,7 +171,11 @@ function withWordMatches(
     const titleWords = new Set(plainWords(title));
     if (!words.every((word) => titleWords.has(word))) continue;
     const { least, most } = WORD_MATCH_SIMILARITY;
-    literal.set(postId, least + ((most - least) * words.length) / titleWords.size);
+    // Four decimals, as calibrate() gives every other similarity.
+    literal.set(
+      postId,
+      Math.round((least + ((most - least) * words.length) / titleWords.size) * 10_000) / 10_000,
+    );
   }
   if (literal.size === 0) return [...hits];
   const merged = new Map(

@@ -149,6 +149,10 @@ describe("the title is the request, short, from any paste", () => {
       "@channel heads up from CS: customer asks if invoices can be sent by WhatsApp",
     );
     expect(whatsapp.title).toMatch(/^Customer asks if invoices can be sent by WhatsApp$/);
+    const partners = await extract(
+      "From our call with Harbor Dental (12 seats): they need every invoice approved by two partners before it goes out.",
+    );
+    expect(partners.title).toBe("They need every invoice approved by two partners before it goes out");
     const weekends = await extract("#billing @marta: a customer wants recurring invoices to skip weekends");
     expect(weekends.title).toMatch(/^A customer wants recurring invoices to skip weekends$/);
   });

@@ -16,6 +16,7 @@ describe("GET /posts/similar, one or two words", () => {
       "Export invoices to Excel",
       "Import clients from CSV",
       "Download invoices as PDF",
+      "Monthly reconciliation report of paid and unpaid invoices per client",
     ]) {
       const response = await t.call("POST", "/api/v1/posts", { key, body: { title, status: "APPROVED" } });
       ids.set(title, response.body.data.id);
@@ -36,7 +37,13 @@ describe("GET /posts/similar, one or two words", () => {
       // The post found by meaning is still listed, under the literal one.
       expect({ query, listed: names.includes(meaningOnly!) }).toEqual({ query, listed: true });
       expect(hits[0]![1]).toBeGreaterThan(hits.find(([title]) => title === meaningOnly)![1]);
+      // Four decimals, as every similarity reads ("0.8900", never "0.8899999999999999").
+      for (const [, similarity] of hits) expect(Math.round(similarity * 10_000) / 10_000).toBe(similarity);
     }
+    // One word of an eight-word title (0.87125), to four decimals as every similarity.
+    expect(await titlesFor("reconciliation")).toEqual([
+      ["Monthly reconciliation report of paid and unpaid invoices per client", 0.8713],
+    ]);
     // With no title holding the word, matches by meaning keep their similarity.
     const spreadsheet: [string, number][] = await titlesFor("spreadsheet");
     expect(spreadsheet.map(([title]) => title)).toContain("Export invoices to Excel");
