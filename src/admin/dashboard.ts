@@ -34,6 +34,12 @@ export const NOTICES: Record<string, string> = {
   unchanged: "Nothing changed: it was already so.",
   tagCreated: "Tag created.",
   tagDeleted: "Tag deleted: no request carries it any more.",
+  commentEdited: "Correction saved. Nobody was emailed again.",
+  commentDeleted: "Comment deleted.",
+  voteRemoved: "Vote removed.",
+  customerSaved: "Customer saved: their spend counts in the voters' revenue of every request they voted for.",
+  requestCreated: "Request created.",
+  requestDeleted: "Request deleted.",
   emailed: "Test email sent: check your inbox.",
   published: "Release published: its requests are archived and listed on the public changelog.",
 };

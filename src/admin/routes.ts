@@ -5,6 +5,7 @@ import { dashboardKit } from "./dashboard";
 import { integrationRoutes } from "./integration-routes";
 import { settingsRoutes } from "./settings-routes";
 import { ADMIN_CSS } from "./pages";
+import { requestRoutes } from "./request-routes";
 import { signInRoutes } from "./sign-in-routes";
 import { tagRoutes } from "./tag-routes";
 import { triageRoutes } from "./triage-routes";
@@ -22,6 +23,7 @@ export function adminRoutes(ctx: AppContext) {
     )
     .use(signInRoutes(kit))
     .use(triageRoutes(kit))
+    .use(requestRoutes(kit))
     .use(boardRoutes(kit))
     .use(settingsRoutes(kit))
     .use(tagRoutes(kit))

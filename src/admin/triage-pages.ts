@@ -226,6 +226,10 @@ export function requestsPage(
         </div>
         <div><button type="submit">Apply</button></div>
       </form>
+      <p>
+        <a href="${href(chrome, "/admin/requests/new")}">New request</a> (for a customer, from a call or an
+        email)
+      </p>
       ${
         query.page > pages
           ? pastTheEnd(query.page, pages, pageLink)
@@ -275,11 +279,14 @@ export function requestPage(
     similar: SimilarPost[];
     similarNote: string | null;
     voters: Voter[];
+    /** The voters' summed monthly spend ("23093.90"). */
+    votersSpend: string;
     comments: ThreadComment[];
     activity: ActivityEntry[];
   },
 ): Html {
   const { post } = view;
+  const requestPath = `/admin/posts/${post.id}`;
   const postTags = new Set(post.tags.map((tag) => tag.id));
   const visible = post.status === "APPROVED" || post.status === "IN_PROGRESS" || post.status === "COMPLETE";
   const similar = view.similar.map(
@@ -314,32 +321,78 @@ export function requestPage(
         </form>
       </li>`,
   );
-  const voters = view.voters.map(
-    (vote) =>
-      html`<tr>
-        <td>${vote.boardUserName ?? vote.boardUserEmail ?? "Anonymous"}</td>
-        <td>${vote.boardUserEmail ?? ""}</td>
-        <td class="number">${vote.userSpend === null ? "—" : money(vote.userSpend)}</td>
-        <td>${day(vote.createdAt)}</td>
-      </tr>`,
-  );
-  const comments = view.comments.map(
-    (comment) =>
-      html`<li class="card${comment.isInternalNote ? " note" : ""}">
-        <p>
-          <strong>${comment.authorName || "Anonymous"}</strong>
-          ${
-            comment.isInternalNote
-              ? html`<span class="badge muted">Internal note</span>`
-              : comment.isTeamReply
-                ? html`<span class="badge">Team</span>`
-                : ""
-          }
-          <span class="muted">${day(comment.createdAt)}</span>
-        </p>
-        <p>${comment.body}</p>
-      </li>`,
-  );
+  const voters = view.voters.map((vote) => {
+    const voter = vote.boardUserName ?? vote.boardUserEmail ?? "Anonymous";
+    return html`<tr>
+      <td>${voter}</td>
+      <td>${vote.boardUserEmail ?? ""}</td>
+      <td class="number">${vote.userSpend === null ? "—" : money(vote.userSpend)}</td>
+      <td>${day(vote.createdAt)}</td>
+      <td>
+        ${
+          vote.boardUserId === null
+            ? ""
+            : html`<a
+                href="${href(chrome, `/admin/users/${vote.boardUserId}`, { post: post.id })}"
+                aria-label="Edit ${voter}'s name and monthly spend"
+                >Edit</a
+              >`
+        }
+        <form
+          class="inline"
+          method="post"
+          action="${requestPath}/votes/${vote.id}/delete"
+          data-confirm="Remove ${voter}'s vote? The request then counts ${plural(post.voteCount - 1, "vote")}."
+        >
+          ${formFields(chrome)}
+          <button type="submit" aria-label="Remove ${voter}'s vote">Remove</button>
+        </form>
+      </td>
+    </tr>`;
+  });
+  const comments = view.comments.map((comment) => {
+    const kind = comment.isInternalNote ? "note" : comment.isTeamReply ? "official reply" : "comment";
+    // Leaving the board, an official reply's email stays sent; a note never left the team.
+    const deleteQuestion = comment.isInternalNote
+      ? "Delete this internal note? It cannot be undone."
+      : `Delete this ${kind}? It leaves the board at once${comment.isTeamReply ? " (the email already sent stays sent)" : ""}; it cannot be undone.`;
+    return html`<li class="card${comment.isInternalNote ? " note" : ""}" data-comment-id="${comment.id}">
+      <p>
+        <strong>${comment.authorName || "Anonymous"}</strong>
+        ${
+          comment.isInternalNote
+            ? html`<span class="badge muted">Internal note</span>`
+            : comment.isTeamReply
+              ? html`<span class="badge">Team</span>`
+              : ""
+        }
+        <span class="muted">${day(comment.createdAt)}</span>
+      </p>
+      <p>${comment.body}</p>
+      <div class="actions">
+        ${
+          // The team's own words are corrected here; a board user's comment carries their name, so it is
+          // deleted (spam, abuse), not rewritten (docs/dashboard.md).
+          comment.isTeamReply || comment.isInternalNote
+            ? html`<a
+                href="${href(chrome, `${requestPath}/comments/${comment.id}`)}"
+                aria-label="Edit this ${kind}"
+                >Edit</a
+              >`
+            : ""
+        }
+        <form
+          class="inline"
+          method="post"
+          action="${requestPath}/comments/${comment.id}/delete"
+          data-confirm="${deleteQuestion}"
+        >
+          ${formFields(chrome)}
+          <button type="submit" aria-label="Delete this ${kind}">Delete</button>
+        </form>
+      </div>
+    </li>`;
+  });
   const main = html`<h1>${post.title}</h1>
     <p>
       ${statusBadge(post.status)} ${plural(post.voteCount, "vote")}
@@ -371,7 +424,10 @@ export function requestPage(
     ${
       view.voters.length === 0
         ? html`<p>No votes yet.</p>`
-        : html`${dataTable(["Voter", "Email", { label: "Monthly spend", numeric: true }, "Voted"], voters)}`
+        : html`<p data-voters-revenue>
+              Revenue of the voters: <strong>${money(view.votersSpend)}</strong> a month
+            </p>
+            ${dataTable(["Voter", "Email", { label: "Monthly spend", numeric: true }, "Voted", { label: "Actions", hidden: true }], voters)}`
     }
     ${
       view.mergedInto
@@ -462,6 +518,22 @@ export function requestPage(
                 : html`<li>${link.provider} #${link.externalId}</li>`,
             )}
           </ul>`
+    }
+    ${
+      // Deleting is for spam: it takes the votes, comments and subscribers with it, for good. Members reject
+      // (Closed) instead (docs/dashboard.md).
+      chrome.role === "member"
+        ? ""
+        : html`<h2>Delete</h2>
+            <form
+              method="post"
+              action="${requestPath}/delete"
+              data-confirm="Delete “${post.title}” for good? Its ${plural(post.voteCount, "vote")}, comments and subscribers go with it. This cannot be undone."
+            >
+              ${formFields(chrome)}
+              <p class="muted">For spam. To turn a request down, set its status to Closed instead.</p>
+              <p><button class="danger" type="submit">Delete the request</button></p>
+            </form>`
     }`;
   return layout(
     chrome,

@@ -28,7 +28,7 @@ import {
 } from "../posts/service";
 import type { Tag } from "../tags/schema";
 import { listTags } from "../tags/service";
-import { castVoteForEmail, listVoters } from "../votes/service";
+import { castVoteForEmail, listVoters, votersSpendOfPost } from "../votes/service";
 import { type DashboardKit, DashboardRefusal, INBOX_LIMIT, toPage, withNotice } from "./dashboard";
 import type { Caller } from "./session";
 import { href } from "./pages";
@@ -215,6 +215,7 @@ export function triageRoutes(kit: DashboardKit) {
           similar: found.similar,
           similarNote: found.note,
           voters: listVoters(db, projectId, post.id),
+          votersSpend: votersSpendOfPost(db, projectId, post.id),
           comments: listThread(db, projectId, post.id, "all"),
           activity: activityOfPost(db, projectId, post.id, 50),
         });

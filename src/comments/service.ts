@@ -34,6 +34,17 @@ export function newBoardComments(db: Db, projectId: string, limit: number, seenS
   return store.recentBoardComments(db, projectId, since, limit);
 }
 
+/** One comment of a post, as a thread shows it (the dashboard's page to correct a reply or a note). */
+export function getThreadComment(
+  db: Db,
+  projectId: string,
+  postId: string,
+  commentId: string,
+): ThreadComment {
+  requirePostRow(db, projectId, postId);
+  return store.toThreadComment(requireCommentRow(db, postId, commentId));
+}
+
 function requireCommentRow(db: Db, postId: string, commentId: string): CommentRow {
   const row = store.findCommentRow(db, postId, commentId);
   if (!row) throw notFound("COMMENT_NOT_FOUND");

@@ -2,16 +2,20 @@ import { recordActivity } from "../activity/service";
 import { type Db, inTransaction, isUniqueViolation } from "../db/connection";
 import { iso } from "../db/time";
 import { appendEvent } from "../events/outbox";
-import { ApiError, bodyError, notFound } from "../http/errors";
+import { ApiError, bodyError, notFound, validationError } from "../http/errors";
+import type { Post, PostCreate } from "../posts/schema";
 import {
+  createPost,
   recountVotes,
   requireListedPostRow,
   requirePostRow,
   requireUnmergedPostRow,
   subscribeToPost,
+  toPost,
 } from "../posts/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import { requireValid } from "../http/validation-message";
+import { formatCents } from "../users/money";
 import { UserUpsertSchema } from "../users/schema";
 import type { Vote, VoteCreate, Voter } from "./schema";
 import * as store from "./store";
@@ -25,6 +29,42 @@ export function listVotes(db: Db, projectId: string, postId: string): Vote[] {
 export function listVoters(db: Db, projectId: string, postId: string): Voter[] {
   requirePostRow(db, projectId, postId);
   return store.votersOfPost(db, postId);
+}
+
+/**
+ * The summed monthly spend of a post's voters, as "23093.90" (the dashboard's request page; the requests
+ * table's revenue of the voters).
+ */
+export function votersSpendOfPost(db: Db, projectId: string, postId: string): string {
+  requirePostRow(db, projectId, postId);
+  return formatCents(store.votersSpendCentsOfPost(db, postId));
+}
+
+/**
+ * A request the team files for a customer (a sales call, docs/dashboard.md): the board user with that
+ * email (created when new, as for a vote on their behalf) is its author, subscribed to it, and votes for it
+ * when `vote`. No email, no author (and no vote to cast). It lives here, beside castVoteForEmail, because
+ * it casts a vote; one transaction, so nothing is left half made.
+ */
+export function createPostForCustomer(
+  db: Db,
+  projectId: string,
+  input: PostCreate,
+  customer: { email: string; vote: boolean },
+): Post {
+  const email = customer.email.trim();
+  if (email === "" && customer.vote)
+    throw validationError("email", "give the customer's email to add their vote");
+  const user = email === "" ? null : requireValid(UserUpsertSchema, { email }, "email");
+  return inTransaction(db, () => {
+    const author = user ? upsertUserByEmail(db, projectId, user).user.id : null;
+    const { id } = createPost(db, projectId, {
+      ...input,
+      ...(author !== null ? { createdByBoardUserId: author } : {}),
+    });
+    if (author !== null && customer.vote) castVote(db, projectId, id, { boardUserId: author });
+    return toPost(requirePostRow(db, projectId, id));
+  });
 }
 
 /**

@@ -45,6 +45,17 @@ export function votersOfPost(db: Db, postId: string): Voter[] {
   }));
 }
 
+/** The summed monthly spend, in cents, of a post's voters (one vote per board user and post). */
+export function votersSpendCentsOfPost(db: Db, postId: string): number {
+  return (
+    db
+      .query<{ cents: number | null }, [string]>(
+        "SELECT sum(u.spend_cents) AS cents FROM votes v JOIN board_users u ON u.id = v.board_user_id WHERE v.post_id = ?",
+      )
+      .get(postId)?.cents ?? 0
+  );
+}
+
 export function findVote(db: Db, postId: string, voteId: string): Vote | null {
   const row = db
     .query<VoteRow, [string, string]>(`${SELECT} WHERE v.id = ? AND v.post_id = ?`)

@@ -50,7 +50,9 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
       },
     });
     await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: voter.body.data.id } });
-    await t.call("POST", `/api/v1/posts/${post.id}/comments`, { body: { body: "Please, soon." } });
+    const comment = (
+      await t.call("POST", `/api/v1/posts/${post.id}/comments`, { body: { body: "Please, soon." } })
+    ).body.data;
     const release = (await t.call("POST", "/api/v1/releases", { body: { title: "Spring release" } })).body
       .data;
 
@@ -59,6 +61,9 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
       "/admin",
       "/admin/requests",
       `/admin/posts/${post.id}`,
+      `/admin/posts/${post.id}/comments/${comment.id}`,
+      `/admin/users/${voter.body.data.id}`,
+      "/admin/requests/new",
       "/admin/roadmap",
       "/admin/releases",
       `/admin/releases/${release.id}`,
