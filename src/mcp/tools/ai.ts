@@ -60,7 +60,8 @@ export const submitFeedbackTool = defineTool({
   title: "File raw feedback",
   description:
     "Use with raw customer text (an email, a chat message, a call note): extracts a post, and when an existing post " +
-    "already asks for it (similarity ≥ 0.7) matches it instead of creating a duplicate." +
+    "already asks for it (similarity ≥ 0.7) matches it instead of creating a duplicate, keeping the text as an " +
+    "internal note on that post so the team can read it." +
     GATED,
   access: "admin",
   annotations: AI_ADDS,
@@ -92,7 +93,8 @@ export const triageInboxTool = defineTool({
   name: "triage_inbox",
   title: "Triage the inbox",
   description:
-    "Use to work through PENDING posts: a recommendation per post (status, tags, duplicate_of, priority, reason). " +
+    "Use to work through PENDING posts: a recommendation per post (status, tags, duplicate_of, priority, reason); " +
+    "duplicate_of is set only for a close duplicate, and a merely related post is named in the reason. " +
     "It changes nothing; apply the decisions with update_post, bulk_update_posts or merge_posts." +
     GATED,
   access: "admin",
