@@ -74,7 +74,9 @@ export function activitySentence(chrome: Chrome, entry: ActivityEntry, names: Ac
 
   // The webhook worker turns a failing endpoint off on its own: nobody did it.
   if (entry.entityType === "webhook" && entry.action === "disabled") {
-    return html`A webhook endpoint was turned off: its deliveries kept failing`;
+    return text(metadata, "reason") === "gone"
+      ? html`A webhook endpoint was turned off: its receiver answered 410 Gone (it no longer exists)`
+      : html`A webhook endpoint was turned off: its deliveries kept failing`;
   }
   const what = ((): Html | string | null => {
     switch (`${entry.entityType}.${entry.action}`) {

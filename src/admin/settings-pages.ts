@@ -287,8 +287,8 @@ export function webhookPage(
       ${
         view.newSecret
           ? html`<p class="notice" role="status">
-              The new signing secret, shown once (receivers verifying with the old one fail until they get
-              it):
+              The new signing secret, shown once. For 24 hours every delivery is signed with the old one too,
+              so receivers keep verifying while they change to it:
               <code class="secret" data-secret>${view.newSecret}</code>
             </p>`
           : ""
@@ -361,7 +361,7 @@ export function webhookPage(
           <form
             method="post"
             action="${base}/rotate"
-            data-confirm="Rotate the signing secret? Receivers verifying with the old one fail until they get the new one."
+            data-confirm="Rotate the signing secret? Deliveries are signed with both for 24 hours; receivers must change to the new one before then."
           >
             ${formFields(chrome)}<button type="submit">Rotate the signing secret</button>
           </form>
