@@ -7,7 +7,7 @@ import { createPost, requirePostRow, toPost } from "../posts/service";
 import { requirePlan } from "../projects/plans";
 import { findProjectById } from "../projects/service";
 import { listTags } from "../tags/service";
-import { formatCents } from "../users/money";
+import { formatMoney } from "../users/money";
 import type { AiRuntime } from "./embeddings";
 import { cleanFeedback, holdsWords, plainTextOf } from "./feedback-text";
 import { LocalProvider } from "./local-provider";
@@ -190,12 +190,6 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
   return { action: "created" as const, post, similar_posts: similar, ...fellBack };
 }
 
-// ---- shared facts about posts ----
-
-function money(cents: number): string {
-  return `$${formatCents(cents).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
-}
-
 // ---- triage ----
 
 type Priority = "high" | "medium" | "low";
@@ -263,7 +257,7 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
     const ageDays = Math.floor((now - post.created_at) / DAY_MS);
     const priority = priorityOf(post.vote_count, post.spend_cents, ageDays);
     const facts = [plural(post.vote_count, "vote")];
-    if (post.spend_cents > 0) facts.push(`voters spend ${money(post.spend_cents)}/month`);
+    if (post.spend_cents > 0) facts.push(`voters spend ${formatMoney(post.spend_cents)}/month`);
     facts.push(`waiting ${plural(ageDays, "day")}`);
     const note = notes.get(post.id);
     const reason = duplicate
@@ -407,7 +401,7 @@ function planReason(strategy: Strategy, post: CandidateRow, rank: { byVotes: num
   const votes = `${plural(post.vote_count, "vote")} (#${rank.byVotes} of ${rank.open} open requests)`;
   const spend =
     post.spend_cents > 0
-      ? `${plural(post.paying_voters, "paying customer")} spending ${money(post.spend_cents)}/month`
+      ? `${plural(post.paying_voters, "paying customer")} spending ${formatMoney(post.spend_cents)}/month`
       : "no paying voters yet";
   const effort = effortOf(post);
   const started =
@@ -468,7 +462,7 @@ export async function planSprint(ai: AiRuntime, projectId: string, input: Sprint
   );
   const backing =
     backers.paying_voters > 0
-      ? `${plural(backers.paying_voters, "paying customer")} spending ${money(backers.spend_cents)}/month between them`
+      ? `${plural(backers.paying_voters, "paying customer")} spending ${formatMoney(backers.spend_cents)}/month between them`
       : "no paying customers among their voters";
   const summary =
     picked.length === 0

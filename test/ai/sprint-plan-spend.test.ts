@@ -40,7 +40,7 @@ describe("sprint plan summary: the customers' spend behind the plan", () => {
       expect(response.status).toBe(200);
       const { summary } = response.body.data;
       // 199 + 49 + 29, not 3 × 199 + 2 × 49 + 29 = 724.
-      expect(summary).toContain("3 paying customers spending $277.00/month between them");
+      expect(summary).toContain("3 paying customers spending $277/month between them");
       expect(summary).toContain("6 votes");
     }
     // The whole board's customers pay $277/month, so no plan of a part of it can claim more.
@@ -48,7 +48,7 @@ describe("sprint plan summary: the customers' spend behind the plan", () => {
       await t.call("POST", "/api/v1/ai/sprint-plan", { key, body: { strategy: "revenue", capacity: 1 } })
     ).body.data;
     expect(one.items[0].postId).toBe(recurring.id);
-    expect(one.summary).toContain("2 paying customers spending $248.00/month between them");
+    expect(one.summary).toContain("2 paying customers spending $248/month between them");
   });
 
   test("a plan whose voters pay nothing says so rather than $0.00", async () => {

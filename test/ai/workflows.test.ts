@@ -146,7 +146,7 @@ describe("POST /ai/triage", () => {
     expect(item.priority).toBe("high");
     expect(item.suggested_status).toBe("APPROVED");
     expect(item.reason).toContain("13 votes");
-    expect(item.reason).toContain("$5,000.00/month");
+    expect(item.reason).toContain("$5,000/month");
   });
 
   test("limit is validated", async () => {
@@ -221,7 +221,7 @@ describe("POST /ai/sprint-plan", () => {
     const position = (id: string) => items.findIndex((item: { postId: string }) => item.postId === id);
     expect(position(paid.id)).toBeGreaterThanOrEqual(0);
     expect(position(paid.id)).toBeLessThan(position(free.id));
-    expect(items[position(paid.id)].reason).toContain("$20,000.00/month");
+    expect(items[position(paid.id)].reason).toContain("$20,000/month");
     const popular = (
       await t.call("POST", "/api/v1/ai/sprint-plan", { body: { strategy: "popular", capacity: 50 } })
     ).body.data.items;
