@@ -21,7 +21,7 @@ export const ACTIVITY_DEFAULT_LIMIT = 50;
 export const ACTIVITY_MAX_LIMIT = 100;
 
 export const ListActivityQuery = t.Object({
-  ...pageQuery(ACTIVITY_MAX_LIMIT),
+  ...pageQuery(ACTIVITY_MAX_LIMIT, ACTIVITY_DEFAULT_LIMIT),
   entityType: t.Optional(
     t.String({
       minLength: 1,

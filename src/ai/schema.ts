@@ -3,6 +3,9 @@ import { PostSchema, PostStatusSchema } from "../posts/schema";
 import { BodyInteger, Enum, Id, IntegerParam } from "../http/schemas";
 import { LIMITS } from "../http/limits";
 
+/** Similar posts returned when `limit` is left out. */
+export const DEFAULT_SIMILAR_LIMIT = 5;
+
 export const SimilarQuery = t.Object({
   query: t.String({
     minLength: 1,
@@ -17,7 +20,14 @@ export const SimilarQuery = t.Object({
       description: "Minimum similarity (0-1); default 0.7",
     }),
   ),
-  limit: t.Optional(IntegerParam("limit", { minimum: 1, maximum: 50, description: "Default 5, at most 50" })),
+  limit: t.Optional(
+    IntegerParam("limit", {
+      minimum: 1,
+      maximum: 50,
+      description: `Posts to return, 1 to 50 (default ${DEFAULT_SIMILAR_LIMIT})`,
+      serviceDefault: DEFAULT_SIMILAR_LIMIT,
+    }),
+  ),
 });
 export type SimilarInput = Static<typeof SimilarQuery>;
 

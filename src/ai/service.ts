@@ -12,13 +12,14 @@ import type { AiRuntime } from "./embeddings";
 import { cleanFeedback, holdsWords, plainTextOf } from "./feedback-text";
 import { LocalProvider } from "./local-provider";
 import { type AiProvider, calibrate } from "./provider";
-import type {
-  FromTextInput,
-  SimilarInput,
-  SprintPlanRequest,
-  Strategy,
-  SummaryRequest,
-  TriageInput,
+import {
+  DEFAULT_SIMILAR_LIMIT,
+  type FromTextInput,
+  type SimilarInput,
+  type SprintPlanRequest,
+  type Strategy,
+  type SummaryRequest,
+  type TriageInput,
 } from "./schema";
 import {
   embedQuery,
@@ -35,7 +36,6 @@ import type { CandidateRow } from "./store";
 import { plural } from "../plural";
 
 export const DEFAULT_THRESHOLD = 0.7;
-export const DEFAULT_SIMILAR_LIMIT = 5;
 export const DEFAULT_TRIAGE_LIMIT = 20;
 /**
  * Triage proposes closing a post as a duplicate only from this similarity: the search's 0.7 called "Add PO

@@ -15,18 +15,25 @@ export const PageParam = IntegerParam("page", {
   description: `Page number, from 1 to ${MAX_PAGE}`,
 });
 
-/** `page` and `limit` query parameters: page from 1, limit from 1 to `maxLimit`. */
-export function pageQuery(maxLimit: number) {
+/**
+ * `page` and `limit` query parameters: page from 1, limit from 1 to `maxLimit`, `defaultLimit` when left
+ * out (the same constant the service passes to pageRequest).
+ */
+export function pageQuery(maxLimit: number, defaultLimit: number) {
   return {
     page: t.Optional(PageParam),
-    limit: t.Optional(
-      IntegerParam("limit", {
-        minimum: 1,
-        maximum: maxLimit,
-        description: `Items per page, 1 to ${maxLimit}`,
-      }),
-    ),
+    limit: t.Optional(LimitParam(maxLimit, defaultLimit)),
   };
+}
+
+/** A `limit` query parameter: 1 to `maxLimit`, `defaultLimit` when left out. */
+export function LimitParam(maxLimit: number, defaultLimit: number) {
+  return IntegerParam("limit", {
+    minimum: 1,
+    maximum: maxLimit,
+    description: `Items per page, 1 to ${maxLimit} (default ${defaultLimit})`,
+    serviceDefault: defaultLimit,
+  });
 }
 
 export const PaginationSchema = t.Object({

@@ -43,9 +43,13 @@ FormatRegistry.Set("integer", (text) => /^-?[0-9]{1,15}$/.test(text));
  */
 export function IntegerParam(
   name: string,
-  options: { minimum?: number; maximum?: number; description?: string },
+  options: { minimum?: number; maximum?: number; description?: string; serviceDefault?: number },
 ) {
-  return t.Integer({ ...options, title: name });
+  const { serviceDefault, ...rest } = options;
+  // The service applies the default (pageRequest), so the document states it and the validator does not.
+  const annotation = serviceDefault === undefined ? {} : serviceRule({ default: serviceDefault });
+  const schemaOptions: IntegerOptions = { ...rest, ...annotation, title: name };
+  return t.Integer(schemaOptions);
 }
 
 /**
@@ -106,7 +110,7 @@ export const SERVICE_RULE = "x-service-rule";
  * OpenAPI document without the validator enforcing it a second time with another message: spread it into a
  * schema's options. The validator ignores the annotation.
  */
-export function serviceRule(keywords: { format?: "uri"; enum?: readonly string[] }) {
+export function serviceRule(keywords: { format?: "uri"; enum?: readonly string[]; default?: number }) {
   return { [SERVICE_RULE]: keywords };
 }
 

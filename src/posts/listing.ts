@@ -1,7 +1,7 @@
 import type { Db } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
 import { decodeCursor, encodeCursor, type Pagination, pageRequest, pagination } from "../http/paging";
-import type { ListPostsQueryInput, PostWithTags } from "./schema";
+import { type ListPostsQueryInput, POSTS_DEFAULT_LIMIT, type PostWithTags } from "./schema";
 import { withTags } from "./service";
 import * as store from "./store";
 import type { PostFilter } from "./store";
@@ -54,10 +54,10 @@ export function listPosts(db: Db, projectId: string, query: ListPostsQueryInput,
     ...(query.status ? { status: query.status } : {}),
     ...(query.updated_since ? { updatedSince: Date.parse(query.updated_since) } : {}),
   };
-  const limit = query.limit ?? 50;
+  const limit = query.limit ?? POSTS_DEFAULT_LIMIT;
 
   if (query.cursor === undefined) {
-    const page = pageRequest(query, 50);
+    const page = pageRequest(query, POSTS_DEFAULT_LIMIT);
     const rows = store.listPostRows(db, filter, query.sort ?? "votes", page.limit, page.offset);
     return { data: withTags(db, rows), pagination: pagination(page, store.countPosts(db, filter)) };
   }

@@ -1,6 +1,6 @@
 import { type Static, t } from "elysia";
-import { PageParam, PaginationSchema } from "../http/paging";
-import { DateTime, DateTimeInput, Enum, Id, IntegerParam } from "../http/schemas";
+import { LimitParam, PageParam, PaginationSchema } from "../http/paging";
+import { DateTime, DateTimeInput, Enum, Id } from "../http/schemas";
 import { TagSchema } from "../tags/schema";
 import { LIMITS } from "../http/limits";
 
@@ -118,13 +118,17 @@ export type PostUpdate = Static<typeof PostUpdateSchema>;
 
 export const PostParams = t.Object({ postId: Id });
 
+/** Posts per page when `limit` is left out, and tombstones per page of GET /posts/deleted. */
+export const POSTS_DEFAULT_LIMIT = 50;
+export const DELETED_DEFAULT_LIMIT = 100;
+
 export const ListPostsQuery = t.Object({
   status: t.Optional(PostStatusSchema),
   sort: t.Optional(
     Enum(["votes", "date"], { description: "`votes` (default) or `date`; cursor mode needs `date`" }),
   ),
   page: t.Optional(PageParam),
-  limit: t.Optional(IntegerParam("limit", { minimum: 1, maximum: 100, description: "1 to 100, default 50" })),
+  limit: t.Optional(LimitParam(100, POSTS_DEFAULT_LIMIT)),
   cursor: t.Optional(
     t.String({
       maxLength: LIMITS.cursorLength,
@@ -180,9 +184,7 @@ export const MergeResultSchema = t.Object({
 
 export const DeletedQuery = t.Object({
   since: t.Optional(t.String({ format: "date-time", description: "Inclusive lower bound on deletedAt" })),
-  limit: t.Optional(
-    IntegerParam("limit", { minimum: 1, maximum: 1000, description: "1 to 1000, default 100" }),
-  ),
+  limit: t.Optional(LimitParam(1000, DELETED_DEFAULT_LIMIT)),
 });
 
 export const TombstoneSchema = t.Object({ id: Id, deletedAt: DateTime });

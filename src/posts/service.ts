@@ -11,6 +11,7 @@ import { formatCents } from "../users/money";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import {
   BulkItemSchema,
+  DELETED_DEFAULT_LIMIT,
   isVisibleStatus,
   type VisibleStatus,
   type BulkResult,
@@ -441,7 +442,7 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
 
 export function listDeletedPosts(db: Db, projectId: string, query: { since?: string; limit?: number }) {
   const since = query.since === undefined ? 0 : Date.parse(query.since);
-  return store.listTombstones(db, projectId, since, query.limit ?? 100);
+  return store.listTombstones(db, projectId, since, query.limit ?? DELETED_DEFAULT_LIMIT);
 }
 
 /** A request submitted on the public board (public API, widget, MCP public tools). */

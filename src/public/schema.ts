@@ -3,6 +3,7 @@ import { pageQuery, PaginationSchema } from "../http/paging";
 import { DateTime, Enum, Id } from "../http/schemas";
 import { MetadataSchema, PostStatusSchema, VISIBLE_STATUSES } from "../posts/schema";
 import { Email } from "../users/schema";
+import { RELEASES_DEFAULT_LIMIT } from "../releases/schema";
 import { LIMITS } from "../http/limits";
 
 /**
@@ -146,7 +147,7 @@ export const PublicChangelogSchema = t.Object(
   { description: "Published releases, newest first", ...STRICT },
 );
 
-export const ChangelogQuery = t.Object(pageQuery(100));
+export const ChangelogQuery = t.Object(pageQuery(100, RELEASES_DEFAULT_LIMIT));
 
 export const PublicPostListSchema = t.Object(
   { data: t.Array(PublicPostSchema), pagination: PublicPaginationSchema },
@@ -205,6 +206,9 @@ export const PublicCommentBodySchema = t.Object({
 });
 export type PublicCommentBody = Static<typeof PublicCommentBodySchema>;
 
+/** Listed posts per page of the public API when `limit` is left out. */
+export const PUBLIC_POSTS_DEFAULT_LIMIT = 20;
+
 export const PublicPostsQuery = t.Object({
   status: t.Optional(Enum(VISIBLE_STATUSES, { description: "One of the visible statuses" })),
   sort: t.Optional(Enum(["votes", "date"], { description: "`votes` (default) or `date`" })),
@@ -214,7 +218,7 @@ export const PublicPostsQuery = t.Object({
       description: "Words that must appear in title or description",
     }),
   ),
-  ...pageQuery(100),
+  ...pageQuery(100, PUBLIC_POSTS_DEFAULT_LIMIT),
 });
 export type PublicPostsQueryInput = Static<typeof PublicPostsQuery>;
 

@@ -30,6 +30,7 @@ import type {
   PublicRoadmap,
   PublicSubmit,
 } from "./schema";
+import { PUBLIC_POSTS_DEFAULT_LIMIT } from "./schema";
 
 /** The board page of a project: `{public_url}/b/{slug}`. */
 export function boardUrl(publicUrl: string, slug: string): string {
@@ -171,7 +172,7 @@ export function listVisiblePosts(
     words: searchWords(query.q),
     tagId,
   };
-  const page = pageRequest(query, 20);
+  const page = pageRequest(query, PUBLIC_POSTS_DEFAULT_LIMIT);
   const posts = listVisiblePostsWithTags(db, filter, query.sort ?? "votes", page.limit, page.offset);
   return {
     data: posts.map(toPublicPost),

@@ -54,7 +54,7 @@ export type ReleaseUpdate = Static<typeof ReleaseUpdateSchema>;
 export const ReleaseParams = t.Object({ releaseId: Id });
 
 export const RELEASES_DEFAULT_LIMIT = 20;
-export const ListReleasesQuery = t.Object(pageQuery(100));
+export const ListReleasesQuery = t.Object(pageQuery(100, RELEASES_DEFAULT_LIMIT));
 
 export const ReleaseListSchema = t.Object(
   { data: t.Array(ReleaseSchema), pagination: PaginationSchema },

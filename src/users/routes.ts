@@ -3,26 +3,37 @@ import type { AppContext } from "../context";
 import { pageRequest, PaginationSchema } from "../http/paging";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
-import { BoardUserSchema, UserListQuery, UserParams, UserUpdateSchema, UserUpsertSchema } from "./schema";
+import {
+  BoardUserSchema,
+  USERS_DEFAULT_LIMIT,
+  UserListQuery,
+  UserParams,
+  UserUpdateSchema,
+  UserUpsertSchema,
+} from "./schema";
 import * as users from "./service";
 
 export function userRoutes(ctx: AppContext) {
   const { db } = ctx;
   return secretKeyRoutes(ctx, "/api/v1/users", "Board users")
-    .get("", ({ project, query }) => users.listUsers(db, project.id, pageRequest(query, 50)), {
-      query: UserListQuery,
-      response: {
-        200: t.Object(
-          { data: t.Array(BoardUserSchema), pagination: PaginationSchema },
-          { description: "A page of users" },
-        ),
-        ...errorResponses(400),
+    .get(
+      "",
+      ({ project, query }) => users.listUsers(db, project.id, pageRequest(query, USERS_DEFAULT_LIMIT)),
+      {
+        query: UserListQuery,
+        response: {
+          200: t.Object(
+            { data: t.Array(BoardUserSchema), pagination: PaginationSchema },
+            { description: "A page of users" },
+          ),
+          ...errorResponses(400),
+        },
+        detail: {
+          summary: "List board users",
+          description: "Oldest first; `limit` defaults to 50, at most 100.",
+        },
       },
-      detail: {
-        summary: "List board users",
-        description: "Oldest first; `limit` defaults to 50, at most 100.",
-      },
-    })
+    )
     .post(
       "",
       ({ project, body, status }) => {

@@ -61,4 +61,6 @@ export const UserUpsertSchema = t.Object({
 export type UserUpsert = Static<typeof UserUpsertSchema>;
 
 export const UserParams = t.Object({ userId: Id });
-export const UserListQuery = t.Object(pageQuery(100));
+/** Board users per page when `limit` is left out. */
+export const USERS_DEFAULT_LIMIT = 50;
+export const UserListQuery = t.Object(pageQuery(100, USERS_DEFAULT_LIMIT));

@@ -244,3 +244,30 @@ test("operationIds are unique identifiers without hyphens", () => {
   expect(new Set(ids).size).toBe(ids.length);
   expect(document.paths["/api/v1/posts/from-text"].post.operationId).toBe("postApiV1PostsFromText");
 });
+
+describe("query defaults", () => {
+  test("every list's `limit` states its default, and the service applies that default when it is left out", async () => {
+    const lists = operations.filter(
+      (entry) =>
+        entry.method === "GET" &&
+        (entry.operation.parameters ?? []).some((parameter: JsonBody) => parameter.name === "limit"),
+    );
+    expect(lists.length).toBeGreaterThanOrEqual(7);
+    for (const entry of lists) {
+      const limit = entry.operation.parameters.find((parameter: JsonBody) => parameter.name === "limit");
+      const stated = limit.schema.default;
+      expect([label(entry), typeof stated]).toEqual([label(entry), "number"]);
+      expect(limit.schema.description).toContain(`default ${stated}`);
+      // Paths with parameters need real ids; the lists a client pages through have none but the board slug.
+      const needsQuery = entry.operation.parameters.some(
+        (parameter: JsonBody) => parameter.in === "query" && parameter.required,
+      );
+      if (/\{(?!slug\})/.test(entry.path) || needsQuery) continue;
+      const url = entry.path.replace("{slug}", "acme");
+      const response = await t.call("GET", url, isPublic(url) ? { key: null } : {});
+      expect([label(entry), response.status]).toEqual([label(entry), 200]);
+      const applied = response.body.pagination?.limit ?? response.body.data.length;
+      if (response.body.pagination) expect([label(entry), applied]).toEqual([label(entry), stated]);
+    }
+  });
+});

@@ -8,7 +8,7 @@ import { SuccessSchema } from "../../http/schemas";
 import { TagSchema } from "../../tags/schema";
 import * as tags from "../../tags/service";
 import { MAX_SPEND } from "../../users/money";
-import { BoardUserSchema, Email } from "../../users/schema";
+import { BoardUserSchema, Email, USERS_DEFAULT_LIMIT } from "../../users/schema";
 import * as users from "../../users/service";
 import { VoteSchema } from "../../votes/schema";
 import * as votes from "../../votes/service";
@@ -173,7 +173,11 @@ export const listUsersTool = defineTool({
   input: Args({ page: Type.Optional(Page), limit: Type.Optional(Limit(100, 50)) }),
   output: t.Object({ users: t.Array(BoardUserSchema), pagination: PaginationSchema }),
   run(session, args) {
-    const list = users.listUsers(session.ctx.db, adminProject(session).id, pageRequest(args, 50));
+    const list = users.listUsers(
+      session.ctx.db,
+      adminProject(session).id,
+      pageRequest(args, USERS_DEFAULT_LIMIT),
+    );
     return { users: list.data, pagination: list.pagination };
   },
 });
