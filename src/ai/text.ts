@@ -487,13 +487,28 @@ function inflectsKnownWord(word: string): boolean {
  * away that starts with the same letter. A word with a capital may be a name ("Figma", "OAuth", "Zapier"
  * are one edit from "sigma", "oath", "napier") and stays as it is, wherever it stands in the text.
  */
+/**
+ * Longer runs of letters are no misspelt word ("internationalization" is 20), and the checks below take
+ * time with the square of a word's length: one 10,000-letter "word" in a public submission held the event
+ * loop for 11 s, a summary of it for 90 s.
+ */
+const MEND_MAX_LENGTH = 30;
+/**
+ * Words looked up for a mend per text: each look-up takes ~0.2 ms, and 10,000 characters of words outside
+ * the vocabulary (gibberish, another language) took 200 ms of the event loop. The first ones are the
+ * title's and the description's start, where a misspelling matters.
+ */
+const MEND_MAX_LOOKUPS = 48;
+
 function mendSpelling(text: string): string {
+  let lookups = 0;
   return text.replace(/[A-Za-z]+/g, (word) => {
-    if (word.length < 5) return word;
+    if (word.length < 5 || word.length > MEND_MAX_LENGTH || lookups >= MEND_MAX_LOOKUPS) return word;
     const lower = word.toLowerCase();
     if (word !== lower) return word;
     if (STOPWORDS.has(lower) || inVocabulary(lower) || lexiconWord(lower) || inflectsKnownWord(lower))
       return word;
+    lookups++;
     const nearest = nearestVocabularyWord(lower);
     return nearest !== null && nearest[0] === lower[0] ? nearest : word;
   });
