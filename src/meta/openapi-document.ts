@@ -34,7 +34,8 @@ const HEADERS = {
     schema: { type: "string" },
   },
   "Retry-After": {
-    description: "Seconds to wait before the next request is allowed",
+    description:
+      "Seconds to wait before the next request is allowed (on a 429; on a 503 when another process was writing)",
     schema: { type: "integer", minimum: 0 },
   },
 };
@@ -86,13 +87,23 @@ function camelOperationId(operationId: string): string {
   return operationId.replace(/-+([a-zA-Z0-9])/g, (_match, letter: string) => letter.toUpperCase());
 }
 
+/** Methods that never write, so never wait for another process's write (src/http/commit.ts). */
+const READ_METHODS = new Set(["get", "head", "options"]);
+
 /** Statuses every operation of its kind can answer, whatever its route declared. */
-function addImpliedStatuses(operation: Record<string, unknown>, responses: Record<string, unknown>): void {
+function addImpliedStatuses(
+  method: string,
+  operation: Record<string, unknown>,
+  responses: Record<string, unknown>,
+): void {
   const implied: number[] = [];
   // A bearer key that is missing, publishable, unknown or revoked (src/http/auth.ts).
   if (Array.isArray(operation.security) && operation.security.length > 0) implied.push(401);
   // Every JSON body is capped before it is read (src/http/body.ts, docs/limits.md).
   if (operation.requestBody !== undefined) implied.push(413);
+  // A request that may write waits at most 5 s for another process's write (docs/decisions.md, "Another
+  // process writing"), then answers 503 with Retry-After.
+  if (!READ_METHODS.has(method)) implied.push(503);
   for (const status of implied) {
     if (responses[status] !== undefined || !isErrorStatus(status)) continue;
     responses[status] = {
@@ -105,7 +116,7 @@ function addImpliedStatuses(operation: Record<string, unknown>, responses: Recor
 /**
  * Headers each response carries: X-Request-Id on all; the RateLimit pair wherever the request was metered
  * (every path but the health check, src/http/rate-limit.ts; a secret-key route's 413 is refused before its
- * key is read, so before it is metered); Retry-After on 429.
+ * key is read, so before it is metered); Retry-After on 429 and 503.
  */
 function responseHeaders(path: string, status: string, secured: boolean): Record<string, unknown> {
   const headers: Record<string, unknown> = { "X-Request-Id": headerRef("X-Request-Id") };
@@ -114,14 +125,14 @@ function responseHeaders(path: string, status: string, secured: boolean): Record
     headers.RateLimit = headerRef("RateLimit");
     headers["RateLimit-Policy"] = headerRef("RateLimit-Policy");
   }
-  if (status === "429") headers["Retry-After"] = headerRef("Retry-After");
+  if (status === "429" || status === "503") headers["Retry-After"] = headerRef("Retry-After");
   return headers;
 }
 
-function shapeResponses(path: string, operation: Record<string, unknown>): void {
+function shapeResponses(path: string, method: string, operation: Record<string, unknown>): void {
   if (!isRecord(operation.responses)) return;
   const responses = operation.responses;
-  addImpliedStatuses(operation, responses);
+  addImpliedStatuses(method, operation, responses);
   const secured = Array.isArray(operation.security) && operation.security.length > 0;
   const sorted: Record<string, unknown> = {};
   for (const status of Object.keys(responses).sort()) {
@@ -193,7 +204,7 @@ export function shapeDocument(source: unknown, facts: Map<string, RouteFacts>): 
       const routeFact = facts.get(`${method} ${path}`);
       shapeParameters(operation, routeFact);
       shapeRequestBody(operation, routeFact);
-      shapeResponses(path, operation);
+      shapeResponses(path, method, operation);
     }
   }
   return document;

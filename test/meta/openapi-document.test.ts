@@ -121,7 +121,7 @@ describe("error statuses", () => {
 describe("response headers", () => {
   const headerNames = (answer: JsonBody) => Object.keys(answer.headers ?? {});
 
-  test("every response declares X-Request-Id; metered ones RateLimit and RateLimit-Policy; 429 Retry-After", () => {
+  test("every response declares X-Request-Id; metered ones RateLimit and RateLimit-Policy; 429 and 503 Retry-After", () => {
     for (const entry of operations) {
       for (const [status, answer] of Object.entries(entry.operation.responses) as [string, JsonBody][]) {
         const names = headerNames(answer);
@@ -136,7 +136,7 @@ describe("response headers", () => {
         expect([label(entry), status, names.includes("Retry-After")]).toEqual([
           label(entry),
           status,
-          status === "429",
+          status === "429" || status === "503",
         ]);
       }
     }
@@ -268,6 +268,19 @@ describe("query defaults", () => {
       expect([label(entry), response.status]).toEqual([label(entry), 200]);
       const applied = response.body.pagination?.limit ?? response.body.data.length;
       if (response.body.pagination) expect([label(entry), applied]).toEqual([label(entry), stated]);
+    }
+  });
+});
+
+describe("503 while another process writes", () => {
+  test("every operation that may write states the 503 it answers after waiting for another process's write", () => {
+    const writes = operations.filter((entry) => !["GET", "HEAD", "OPTIONS"].includes(entry.method));
+    expect(writes.length).toBeGreaterThan(30);
+    for (const entry of writes) {
+      expect([label(entry), statusesOf(entry.operation)]).toEqual([
+        label(entry),
+        expect.arrayContaining(["503"]),
+      ]);
     }
   });
 });
