@@ -85,7 +85,7 @@ export const TEAM_CHAT_MARKUP: ChatMarkup = {
  */
 export const COMMUNITY_CHAT_MARKUP: ChatMarkup = {
   bold: (text) => `**${text}**`,
-  escape: (text) => text.replace(/[\\*_~`|[\]()]/g, "\\$&").replace(/^(\s*)([#>-])/gm, "$1\\$2"),
+  escape: (text) => text.replace(/[\\*_~\x60|[\]()]/g, "\\$&").replace(/^(\s*)([#>-])/gm, "$1\\$2"),
 };
 
 /** The plain-text message of a chat notification: titles and bodies only, never metadata. */
