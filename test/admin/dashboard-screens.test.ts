@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { createTestApp, type TestApp } from "../support/app";
-import { listen, makePost } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import type { TestApp } from "../support/app";
+import { makePost } from "../support/board";
+import { browserMissing, serveInBrowser, stopServed } from "../support/browser";
 import { memberInBrowser } from "../support/dashboard";
 
 // What a product manager meets using the dashboard: pages that fit a phone, readable activity, filters
@@ -12,15 +12,9 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
   let server: { url: string; stop: () => Promise<void> };
   let browser: Browser;
   beforeAll(async () => {
-    t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
-    server = listen(t);
-    browser = await launchBrowser();
+    ({ t, server, browser } = await serveInBrowser({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" }));
   }, 30_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server.stop();
-    t.close();
-  });
+  afterAll(() => stopServed({ t, server, browser }));
 
   /** An owner signed in, in a browser of the given size, on the inbox. */
   async function owner(email: string, name: string, viewport = { width: 1280, height: 900 }): Promise<Page> {

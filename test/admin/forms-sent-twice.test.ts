@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { createTestApp, type TestApp } from "../support/app";
-import { listen, makePost } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import type { TestApp } from "../support/app";
+import { makePost } from "../support/board";
+import { browserMissing, serveInBrowser, stopServed } from "../support/browser";
 import { memberInInbox } from "../support/dashboard";
 import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
 
@@ -15,14 +15,10 @@ describe.skipIf(browserMissing())("Back, then Send again, in Chromium", () => {
   let smtp: SmtpReceiver;
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url });
-    server = listen(t);
-    browser = await launchBrowser();
+    ({ t, server, browser } = await serveInBrowser({ FEATUREBOARD_SMTP_URL: smtp.url }));
   }, 30_000);
   afterAll(async () => {
-    await browser?.close();
-    await server.stop();
-    t.close();
+    await stopServed({ t, server, browser });
     smtp.close();
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Dialog, Page } from "playwright-core";
 import type { TeamRole } from "../../src/team/schema";
-import { createTestApp, type TestApp } from "../support/app";
-import { listen, makePost, makeTag, makeUser } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import type { TestApp } from "../support/app";
+import { makePost, makeTag, makeUser } from "../support/board";
+import { browserMissing, serveInBrowser, stopServed } from "../support/browser";
 import { acceptDialog, csrfOf, memberInBrowser, postForm, sessionCookieOf } from "../support/dashboard";
 import { inviteMember } from "../../src/team/service";
 
@@ -15,15 +15,9 @@ describe.skipIf(browserMissing())("the API's actions from the dashboard, in Chro
   let server: { url: string; stop: () => Promise<void> };
   let browser: Browser;
   beforeAll(async () => {
-    t = createTestApp();
-    server = listen(t);
-    browser = await launchBrowser();
+    ({ t, server, browser } = await serveInBrowser());
   }, 30_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server.stop();
-    t.close();
-  });
+  afterAll(() => stopServed({ t, server, browser }));
 
   async function signedIn(email: string, name: string, role: TeamRole = "owner"): Promise<Page> {
     const page = await memberInBrowser(browser, t, server.url, {

@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
+import { createTestApp, type TestApp } from "./app";
+import { listen } from "./board";
 
 /** Where a Chromium may be: FEATUREBOARD_CHROMIUM first, then Debian's package and common names. */
 const CANDIDATES = [
@@ -30,4 +32,34 @@ export function launchBrowser(): Promise<Browser> {
     // Containers often run as root without user namespaces, where Chromium's sandbox cannot start.
     args: ["--no-sandbox", "--disable-dev-shm-usage"],
   });
+}
+
+/** A test app served on a loopback port, with a Chromium to use it: what the browser suites start with. */
+export interface ServedInBrowser {
+  t: TestApp;
+  server: { url: string; stop: () => Promise<void> };
+  browser: Browser;
+}
+
+/**
+ * Starts a test app (with `env`) on a real port and a Chromium; should Chromium fail to start, the app is
+ * stopped before the error goes on. `stopServed` ends what it started.
+ */
+export async function serveInBrowser(env: Record<string, string> = {}): Promise<ServedInBrowser> {
+  const t = createTestApp(env);
+  const server = listen(t);
+  try {
+    return { t, server, browser: await launchBrowser() };
+  } catch (error) {
+    await server.stop();
+    t.close();
+    throw error;
+  }
+}
+
+/** Closes the browser, the port and the app; a suite whose start failed passes what it has (nothing). */
+export async function stopServed(served: Partial<ServedInBrowser>): Promise<void> {
+  await served.browser?.close();
+  await served.server?.stop();
+  served.t?.close();
 }

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { createTestApp, type TestApp } from "../support/app";
-import { listen, makePost, makeTag } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import type { TestApp } from "../support/app";
+import { makePost, makeTag } from "../support/board";
+import { browserMissing, serveInBrowser, stopServed } from "../support/browser";
 
 /**
  * Reading the board in Chromium where a link or the text is unusual: a tag that is gone, a page past the
@@ -19,17 +19,11 @@ describe.skipIf(skip)("reading the board in Chromium", () => {
   let page: Page;
 
   beforeAll(async () => {
-    t = createTestApp();
-    server = listen(t);
-    browser = await launchBrowser();
+    ({ t, server, browser } = await serveInBrowser());
     page = await browser.newPage();
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    t?.close();
-  });
+  afterAll(() => stopServed({ t, server, browser }));
 
   const titles = () => page.locator(".post-card h2").allTextContents();
 

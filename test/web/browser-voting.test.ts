@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
-import { createTestApp, type TestApp } from "../support/app";
-import { listen, makePost } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import type { TestApp } from "../support/app";
+import { makePost } from "../support/board";
+import { browserMissing, serveInBrowser, stopServed } from "../support/browser";
 
 /**
  * Voting as people do it in Chromium: with the keyboard (the focus stays on the vote button, and a screen
@@ -18,16 +18,10 @@ describe.skipIf(skip)("voting in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    t = createTestApp();
-    server = listen(t);
-    browser = await launchBrowser();
+    ({ t, server, browser } = await serveInBrowser());
   }, 30_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    t?.close();
-  });
+  afterAll(() => stopServed({ t, server, browser }));
 
   async function votesOf(postId: string): Promise<number> {
     return (await t.call("GET", `/api/v1/posts/${postId}`)).body.data.voteCount;
