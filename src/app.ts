@@ -1,5 +1,6 @@
 import { type AnyElysia, Elysia, type InternalRoute } from "elysia";
 import type { AppContext } from "./context";
+import { authenticateBeforeRefusingBody } from "./http/auth";
 import { jsonBodies, SERVER_BODY_LIMIT } from "./http/body";
 import { closedQueries } from "./http/closed-query";
 import { commitBeforeAnswering } from "./http/commit";
@@ -53,7 +54,7 @@ export function createApp(ctx: AppContext) {
   })
     .use(requestLog(ctx))
     .use(keylessRateLimit(ctx))
-    .use(jsonBodies())
+    .use(jsonBodies(authenticateBeforeRefusingBody(ctx)))
     .use(errorHandler(ctx))
     .use(commitBeforeAnswering(ctx))
     .use(closedQueries(routes))

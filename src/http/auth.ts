@@ -2,8 +2,9 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { type Authenticated, authenticateKey } from "../projects/service";
 import { ApiError } from "./errors";
-import { enforceRateLimit } from "./rate-limit";
-import { requestInfo } from "./request-info";
+import type { BeforeRefusingBody } from "./body";
+import { enforceRateLimit, meteredByKey } from "./rate-limit";
+import { requestInfo, requestPath } from "./request-info";
 
 function bearerToken(header: string | null): string | null {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
@@ -56,4 +57,17 @@ export function secretKeyAuth(ctx: AppContext) {
   return new Elysia().derive({ as: "scoped" }, ({ request, set }) => ({
     project: authenticateSecretKey(ctx, request, set.headers).project,
   }));
+}
+
+/**
+ * A body refused before its route runs (malformed, too deep, too large) still meets the key check first:
+ * a bad key answers 401, and a good one is metered and gets its RateLimit headers (docs/decisions.md,
+ * "Rate limits"). Without an Authorization header the keyless limiter has metered the request already.
+ */
+export function authenticateBeforeRefusingBody(ctx: AppContext): BeforeRefusingBody {
+  return (request: Request, headers: HeaderBag): void => {
+    if (request.headers.has("authorization") && meteredByKey(requestPath(request))) {
+      authenticateSecretKey(ctx, request, headers);
+    }
+  };
 }

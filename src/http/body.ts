@@ -254,55 +254,73 @@ function decodeUtf8(bytes: ArrayBuffer | Uint8Array): string {
 }
 
 /**
+ * Run before a body is refused: the body is parsed before the route's own hooks, so a refusal would
+ * otherwise skip the key check and its rate limit (docs/decisions.md, "Rate limits").
+ */
+export type BeforeRefusingBody = (request: Request, headers: Record<string, string | number>) => void;
+
+/**
  * Body limits and JSON parsing for the API. Everything under `/api/` is JSON whatever the Content-Type
  * says (a bare `curl -d` sends form encoding), malformed JSON is INVALID_JSON, and an oversized body is
  * PAYLOAD_TOO_LARGE: refused from its Content-Length before it is read, or while it streams in.
  */
-export function jsonBodies() {
+export function jsonBodies(beforeRefusing: BeforeRefusingBody) {
   return new Elysia({ name: "http.body" })
-    .onRequest(({ request }) => {
+    .onRequest(({ request, set }) => {
       const declared = Number(request.headers.get("content-length") ?? 0);
       const limit = bodyLimitFor(requestPath(request));
-      if (declared > limit) throw tooLarge(limit);
+      if (declared <= limit) return;
+      beforeRefusing(request, set.headers);
+      throw tooLarge(limit);
     })
-    .onParse({ as: "global" }, async ({ request }) => {
+    .onParse({ as: "global" }, async ({ request, set }) => {
       const path = requestPath(request);
       // The MCP endpoint's JSON-RPC gets the same limits (size while it streams in, depth), not the
       // object-only rule: a JSON-RPC batch is an array.
       const mcp = path === MCP_PATH;
       if (!path.startsWith("/api/") && !mcp) return;
-      const text = await readText(request, bodyLimitFor(path));
-      if (text.trim() === "") return null;
-      const inSteps = text.length >= PARSE_IN_STEPS_FROM;
-      if (inSteps) await nextTurn();
-      const arrays = inSteps ? await depthCheckInSteps(text, MAX_JSON_DEPTH) : [];
-      if (arrays === null || (!inSteps && nestsDeeperThan(text, MAX_JSON_DEPTH))) {
-        throw new ApiError(
-          "VALIDATION_ERROR",
-          `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
-          `Flatten the document: no value may sit more than ${MAX_JSON_DEPTH} arrays or objects deep.`,
-        );
-      }
-      let parsed: unknown;
       try {
-        parsed = inSteps ? await parseInSteps(text, arrays) : JSON.parse(text);
-      } catch {
-        throw new ApiError(
-          "INVALID_JSON",
-          "Request body is not valid JSON",
-          'Send a JSON document, for example {"label": "Mobile"}, and check quotes and commas.',
-        );
+        return await parseApiBody(request, path, mcp);
+      } catch (refusal) {
+        beforeRefusing(request, set.headers);
+        throw refusal;
       }
-      // Every API body is an object (docs/decisions.md); an optional body schema would let 42 through.
-      if (!mcp && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
-        throw new ApiError(
-          "VALIDATION_ERROR",
-          "Request body must be a JSON object",
-          'Send a JSON object, for example {"label": "Mobile"}, or no body where the body is optional.',
-        );
-      }
-      // Validation of the parsed body comes next, on the same turn.
-      if (inSteps) await nextTurn();
-      return parsed;
     });
+}
+
+/** The parsed JSON of an API (or MCP) request's body, or the ApiError that refuses it. */
+async function parseApiBody(request: Request, path: string, mcp: boolean): Promise<unknown> {
+  const text = await readText(request, bodyLimitFor(path));
+  if (text.trim() === "") return null;
+  const inSteps = text.length >= PARSE_IN_STEPS_FROM;
+  if (inSteps) await nextTurn();
+  const arrays = inSteps ? await depthCheckInSteps(text, MAX_JSON_DEPTH) : [];
+  if (arrays === null || (!inSteps && nestsDeeperThan(text, MAX_JSON_DEPTH))) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `Request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
+      `Flatten the document: no value may sit more than ${MAX_JSON_DEPTH} arrays or objects deep.`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = inSteps ? await parseInSteps(text, arrays) : JSON.parse(text);
+  } catch {
+    throw new ApiError(
+      "INVALID_JSON",
+      "Request body is not valid JSON",
+      'Send a JSON document, for example {"label": "Mobile"}, and check quotes and commas.',
+    );
+  }
+  // Every API body is an object (docs/decisions.md); an optional body schema would let 42 through.
+  if (!mcp && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      "Request body must be a JSON object",
+      'Send a JSON object, for example {"label": "Mobile"}, or no body where the body is optional.',
+    );
+  }
+  // Validation of the parsed body comes next, on the same turn.
+  if (inSteps) await nextTurn();
+  return parsed;
 }

@@ -128,7 +128,7 @@ const TOO_MANY_PAGES = `<!doctype html>
  * Whether the route authenticates the request's key itself (the secret-key REST routes and MCP admin
  * mode): such a request is metered per key, or per IP when the key is bad, by `authenticateSecretKey`.
  */
-function meteredByKey(path: string): boolean {
+export function meteredByKey(path: string): boolean {
   if (path === MCP_PATH) return true;
   return path.startsWith("/api/v1/") && !KEYLESS_API_PATHS.has(path);
 }

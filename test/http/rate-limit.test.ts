@@ -76,3 +76,35 @@ describe("guessing keys", () => {
     expect((await t.call("GET", "/api/v1/tags")).status).toBe(200);
   });
 });
+
+describe("bodies refused before the route runs", () => {
+  const t = createTestApp({
+    FEATUREBOARD_RATE_LIMIT_KEY_PER_MINUTE: "2",
+    FEATUREBOARD_RATE_LIMIT_KEY_BURST: "2",
+  });
+  afterAll(() => t.close());
+  const malformed = { rawBody: '{"label": ', headers: { "content-type": "application/json" } };
+
+  test("meet the key check first: a bad key answers 401, not 400", async () => {
+    const response = await t.call("POST", "/api/v1/tags", { ...malformed, key: `sk_${"Q".repeat(32)}` });
+    expectApiError(response, 401, "INVALID_API_KEY");
+  });
+
+  test("count against the key's limit and carry its RateLimit headers, then are refused with 429", async () => {
+    const first = await t.call("POST", "/api/v1/tags", malformed);
+    expectApiError(first, 400, "INVALID_JSON");
+    expect(first.headers.get("ratelimit")).toMatch(/^"secret-key";r=1;t=\d+$/);
+    const tooLarge = await t.call("POST", "/api/v1/tags", {
+      rawBody: JSON.stringify({ label: "x".repeat(2 * 1024 * 1024) }),
+    });
+    expectApiError(tooLarge, 413, "PAYLOAD_TOO_LARGE");
+    expect(tooLarge.headers.get("ratelimit")).toMatch(/r=0/);
+    expectApiError(await t.call("POST", "/api/v1/tags", malformed), 429, "RATE_LIMITED");
+    // The other project's key has its own budget.
+    expectApiError(
+      await t.call("POST", "/api/v1/tags", { ...malformed, key: t.other.secretKey }),
+      400,
+      "INVALID_JSON",
+    );
+  });
+});
