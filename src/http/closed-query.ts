@@ -25,28 +25,48 @@ function repeatedParameter(url: string): string | null {
   return null;
 }
 
+/** The routes of the finished app that declare no schema for `part`, as "METHOD /path" (HEAD read as GET). */
+function routesWithout(routes: InternalRoute[], part: "query" | "body"): Set<string> {
+  return new Set(
+    routes
+      .filter((candidate) => !candidate.hooks[part])
+      .map((candidate) => `${candidate.method} ${candidate.path}`),
+  );
+}
+
+/** The first field of a JSON body, when there is one: `{}` and no body at all carry none. */
+function firstField(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  return Object.keys(body)[0];
+}
+
 /**
- * Query strings are closed like bodies (docs/decisions.md): routes with a query schema refuse unknown
- * parameters through it; this closes the API routes that declare no query at all, where any parameter is
- * unknown, and refuses a parameter given twice anywhere. `routes` reads the finished app's route table,
- * which exists only once every plugin is added.
+ * Query strings and bodies are closed (docs/decisions.md): routes with a schema refuse unknown parameters
+ * and fields through it; this closes the API routes that declare none, where any parameter or body field
+ * is unknown (a `{"reason": …}` sent to a DELETE was silently dropped), and refuses a query parameter
+ * given twice anywhere. `routes` reads the finished app's route table, which exists only once every plugin
+ * is added.
  */
 export function closedQueries(routes: () => InternalRoute[]) {
   let withoutQuery: Set<string> | null = null;
+  let withoutBody: Set<string> | null = null;
   return new Elysia({ name: "http.closed-query" }).onBeforeHandle(
     { as: "global" },
-    ({ request, route, query }) => {
-      const [unknown] = Object.keys(query);
+    ({ request, route, query, body }) => {
       const path = requestPath(request);
-      if (unknown === undefined || !path.startsWith("/api/") || isDocument(path)) return;
+      if (!path.startsWith("/api/") || isDocument(path)) return;
+      const method = request.method === "HEAD" ? "GET" : request.method;
+      const field = firstField(body);
+      if (field !== undefined) {
+        withoutBody ??= routesWithout(routes(), "body");
+        if (withoutBody.has(`${method} ${route}`))
+          throw validationError(field, "is not a known field: this operation takes no body");
+      }
+      const [unknown] = Object.keys(query);
+      if (unknown === undefined) return;
       const repeated = repeatedParameter(request.url);
       if (repeated !== null) throw validationError(repeated, "is given more than once");
-      withoutQuery ??= new Set(
-        routes()
-          .filter((candidate) => !candidate.hooks.query)
-          .map((candidate) => `${candidate.method} ${candidate.path}`),
-      );
-      const method = request.method === "HEAD" ? "GET" : request.method;
+      withoutQuery ??= routesWithout(routes(), "query");
       if (withoutQuery.has(`${method} ${route}`))
         throw validationError(unknown, "is not a known query parameter");
     },

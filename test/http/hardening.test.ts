@@ -212,6 +212,22 @@ describe("bounded input", () => {
     expect(expectApiError(response, 400, "VALIDATION_ERROR").message).toContain("'x'");
   });
 
+  test("a field sent to an operation that takes no body is a 400 naming it; {} and no body still work", async () => {
+    const tag = await t.call("POST", "/api/v1/tags", { body: { label: "Closed bodies" } });
+    const tagPath = `/api/v1/tags/${tag.body.data.id}`;
+    const refused = await t.call("DELETE", tagPath, { body: { reason: "duplicate" } });
+    expect(expectApiError(refused, 400, "VALIDATION_ERROR").message).toBe(
+      "Invalid 'reason': is not a known field: this operation takes no body",
+    );
+    // Nothing was deleted by the refused call.
+    expect((await t.call("GET", "/api/v1/tags")).body.data.map((row: { id: string }) => row.id)).toContain(
+      tag.body.data.id,
+    );
+    expect((await t.call("DELETE", tagPath, { body: {} })).status).toBe(200);
+    const sync = await t.call("POST", "/api/v1/integrations/payments/sync", { body: { force: true } });
+    expect(expectApiError(sync, 400, "VALIDATION_ERROR").message).toContain("'force'");
+  });
+
   test.each([
     ["/api/v1/ai/triage", "42"],
     ["/api/v1/ai/summary", '"text"'],
