@@ -33,6 +33,14 @@ const MAX_IN_FLIGHT = 16;
  * holds 4 of the 16 slots until its time-outs, not all of them (docs/integrations.md, "Concurrency").
  */
 const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/**
+ * An attempt running longer than this no longer holds one of the 16 slots (it stays open, up to its time-out):
+ * five endpoints hanging at once took every slot for 10 s, and a healthy endpoint's deliveries waited that
+ * long. Deliveries usually answer within a few hundred milliseconds (docs/integrations.md, "Concurrency").
+ */
+const SLOW_ATTEMPT_MS = 2000;
+/** Attempts open at once, slow ones included: what bounds the connections the worker holds. */
+const MAX_OPEN_ATTEMPTS = 64;
 const QUARANTINE_MS = 60_000;
 /** How often the worker looks for retries that came due. */
 const TICK_MS = 1000;
@@ -47,7 +55,7 @@ const GONE = 410;
 export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   const { db, config, log } = ctx;
   /** Attempts under way, by delivery id. */
-  const inFlight = new Map<string, Promise<void>>();
+  const inFlight = new Map<string, { work: Promise<void>; startedAt: number }>();
   /** How many of them each target has (`DueDelivery.target`). */
   const inFlightOfTarget = new Map<string, number>();
   const quarantined = new Map<string, number>();
@@ -266,7 +274,15 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
         else inFlightOfTarget.delete(row.target);
         wake();
       });
-    inFlight.set(row.id, work);
+    inFlight.set(row.id, { work, startedAt: Date.now() });
+  }
+
+  /** Whether another attempt may start: a slot free among the attempts that are not slow, and room overall. */
+  function slotFree(now: number): boolean {
+    if (inFlight.size >= MAX_OPEN_ATTEMPTS) return false;
+    let holding = 0;
+    for (const { startedAt } of inFlight.values()) if (now - startedAt < SLOW_ATTEMPT_MS) holding++;
+    return holding < MAX_IN_FLIGHT;
   }
 
   /**
@@ -278,14 +294,14 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     const now = Date.now();
     for (const [id, until] of quarantined) if (until <= now) quarantined.delete(id);
     const full = new Set<string>();
-    while (inFlight.size < MAX_IN_FLIGHT) {
+    while (slotFree(now)) {
       const rows = deliveries.dueDeliveries(db, now, MAX_IN_FLIGHT, {
         deliveryIds: [...inFlight.keys(), ...quarantined.keys()],
         targets: [...full],
       });
       let progress = false;
       for (const row of rows) {
-        if (inFlight.size >= MAX_IN_FLIGHT) return;
+        if (!slotFree(now)) return;
         if ((inFlightOfTarget.get(row.target) ?? 0) >= capOf(row)) {
           if (!full.has(row.target)) progress = true;
           full.add(row.target);
@@ -355,7 +371,7 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
       clearInterval(timer);
       removeListener();
       stopping.abort();
-      await Promise.allSettled([...inFlight.values()]);
+      await Promise.allSettled([...inFlight.values()].map((attempt) => attempt.work));
     },
   };
 }

@@ -81,6 +81,45 @@ describe("one hanging endpoint", () => {
   });
 });
 
+describe("many hanging endpoints", () => {
+  test("hold the slots only while young: a healthy endpoint's burst still goes out in seconds, not after their time-outs", async () => {
+    const t = createTestApp({
+      FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true",
+      FEATUREBOARD_DELIVERY_TIMEOUT: "30s",
+    });
+    let release!: () => void;
+    const never = new Promise<void>((resolve) => (release = resolve));
+    const hanging = startReceiver(async () => {
+      await never;
+      return new Response("too late");
+    });
+    const healthy = startReceiver();
+    // Five endpoints at 4 attempts each would take all 16 slots until their time-outs.
+    for (const path of ["a", "b", "c", "d", "e"]) {
+      const url = `${hanging.url}/${path}`;
+      await t.call("POST", "/api/v1/integrations/webhooks", { body: { url, events: ["post.created"] } });
+    }
+    const worker = startDeliveryWorker(t.ctx);
+    for (let i = 0; i < 10; i++) await makePost(t, { title: `Before ${i}` });
+    await hanging.waitFor(16, 5_000);
+    await t.call("POST", "/api/v1/integrations/webhooks", {
+      body: { url: healthy.url, events: ["post.created"] },
+    });
+    const started = Date.now();
+    for (let i = 0; i < 40; i++) await makePost(t, { title: `Burst ${i}` });
+    await healthy.waitFor(40, 8_000);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    // Each hanging endpoint still has at most 4 attempts open.
+    for (const path of ["/a", "/b", "/c", "/d", "/e"]) {
+      expect(hanging.received.filter((request) => request.path === path).length).toBeLessThanOrEqual(4);
+    }
+    await worker.stop();
+    release();
+    t.close();
+    for (const receiver of [hanging, healthy]) receiver.stop();
+  });
+});
+
 describe("graceful stop", () => {
   test("stop() aborts an attempt in flight without recording it; the next worker sends it with the same id", async () => {
     const t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
