@@ -11,7 +11,7 @@ describe("configuration", () => {
     expect(config.allowPrivateTargets).toBe(false);
     expect(config.rateLimits.secretKey).toEqual({ perMinute: 600, burst: 100 });
     expect(config.rateLimits.publicIp).toEqual({ perMinute: 60, burst: 20 });
-    expect(config.rateLimits.ai.perMinute).toBe(30);
+    expect(config.rateLimits.ai).toEqual({ perMinute: 30, burst: 30 });
     expect(config.publicUrl).toBe("http://localhost:3000");
   });
 

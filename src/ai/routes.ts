@@ -18,23 +18,19 @@ import {
 } from "./schema";
 import * as ai from "./service";
 
-const METERED = " AI requests are rate limited per project.";
-const GATED = " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED);" + METERED;
+const GATED =
+  " Requires the growth plan or higher (403 PLAN_UPGRADE_REQUIRED); AI requests are rate limited per project.";
 
 /**
- * Every AI route is metered against the project's AI bucket (docs/decisions.md, "Rate limits") on top of the key's own.
- * The routes the specification gates (from-text and the workflows; not the similar-post search, docs/ai.md)
- * check the plan first: a project below growth is told to upgrade (403), not to wait (429), and its
- * refused requests cost nothing. The services check the plan again for their other callers (MCP).
+ * The AI workflows the specification gates (from-text, triage, summary, sprint plan) check the plan, then
+ * draw on the project's AI budget on top of the key's own (docs/ai.md, "Endpoints"): a project below
+ * growth is told to upgrade (403), not to wait (429), and its refused requests cost nothing. The services
+ * check the plan again for their other callers (MCP). The similar-post search is a posts route of every
+ * plan and meters like one, against the key only.
  */
-function aiRoutesUnder<const Prefix extends string>(
-  ctx: AppContext,
-  prefix: Prefix,
-  tag: string,
-  { gated }: { gated: boolean },
-) {
+function aiWorkflowRoutes<const Prefix extends string>(ctx: AppContext, prefix: Prefix, tag: string) {
   return secretKeyRoutes(ctx, prefix, tag).onBeforeHandle({ as: "local" }, ({ project, set }) => {
-    if (gated) requirePlan(project, "growth", "AI features");
+    requirePlan(project, "growth", "AI features");
     enforceRateLimit(ctx.rateLimits.ai, project.id, set.headers);
   });
 }
@@ -44,7 +40,7 @@ function aiRoutesUnder<const Prefix extends string>(
  * (`ctx.ai`). Building the routes starts nothing.
  */
 export function aiRoutes(ctx: AppContext) {
-  const similar = aiRoutesUnder(ctx, "/api/v1/posts", "Posts", { gated: false }).get(
+  const similar = secretKeyRoutes(ctx, "/api/v1/posts", "Posts").get(
     "/similar",
     async ({ project, query }) => ({ data: await ai.findSimilarPosts(ctx.ai, project.id, query) }),
     {
@@ -57,12 +53,11 @@ export function aiRoutes(ctx: AppContext) {
         summary: "Find posts similar to a text",
         description:
           "Semantic search over the project's posts. `similarity` is calibrated to 0-1 so that the default " +
-          "`threshold` 0.7 is where a post becomes a likely duplicate; `limit` defaults to 5. Every plan." +
-          METERED,
+          "`threshold` 0.7 is where a post becomes a likely duplicate; `limit` defaults to 5. Every plan.",
       },
     },
   );
-  const fromText = aiRoutesUnder(ctx, "/api/v1/posts", "Posts", { gated: true }).post(
+  const fromText = aiWorkflowRoutes(ctx, "/api/v1/posts", "Posts").post(
     "/from-text",
     async ({ project, body, status }) =>
       status(201, { data: await ai.createPostFromText(ctx.ai, project.id, body) }),
@@ -86,7 +81,7 @@ export function aiRoutes(ctx: AppContext) {
     },
   );
 
-  const workflows = aiRoutesUnder(ctx, "/api/v1/ai", "AI", { gated: true })
+  const workflows = aiWorkflowRoutes(ctx, "/api/v1/ai", "AI")
     .post(
       "/triage",
       async ({ project, body }) => ({ data: await ai.triageInbox(ctx.ai, project.id, body ?? {}) }),

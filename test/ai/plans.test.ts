@@ -70,12 +70,16 @@ describe("AI rate limit", () => {
       expect(response.status).toBe(200);
       expect(response.headers.get("ratelimit-policy")).toContain('"ai"');
     }
-    const limited = await t.call("GET", "/api/v1/posts/similar?query=anything");
+    const limited = await t.call("POST", "/api/v1/ai/triage", { body: {} });
     const error = expectApiError(limited, 429, "RATE_LIMITED");
     expect(error.retry).toBe(true);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // Other routes of the same key are not affected, nor is another project's AI bucket.
     expect((await t.call("GET", "/api/v1/posts")).status).toBe(200);
+    // The similar-post search is a posts route: it draws on the key's budget, not the AI one.
+    const similar = await t.call("GET", "/api/v1/posts/similar?query=anything");
+    expect(similar.status).toBe(200);
+    expect(similar.headers.get("ratelimit-policy")).toContain('"secret-key"');
     expect((await t.call("POST", "/api/v1/ai/summary", { key: t.other.secretKey })).status).toBe(200);
   });
 

@@ -50,7 +50,8 @@ export const searchSimilarTool = defineTool({
   output: t.Object({ posts: t.Array(SimilarPostSchema) }),
   async run(session, args) {
     const input = { query: args.query, ...defined({ threshold: args.threshold, limit: args.limit }) };
-    const found = await ai.findSimilarPosts(session.ctx.ai, aiProject(session).id, input);
+    // A posts search of every plan, metered like the REST route: against the key only (docs/ai.md).
+    const found = await ai.findSimilarPosts(session.ctx.ai, adminProject(session).id, input);
     return { posts: found };
   },
 });
