@@ -16,7 +16,11 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { Value } from "@sinclair/typebox/value";
 import { ConfigError, SECRET_KEY_PATTERN } from "../config";
+import { ApiErrorSchema, type ApiErrorBody } from "../http/errors";
+import { retryAfterMs } from "../http/outbound";
 import { APP_VERSION } from "../meta/version";
 import { MCP_PATH } from "../http/request-info";
 import { SERVER_INSTRUCTIONS } from "./server";
@@ -61,7 +65,7 @@ export function machineAnonymousId(): string {
   return `mcp-${createHash("sha256").update(`featureboard-voter:${who}`).digest("hex").slice(0, 24)}`;
 }
 
-function unreachableError(config: StdioConfig, error: unknown) {
+function unreachableError(config: StdioConfig, error: unknown): ApiErrorBody {
   const message = `featureboard at ${config.url} could not be reached: ${error instanceof Error ? error.message : String(error)}`;
   const hint = "Start the service (featureboard serve) or fix FEATUREBOARD_URL, then try again.";
   return {
@@ -73,6 +77,74 @@ function unreachableError(config: StdioConfig, error: unknown) {
     error: message,
     suggestion: hint,
   };
+}
+
+/** The service's own refusal of a relayed request, as it answered it over HTTP. */
+type RelayedApiError = ApiErrorBody & {
+  /** Seconds to wait before retrying, from the answer's Retry-After header (docs/mcp.md). */
+  retry_after?: number;
+};
+
+/**
+ * The service answered a relayed request with an HTTP error of its own (a wrong or revoked key, a rate
+ * limit): its ApiError body, which the relay passes on instead of calling the service unreachable.
+ */
+class ServiceRefusal extends Error {
+  constructor(readonly body: RelayedApiError) {
+    super(body.message);
+  }
+}
+
+async function apiErrorOf(response: Response): Promise<ApiErrorBody | null> {
+  try {
+    const body: unknown = await response.json();
+    return Value.Check(ApiErrorSchema, body) ? body : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `fetch` for the upstream transport. The SDK turns an HTTP error into a StreamableHTTPError that keeps
+ * the status and the body only as text, and drops the headers; an answer that is the service's ApiError is
+ * thrown as a ServiceRefusal instead, Retry-After included. Any other failed answer (a proxy's error page)
+ * is left to the SDK: the service itself was not reached.
+ */
+const fetchKeepingRefusals: FetchLike = async (url, init) => {
+  const response = await fetch(url, init);
+  if (response.ok) return response;
+  const body = await apiErrorOf(response.clone());
+  if (body === null) return response;
+  const waitMs = retryAfterMs(response.headers.get("retry-after"), Date.now());
+  throw new ServiceRefusal(waitMs === undefined ? body : { ...body, retry_after: Math.ceil(waitMs / 1000) });
+};
+
+/**
+ * A JSON-RPC error passed on as the service worded it. (An McpError would not do: its message is
+ * "MCP error <code>: …", so a relayed one would reach the agent as "MCP error -32602: MCP error -32602: …".)
+ */
+class RelayedError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Why a relayed request failed, as the agent gets it for anything but a tool call: the service's own
+ * JSON-RPC error unchanged; its HTTP refusal as an internal error with its message and ApiError body; and
+ * SERVICE_UNAVAILABLE only when no answer came.
+ */
+function relayedError(config: StdioConfig, error: unknown): RelayedError {
+  if (error instanceof McpError) {
+    const message = error.message.replace(`MCP error ${error.code}: `, "");
+    return new RelayedError(error.code, message, error.data);
+  }
+  const body = error instanceof ServiceRefusal ? error.body : unreachableError(config, error);
+  return new RelayedError(ErrorCode.InternalError, body.message, body);
 }
 
 /**
@@ -103,7 +175,11 @@ export function createStdioProxy(
       const headers: Record<string, string> = config.apiKey
         ? { authorization: `Bearer ${config.apiKey}` }
         : {};
-      await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+      const transport = new StreamableHTTPClientTransport(endpoint, {
+        requestInit: { headers },
+        fetch: fetchKeepingRefusals,
+      });
+      await client.connect(transport);
       return client;
     })().catch((error: unknown) => {
       connecting = null;
@@ -112,17 +188,20 @@ export function createStdioProxy(
     return connecting;
   };
 
-  /** Relays one request; a failure that is not the service's own MCP error means it is unreachable. */
+  /** A failed relay that was not the service's own JSON-RPC answer connects afresh next time. */
+  const forgetConnection = (error: unknown) => {
+    if (!(error instanceof McpError)) connecting = null;
+  };
+
+  /** Relays one request; its failure as `relayedError` words it. */
   const relay = <T>(work: (client: Client) => Promise<T>): Promise<T> =>
     tracked(
       (async () => {
         try {
           return await work(await upstream());
         } catch (error) {
-          if (error instanceof McpError) throw error;
-          connecting = null;
-          const body = unreachableError(config, error);
-          throw new McpError(ErrorCode.InternalError, body.message, body);
+          forgetConnection(error);
+          throw relayedError(config, error);
         }
       })(),
     );
@@ -144,9 +223,11 @@ export function createStdioProxy(
         try {
           return (await (await upstream()).callTool(params)) as CallToolResult;
         } catch (error) {
-          if (error instanceof McpError) throw error;
-          connecting = null;
-          const body = unreachableError(config, error);
+          forgetConnection(error);
+          // The service's refusal (INVALID_API_KEY, RATE_LIMITED) is the tool error it would have been
+          // hosted; a JSON-RPC error of the service (an unknown tool) stays one.
+          if (error instanceof McpError) throw relayedError(config, error);
+          const body = error instanceof ServiceRefusal ? error.body : unreachableError(config, error);
           return { isError: true, content: [{ type: "text", text: JSON.stringify(body, null, 2) }] };
         }
       })(),

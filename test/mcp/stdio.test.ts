@@ -3,9 +3,10 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { machineAnonymousId } from "../../src/mcp/stdio";
 import { type JsonBody, tempDir } from "../support/app";
-import { callTool, toolValue } from "../support/mcp";
+import { callTool, connectHttp, toolValue } from "../support/mcp";
 import { PrivateDataScan } from "../support/private-data";
 import { runCommand, type ServiceProcess, SOURCE_COMMAND, startServiceProcess } from "../support/process";
 
@@ -184,6 +185,69 @@ describe("featureboard mcp over stdio", () => {
       isError: true,
       value: { error_code: "SERVICE_UNAVAILABLE", retry: true },
     });
+  });
+
+  test("a wrong key is the service's INVALID_API_KEY, for a tool call and for any other request", async () => {
+    const client = await stdioClient({ FEATUREBOARD_API_KEY: `sk_${"W".repeat(32)}` });
+    const outcome = await callTool(client, "list_posts", {});
+    expect(outcome).toMatchObject({
+      isError: true,
+      value: {
+        error_code: "INVALID_API_KEY",
+        message: "The API key is unknown or has been revoked",
+        retry: false,
+      },
+    });
+    const refused = await client.listTools().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(McpError);
+    expect(refused).toMatchObject({
+      code: ErrorCode.InternalError,
+      message: "MCP error -32603: The API key is unknown or has been revoked",
+      data: { error_code: "INVALID_API_KEY", retry: false },
+    });
+  });
+
+  test("the service's own JSON-RPC errors come through exactly as the hosted endpoint answers them", async () => {
+    const client = await stdioClient({ FEATUREBOARD_API_KEY: SECRET_KEY });
+    const hosted = await connectHttp(service.url, { key: SECRET_KEY });
+    clients.push(hosted);
+    const unknownPrompt = { name: "no_such_prompt" };
+    const viaStdio = await client.getPrompt(unknownPrompt).catch((error: unknown) => error);
+    const viaHttp = await hosted.getPrompt(unknownPrompt).catch((error: unknown) => error);
+    expect(viaHttp).toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(viaStdio).toBeInstanceOf(McpError);
+    expect({ ...(viaStdio as McpError), message: (viaStdio as McpError).message }).toEqual({
+      ...(viaHttp as McpError),
+      message: (viaHttp as McpError).message,
+    });
+  });
+
+  test("a rate limit is the service's RATE_LIMITED with its wait, not an unreachable service", async () => {
+    const limited = await startServiceProcess(SOURCE_COMMAND, {
+      FEATUREBOARD_DB: join(dir, "limited.db"),
+      FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "1",
+      FEATUREBOARD_RATE_LIMIT_IP_BURST: "4",
+    });
+    try {
+      const client = await stdioClient({
+        FEATUREBOARD_URL: limited.url,
+        FEATUREBOARD_PROJECT_SLUG: "default",
+      });
+      let outcome = await callTool(client, "browse_board", {});
+      for (let call = 0; call < 5 && !outcome.isError; call++)
+        outcome = await callTool(client, "browse_board", {});
+      expect(outcome).toMatchObject({ isError: true, value: { error_code: "RATE_LIMITED", retry: true } });
+      expect(outcome.value.retry_after).toBeGreaterThanOrEqual(1);
+      const refused = await client.listTools().catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: ErrorCode.InternalError,
+        data: { error_code: "RATE_LIMITED", retry: true },
+      });
+      expect((refused as McpError).message).toContain("Rate limit exceeded");
+    } finally {
+      limited.proc.kill("SIGTERM");
+      await limited.exited;
+    }
   });
 
   test("a bad setting stops it with one line naming the variable", () => {
