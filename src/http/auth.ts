@@ -3,8 +3,8 @@ import type { AppContext } from "../context";
 import { type Authenticated, authenticateKey } from "../projects/service";
 import { ApiError } from "./errors";
 import type { BeforeRefusingBody } from "./body";
-import { enforceRateLimit, meteredByKey } from "./rate-limit";
-import { requestInfo, requestPath } from "./request-info";
+import { enforceRateLimit, meteredByKeyCheck } from "./rate-limit";
+import { requestInfo } from "./request-info";
 
 function bearerToken(header: string | null): string | null {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
@@ -43,7 +43,7 @@ export function authenticateSecretKey(ctx: AppContext, request: Request, headers
   const token = bearerToken(header);
   const authenticated = token?.startsWith("sk_") ? authenticateKey(ctx.db, token) : null;
   if (authenticated?.kind !== "secret") {
-    // Without any Authorization header the keyless limiter has already metered this request.
+    // Without any key there is nothing to guess: the 401 is not metered (`meteredByKeyCheck`).
     if (header !== null) enforceRateLimit(ctx.rateLimits.publicIp, info.clientIp, headers);
     throw rejection(token);
   }
@@ -61,13 +61,11 @@ export function secretKeyAuth(ctx: AppContext) {
 
 /**
  * A body refused before its route runs (malformed, too deep, too large) still meets the key check first:
- * a bad key answers 401, and a good one is metered and gets its RateLimit headers (docs/decisions.md,
- * "Rate limits"). Without an Authorization header the keyless limiter has metered the request already.
+ * a missing or bad key answers 401, and a good one is metered and gets its RateLimit headers
+ * (docs/decisions.md, "Rate limits").
  */
 export function authenticateBeforeRefusingBody(ctx: AppContext): BeforeRefusingBody {
   return (request: Request, headers: HeaderBag): void => {
-    if (request.headers.has("authorization") && meteredByKey(requestPath(request))) {
-      authenticateSecretKey(ctx, request, headers);
-    }
+    if (meteredByKeyCheck(request)) authenticateSecretKey(ctx, request, headers);
   };
 }

@@ -125,24 +125,29 @@ const TOO_MANY_PAGES = `<!doctype html>
 (the Retry-After header says how long) and reload.</p></body></html>`;
 
 /**
- * Whether the route authenticates the request's key itself (the secret-key REST routes and MCP admin
- * mode): such a request is metered per key, or per IP when the key is bad, by `authenticateSecretKey`.
+ * Whether the route's key check (`authenticateSecretKey`) meters the request instead of the keyless
+ * limiter: every request to a secret-key REST route, and MCP requests that carry a key (admin mode). The
+ * key check meters a good key per key and a bad one per client IP (guessing keys is limited); a request
+ * with no key at all to a secret-key route is answered 401 and metered by nothing, as it costs nothing
+ * and a client checking "no key → 401" across the API must not be told 429 instead (docs/decisions.md,
+ * "Rate limits").
  */
-export function meteredByKey(path: string): boolean {
-  if (path === MCP_PATH) return true;
+export function meteredByKeyCheck(request: Request): boolean {
+  const path = requestPath(request);
+  if (path === MCP_PATH) return request.headers.has("authorization");
   return path.startsWith("/api/v1/") && !KEYLESS_API_PATHS.has(path);
 }
 
 /**
- * Every request is metered exactly once: per client IP here, unless it carries an Authorization header to
- * a route that authenticates keys (then the auth step meters it per key). A header sent to a keyless route
- * (board pages, feed, discovery, the public API) is ignored and changes nothing.
+ * Every request is metered at most once: per client IP here, unless the route's key check meters it
+ * (`meteredByKeyCheck`). A header sent to a keyless route (board pages, feed, discovery, the public API) is
+ * ignored and changes nothing.
  */
 export function keylessRateLimit(ctx: { rateLimits: RateLimits }) {
   return new Elysia({ name: "http.keyless-rate-limit" }).onRequest(({ request, set }) => {
     const path = requestPath(request);
     if (UNMETERED_PATHS.has(path) || path.startsWith(STATIC_ASSETS)) return;
-    if (request.headers.has("authorization") && meteredByKey(path)) return;
+    if (meteredByKeyCheck(request)) return;
     const clientIp = requestInfo(request).clientIp;
     if (!isBoardPage(path)) return enforceRateLimit(ctx.rateLimits.publicIp, clientIp, set.headers);
     try {

@@ -60,6 +60,24 @@ describe("rate limiting over HTTP", () => {
   });
 });
 
+describe("requests without any key to secret-key routes", () => {
+  const t = createTestApp({
+    FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
+    FEATUREBOARD_RATE_LIMIT_IP_BURST: "2",
+  });
+  afterAll(() => t.close());
+
+  test("answer 401 every time, never 429: there is nothing to guess", async () => {
+    for (let i = 0; i < 6; i++) {
+      expectApiError(await t.call("GET", "/api/v1/tags", { key: null }), 401, "SECRET_KEY_REQUIRED");
+      const malformed = await t.call("POST", "/api/v1/posts", { key: null, rawBody: "{" });
+      expectApiError(malformed, 401, "SECRET_KEY_REQUIRED");
+    }
+    // The per-IP budget they did not spend still serves keyless routes.
+    expect((await t.call("GET", "/api/v1/", { key: null })).status).toBe(200);
+  });
+});
+
 describe("guessing keys", () => {
   const t = createTestApp({
     FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
