@@ -147,6 +147,9 @@ export function keylessRateLimit(ctx: { rateLimits: RateLimits }) {
   return new Elysia({ name: "http.keyless-rate-limit" }).onRequest(({ request, set }) => {
     const path = requestPath(request);
     if (UNMETERED_PATHS.has(path) || path.startsWith(STATIC_ASSETS)) return;
+    // A browser sends a CORS preflight on its own before a widget's vote or comment: that vote would cost
+    // the visitor two requests of the budget. The preflight is answered from constants.
+    if (request.method === "OPTIONS") return;
     if (meteredByKeyCheck(request)) return;
     const clientIp = requestInfo(request).clientIp;
     if (!isBoardPage(path)) return enforceRateLimit(ctx.rateLimits.publicIp, clientIp, set.headers);

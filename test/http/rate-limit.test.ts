@@ -78,6 +78,26 @@ describe("requests without any key to secret-key routes", () => {
   });
 });
 
+describe("CORS preflights", () => {
+  const t = createTestApp({
+    FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
+    FEATUREBOARD_RATE_LIMIT_IP_BURST: "2",
+  });
+  afterAll(() => t.close());
+
+  test("are not metered: the widget's own requests keep the visitor's whole budget", async () => {
+    const headers = { origin: "https://customer.example", "access-control-request-method": "POST" };
+    for (let i = 0; i < 5; i++) {
+      const preflight = await t.call("OPTIONS", "/api/public/boards/acme/posts", { key: null, headers });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("ratelimit")).toBeNull();
+    }
+    const first = await t.call("GET", "/api/public/boards/acme/posts", { key: null });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit")).toMatch(/^"client-ip";r=1;/);
+  });
+});
+
 describe("guessing keys", () => {
   const t = createTestApp({
     FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
