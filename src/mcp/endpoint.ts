@@ -1,32 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { requestUrl } from "../http/request-info";
+import { refuseInvalidParams } from "./request-params";
 import { createMcpServer } from "./server";
 import type { McpSession } from "./tool";
-
-/**
- * One MCP request, stateless (docs/mcp.md): its own server and transport, answered as plain JSON. Loaded
- * by src/mcp/routes.ts on the first MCP request, so the SDK costs nothing at start-up.
- */
-/**
- * A `tools/call` whose `arguments` is not an object. The SDK answers it as an internal error (-32603)
- * carrying its validator's issue list; it is the caller's mistake, so it is answered as invalid params
- * (-32602) in a sentence, as a tool's own argument errors are worded.
- */
-function argumentsNotAnObject(body: unknown): Response | null {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
-  const message = body as { method?: unknown; params?: unknown; id?: unknown };
-  if (message.method !== "tools/call" || typeof message.params !== "object" || message.params === null) {
-    return null;
-  }
-  const args = (message.params as { arguments?: unknown }).arguments;
-  if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return null;
-  const answer = {
-    jsonrpc: "2.0",
-    id: message.id ?? null,
-    error: { code: -32602, message: "Invalid params: 'arguments' must be an object of the tool's arguments" },
-  };
-  return Response.json(answer);
-}
 
 /**
  * An empty JSON-RPC batch is an invalid request (JSON-RPC 2.0, "Batch"): the SDK took it for a batch of
@@ -52,8 +28,12 @@ function withReadableUrl(request: Request): Request {
   return new Request(requestUrl(request), { method: request.method, headers: request.headers });
 }
 
+/**
+ * One MCP request, stateless (docs/mcp.md): its own server and transport, answered as plain JSON. Loaded
+ * by src/mcp/routes.ts on the first MCP request, so the SDK costs nothing at start-up.
+ */
 export async function answerMcp(session: McpSession, request: Request, body: unknown): Promise<Response> {
-  const refused = emptyBatch(body) ?? argumentsNotAnObject(body);
+  const refused = emptyBatch(body);
   if (refused) return refused;
   const server = createMcpServer(session);
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -61,6 +41,7 @@ export async function answerMcp(session: McpSession, request: Request, body: unk
     enableJsonResponse: true,
   });
   await server.connect(transport);
+  refuseInvalidParams(transport);
   try {
     return await transport.handleRequest(withReadableUrl(request), { parsedBody: body });
   } finally {

@@ -23,6 +23,7 @@ import { ApiErrorSchema, type ApiErrorBody } from "../http/errors";
 import { retryAfterMs } from "../http/outbound";
 import { APP_VERSION } from "../meta/version";
 import { MCP_PATH } from "../http/request-info";
+import { refuseInvalidParams } from "./request-params";
 import { SERVER_INSTRUCTIONS } from "./server";
 
 export interface StdioConfig {
@@ -258,7 +259,9 @@ export function createStdioProxy(
 /** Runs the stdio server until the agent closes stdin. Nothing but MCP messages goes to stdout. */
 export async function runStdioServer(config: StdioConfig): Promise<void> {
   const { server, settled } = createStdioProxy(config);
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  refuseInvalidParams(transport);
   process.stdin.once("end", () => {
     void (async () => {
       // Answer what was asked before stdin closed: the relayed requests, then their answers written

@@ -324,24 +324,62 @@ describe("hosted MCP without a key (public mode)", () => {
     });
   });
 
-  test("tools/call with arguments that are not an object is invalid params, in a sentence", async () => {
-    const headers = { accept: "application/json, text/event-stream", "content-type": "application/json" };
-    for (const args of ["[]", '"text"', "42"]) {
-      const response = await fetch(`${server.url}/mcp?project=acme`, {
+  test("a request whose params do not fit its method is invalid params, in a sentence naming the param", async () => {
+    const post = (body: unknown) =>
+      fetch(`${server.url}/mcp?project=acme`, {
         method: "POST",
-        headers,
-        body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"browse_board","arguments":${args}}}`,
+        headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+        body: JSON.stringify(body),
       });
+    const cases: [method: string, params: unknown, message: string][] = [
+      ["tools/call", { arguments: {} }, "Invalid params: 'name' is required"],
+      ["tools/call", undefined, "Invalid params: 'params' is required"],
+      [
+        "tools/call",
+        { name: "browse_board", arguments: [] },
+        "Invalid params: 'arguments' must be an object",
+      ],
+      [
+        "tools/call",
+        { name: "browse_board", arguments: "text" },
+        "Invalid params: 'arguments' must be an object",
+      ],
+      [
+        "tools/call",
+        { name: "browse_board", arguments: 42 },
+        "Invalid params: 'arguments' must be an object",
+      ],
+      ["resources/read", {}, "Invalid params: 'uri' is required"],
+      [
+        "prompts/get",
+        { name: "submit_public_feedback", arguments: { idea: 5 } },
+        "Invalid params: 'arguments.idea' must be a string",
+      ],
+    ];
+    for (const [index, [method, params, message]] of cases.entries()) {
+      const request = { jsonrpc: "2.0", id: index, method, ...(params === undefined ? {} : { params }) };
+      const response = await post(request);
       expect(response.status).toBe(200);
       expect(await readJson(response)).toEqual({
         jsonrpc: "2.0",
-        id: 7,
-        error: {
-          code: -32602,
-          message: "Invalid params: 'arguments' must be an object of the tool's arguments",
-        },
+        id: index,
+        error: { code: -32602, message },
       });
     }
+    // In a batch each request is answered on its own: the malformed ones as above, the others normally.
+    const batch = cases.map(([method, params], index) => ({ jsonrpc: "2.0", id: index, method, params }));
+    const answers = (await readJson(
+      await post([...batch, { jsonrpc: "2.0", id: 99, method: "tools/list" }]),
+    )) as {
+      id: number;
+      error?: { code: number; message: string };
+      result?: { tools: unknown[] };
+    }[];
+    const byId = new Map(answers.map((answer) => [answer.id, answer]));
+    for (const [index, [, , message]] of cases.entries()) {
+      expect(byId.get(index)?.error).toEqual({ code: -32602, message });
+    }
+    expect(byId.get(99)?.result?.tools).toHaveLength(PUBLIC_TOOLS.length);
   });
 
   test("public mode is rate limited per client IP, like the public API", async () => {

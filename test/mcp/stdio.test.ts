@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { machineAnonymousId } from "../../src/mcp/stdio";
 import { type JsonBody, tempDir } from "../support/app";
 import { callTool, connectHttp, toolValue } from "../support/mcp";
@@ -219,6 +219,17 @@ describe("featureboard mcp over stdio", () => {
     expect({ ...(viaStdio as McpError), message: (viaStdio as McpError).message }).toEqual({
       ...(viaHttp as McpError),
       message: (viaHttp as McpError).message,
+    });
+  });
+
+  test("a request whose params do not fit its method is invalid params, in a sentence naming the param", async () => {
+    const client = await stdioClient({ FEATUREBOARD_API_KEY: SECRET_KEY });
+    const refused = await client
+      .request({ method: "tools/call", params: { arguments: {} } }, CallToolResultSchema)
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: "MCP error -32602: Invalid params: 'name' is required",
     });
   });
 
