@@ -151,6 +151,21 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     expect((await toolValue(admin, "get_comments", { post_id: post.id, internal: "all" })).comments).toEqual(
       (await rest("GET", `/api/v1/posts/${post.id}/comments?internal=all`)).data,
     );
+    // `internal` is a flag to an agent: true is the notes only, as the REST query's "true" is.
+    const notes = (await rest("GET", `/api/v1/posts/${post.id}/comments?internal=true`)).data;
+    expect(notes).toEqual([note.comment]);
+    expect((await toolValue(admin, "get_comments", { post_id: post.id, internal: true })).comments).toEqual(
+      notes,
+    );
+    expect((await toolValue(admin, "get_comments", { post_id: post.id, internal: "true" })).comments).toEqual(
+      notes,
+    );
+    expect((await toolValue(admin, "get_comments", { post_id: post.id, internal: false })).comments).toEqual([
+      reply.comment,
+    ]);
+    expect((await callTool(admin, "get_comments", { post_id: post.id, internal: "yes" })).value.message).toBe(
+      `Invalid 'internal': must be true, false or the string "all"`,
+    );
     expect(
       await toolValue(admin, "delete_comment", { post_id: post.id, comment_id: note.comment.id }),
     ).toEqual({ success: true });

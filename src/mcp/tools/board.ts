@@ -87,23 +87,36 @@ export const addCommentTool = defineTool({
   },
 });
 
-const COMMENT_FILTERS = { public: "public", true: "internal", all: "all" } as const;
+/**
+ * Which comments `internal` asks for. An agent reads a flag named `internal` as a boolean, so true and false
+ * are taken besides the REST query's strings "true" and "all" (docs/mcp.md).
+ */
+function commentFilter(internal: boolean | "true" | "all" | undefined) {
+  if (internal === "all") return "all";
+  return internal === true || internal === "true" ? "internal" : "public";
+}
 
 export const getCommentsTool = defineTool({
   name: "get_comments",
   title: "List a post's comments",
   description:
-    "Use to read the discussion on a post. Public comments by default; internal='true' for the team's notes only, " +
+    "Use to read the discussion on a post. Public comments by default; internal=true for the team's notes only, " +
     "internal='all' for both.",
   access: "admin",
   annotations: READS,
   input: Args({
     post_id: PostId,
-    internal: Type.Optional(Type.Union([Type.Literal("true"), Type.Literal("all")])),
+    internal: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Literal("true"), Type.Literal("all")], {
+        description:
+          'true (or "true"): the team\'s internal notes only; "all": every comment; false or omitted: public comments',
+        error: 'must be true, false or the string "all"',
+      }),
+    ),
   }),
   output: t.Object({ comments: t.Array(CommentSchema) }),
   run(session, args) {
-    const filter = COMMENT_FILTERS[args.internal ?? "public"];
+    const filter = commentFilter(args.internal);
     return {
       comments: comments.listComments(session.ctx.db, adminProject(session).id, args.post_id, filter),
     };
