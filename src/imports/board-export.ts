@@ -18,7 +18,6 @@ import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
   ExportCommentSchema,
-  type ExportPost,
   ExportPostSchema,
   ExportReleaseSchema,
   ExportTagSchema,
@@ -209,7 +208,7 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     return { id: users.upsertUserByEmail(db, projectId, input, origin).user.id, made: true };
   });
 
-  const posts = list("posts") as Partial<ExportPost>[];
+  const posts = list("posts").flatMap((row) => postLinksOf(row) ?? []);
   each("posts", ExportPostSchema, (post) => {
     const author =
       post.createdByBoardUserId === null ? undefined : requireTarget("user", post.createdByBoardUserId);
@@ -300,6 +299,21 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
 
   const imported = Object.values(created).reduce((sum, count) => sum + count, 0);
   return { imported, skipped, errors, created };
+}
+
+/**
+ * The link fields of an export's post row, read again once every post exists (merges, releases): from any
+ * row that is an object, valid or not, as `each` has refused the invalid ones and their ids map to nothing.
+ * A row that is not an object (`null`) has none; reading it ended the import in a 500 after its first rows
+ * were stored.
+ */
+function postLinksOf(row: unknown): { id: unknown; mergedIntoId: unknown; releaseId: unknown } | null {
+  if (typeof row !== "object" || row === null) return null;
+  return {
+    id: "id" in row ? row.id : undefined,
+    mergedIntoId: "mergedIntoId" in row ? row.mergedIntoId : undefined,
+    releaseId: "releaseId" in row ? row.releaseId : undefined,
+  };
 }
 
 /** A board user known without an email (the users service registers users by email). */

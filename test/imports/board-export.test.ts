@@ -256,6 +256,24 @@ describe("board export", () => {
     }
   });
 
+  test("a post row that is not an object (null) is a row error, not a 500 after the rows before it were stored", async () => {
+    const original = await exportOf(source);
+    const broken = structuredClone(original);
+    broken.posts.splice(1, 0, null);
+    const fresh = createTestApp();
+    try {
+      const result = await importInto(fresh, broken);
+      expect(result.errors).toContainEqual(
+        expect.objectContaining({ row: 2, entity: "posts", error_code: "VALIDATION_ERROR" }),
+      );
+      expect(result.created.posts).toBe(original.posts.length);
+      // Every link survives, the merges and releases read after the posts included.
+      expect(normalize(await exportOf(fresh))).toEqual(normalize(original));
+    } finally {
+      fresh.close();
+    }
+  });
+
   test("rows with source board-export (each with a title, as the specification gives data) are imported as rows", async () => {
     const imported = await elsewhere.call("POST", "/api/v1/import", {
       body: {
