@@ -212,6 +212,35 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     expect(bulk.results[3].error.error_code).toBe("TAG_NOT_FOUND");
     expect((await rest("GET", `/api/v1/posts/${a.id}`)).data.status).toBe("APPROVED");
 
+    // An item field the tool does not have, the REST name `tagIds` included, fails that item alone.
+    const tag = await toolValue(admin, "create_tag", { label: "Bulk tag" });
+    const mixed = await toolValue(admin, "bulk_update_posts", {
+      items: [
+        { id: b.id, tagIds: [tag.tag.id] },
+        { id: a.id, title: "Bulk A, renamed" },
+        { id: b.id, colour: "red" },
+        { id: b.id, status: "APPROVED" },
+      ],
+    });
+    expect(mixed.results).toEqual([
+      {
+        index: 0,
+        id: b.id,
+        status: "error",
+        error: { error_code: "VALIDATION_ERROR", message: "Invalid 'tagIds': is not a known field" },
+      },
+      expect.objectContaining({ index: 1, id: a.id, status: "updated" }),
+      {
+        index: 2,
+        id: b.id,
+        status: "error",
+        error: { error_code: "VALIDATION_ERROR", message: "Invalid 'colour': is not a known field" },
+      },
+      expect.objectContaining({ index: 3, id: b.id, status: "updated" }),
+    ]);
+    const bAfter = (await rest("GET", `/api/v1/posts/${b.id}`)).data;
+    expect(bAfter).toMatchObject({ status: "APPROVED", tags: [] });
+
     await toolValue(admin, "add_vote", { post_id: b.id, anonymous_id: "x" });
     const merged = await toolValue(admin, "merge_posts", { post_id: b.id, into_post_id: a.id });
     expect(merged).toMatchObject({

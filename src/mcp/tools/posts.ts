@@ -3,9 +3,27 @@ import { t } from "elysia";
 import { PaginationSchema } from "../../http/paging";
 import { DateTimeInput, SuccessSchema } from "../../http/schemas";
 import { listPosts } from "../../posts/listing";
-import { BulkResultSchema, MergeResultSchema, PostSchema, PostWithTagsSchema } from "../../posts/schema";
+import {
+  type BulkResult,
+  BulkResultSchema,
+  MergeResultSchema,
+  PostSchema,
+  PostWithTagsSchema,
+} from "../../posts/schema";
 import * as posts from "../../posts/service";
-import { adminProject, ADDS, defineTool, inToolTerms, READS, REMOVES, type Tool, UPDATES } from "../tool";
+import { ApiError } from "../../http/errors";
+import { requireValid } from "../../http/validation-message";
+import {
+  adminProject,
+  ADDS,
+  defineTool,
+  inToolTerms,
+  type McpSession,
+  READS,
+  REMOVES,
+  type Tool,
+  UPDATES,
+} from "../tool";
 import { LIMITS } from "../../http/limits";
 import {
   Args,
@@ -42,13 +60,62 @@ function patchOf(args: Editable) {
   return defined({ ...rest, tagIds }) as Parameters<typeof posts.updatePost>[3];
 }
 
-/** A snake_case bulk item → the REST bulk item, unchecked: bulkUpdatePosts checks each item on its own. */
 /** A bulk item's fields by the REST names the service reports them under. */
 const ITEM_FIELDS = new Map([["tagIds", "tag_ids"]]);
 
+/**
+ * The fields a bulk item may have, their values unchecked (bulkUpdatePosts checks each item on its own):
+ * a REST name such as `tagIds` is not one of them and is refused, as an unknown argument is (docs/mcp.md).
+ */
+const BulkItemFields = Args(
+  Object.fromEntries(["id", ...Object.keys(editable)].map((name) => [name, Type.Optional(Type.Unknown())])),
+);
+
+/** A snake_case bulk item → the REST bulk item, its values unchecked. */
 function bulkItemOf(item: Record<string, unknown>): Record<string, unknown> {
   const { tag_ids: tagIds, ...rest } = item;
   return tagIds === undefined ? rest : { ...rest, tagIds };
+}
+
+/** An item refused for a field the tool does not have: its own error result, as a bad REST item gets. */
+function unknownFieldResult(item: Record<string, unknown>, index: number): BulkResult | null {
+  try {
+    requireValid(BulkItemFields, item, "item");
+    return null;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const id = typeof item.id === "string" ? item.id : null;
+    return { index, id, status: "error", error: { error_code: error.code, message: error.message } };
+  }
+}
+
+/**
+ * Applies the items whose fields are all the tool's through the service, in order, and answers every
+ * item's result at its own index, the refused ones included. Each error reads in the items' own words
+ * (`tag_ids`), as a thrown error would.
+ */
+function bulkUpdate(session: McpSession, items: Record<string, unknown>[]): BulkResult[] {
+  const results: BulkResult[] = [];
+  const applied: { index: number; item: Record<string, unknown> }[] = [];
+  items.forEach((item, index) => {
+    const refused = unknownFieldResult(item, index);
+    if (refused) results.push(refused);
+    else applied.push({ index, item: bulkItemOf(item) });
+  });
+  const updates = posts.bulkUpdatePosts(
+    session.ctx.db,
+    adminProject(session).id,
+    applied.map(({ item }) => item),
+  );
+  for (const result of updates) {
+    const index = applied[result.index]?.index ?? result.index;
+    const error = result.error && {
+      ...result.error,
+      message: inToolTerms(result.error.message, ITEM_FIELDS),
+    };
+    results.push({ ...result, index, ...(error ? { error } : {}) });
+  }
+  return results.sort((first, second) => first.index - second.index);
 }
 
 export const listPostsTool = defineTool({
@@ -169,18 +236,7 @@ export const bulkUpdatePostsTool = defineTool({
     ),
   }),
   output: t.Object({ results: t.Array(BulkResultSchema) }),
-  run(session, args) {
-    const items = args.items.map(bulkItemOf);
-    const results = posts.bulkUpdatePosts(session.ctx.db, adminProject(session).id, items);
-    // Each item's error in the items' own words (`tag_ids`), as a thrown error would be.
-    return {
-      results: results.map((result) =>
-        result.error
-          ? { ...result, error: { ...result.error, message: inToolTerms(result.error.message, ITEM_FIELDS) } }
-          : result,
-      ),
-    };
-  },
+  run: (session, args) => ({ results: bulkUpdate(session, args.items) }),
 });
 
 export const mergePostsTool = defineTool({
