@@ -91,6 +91,16 @@ export function roadmapPage(chrome: Chrome, roadmap: Roadmap): Html {
 }
 
 /**
+ * Whether publishing emails the subscribers (author, voters, commenters) of each request it ships. Ticked
+ * by default: telling the people who asked is why a request is shipped on the board (docs/dashboard.md).
+ */
+function emailSubscribersChoice(id: string, label: string): Html {
+  return html`<label class="check" for="${id}"
+    ><input id="${id}" type="checkbox" name="emailSubscribers" value="yes" checked /> ${label}</label
+  >`;
+}
+
+/**
  * The release editor: a new release (`release` null), or one to change. A draft is saved as a draft or
  * published; a published release is saved as it is (the API's PATCH can unpublish it).
  */
@@ -149,6 +159,7 @@ ${release?.content ?? ""}</textarea>
           >`,
       )}
     </fieldset>
+    ${emailSubscribersChoice("release-email", "Email the subscribers of the shipped requests")}
     <p>
       ${
         release && !release.isDraft
@@ -159,7 +170,7 @@ ${release?.content ?? ""}</textarea>
                 name="publish"
                 value="yes"
                 type="submit"
-                data-confirm="Publish this release? It goes on the public changelog and its requests are archived."
+                data-confirm="Publish this release? It goes on the public changelog, its requests are archived and, when ticked, their subscribers are emailed."
               >
                 Publish
               </button>`
@@ -205,7 +216,7 @@ export function releasesPage(
         </h3>
         <p class="muted">
           ${release.isDraft ? "Draft" : `Published ${release.publishedAt?.slice(0, 10) ?? ""}`} · ships
-          ${release.postIds.length} requests
+          ${plural(release.postIds.length, "request")}
         </p>
         ${
           release.postIds.length > 0
@@ -225,9 +236,11 @@ export function releasesPage(
                 class="inline"
                 method="post"
                 action="/admin/releases/${release.id}/publish"
-                data-confirm="Publish “${release.title}”? It goes on the public changelog and its requests are archived."
+                data-confirm="Publish “${release.title}”? It goes on the public changelog, its requests are archived and, when ticked, their subscribers are emailed."
               >
-                ${formFields(chrome)}<button class="primary" type="submit">Publish</button>
+                ${formFields(chrome)}
+                ${emailSubscribersChoice(`publish-email-${release.id}`, "Email the subscribers of its requests")}
+                <button class="primary" type="submit">Publish</button>
               </form>`
             : html`<a href="/b/${chrome.projectSlug}/changelog#release-${release.id}"
                 >On the public changelog</a

@@ -42,6 +42,13 @@ export function boardRoutes(kit: DashboardKit) {
       postIds: form.getAll("postIds"),
     };
   };
+  /**
+   * "Email the subscribers of the shipped requests", ticked by default (docs/dashboard.md, Changelog): the
+   * REST API has no such field, so the dashboard passes it to the releases service beside the body.
+   */
+  const publishOptions = (form: URLSearchParams) => ({
+    emailSubscribers: form.get("emailSubscribers") === "yes",
+  });
   /** The requests a release may ship: planned, in progress or complete, by votes. */
   const shipCandidates = (projectId: string) =>
     listTeamPosts(
@@ -112,7 +119,7 @@ export function boardRoutes(kit: DashboardKit) {
       change("releases", (caller, form) => {
         requireRole(caller.membership, "admin", "Writing the changelog");
         const input = requireValid(ReleaseCreateSchema, releaseFields(form), "body");
-        act(caller, () => createRelease(db, caller.membership.projectId, input));
+        act(caller, () => createRelease(db, caller.membership.projectId, input, {}, publishOptions(form)));
         return withNotice(
           href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
           input.isDraft ? "draft" : "published",
@@ -139,7 +146,7 @@ export function boardRoutes(kit: DashboardKit) {
         requireRole(caller.membership, "admin", "Writing the changelog");
         const patch = requireValid(ReleaseUpdateSchema, releaseFields(form), "body");
         const release = act(caller, () =>
-          updateRelease(db, caller.membership.projectId, params.releaseId ?? "", patch),
+          updateRelease(db, caller.membership.projectId, params.releaseId ?? "", patch, publishOptions(form)),
         );
         return withNotice(
           href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
@@ -159,10 +166,16 @@ export function boardRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/releases/:releaseId/publish",
-      change("releases", (caller, _form, params) => {
+      change("releases", (caller, form, params) => {
         requireRole(caller.membership, "admin", "Writing the changelog");
         act(caller, () =>
-          updateRelease(db, caller.membership.projectId, params.releaseId ?? "", { isDraft: false }),
+          updateRelease(
+            db,
+            caller.membership.projectId,
+            params.releaseId ?? "",
+            { isDraft: false },
+            publishOptions(form),
+          ),
         );
         return withNotice(
           href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),

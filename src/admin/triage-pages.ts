@@ -464,6 +464,18 @@ export function requestPage(
       <label class="check"
         ><input type="checkbox" name="notify" value="true" /> Notify subscribers by email</label
       >
+      <label for="status-message">Message to subscribers (optional)</label
+      ><textarea
+        id="status-message"
+        name="message"
+        rows="3"
+        maxlength="${LIMITS.commentLength}"
+        aria-describedby="status-message-hint"
+      ></textarea>
+      <p class="muted" id="status-message-hint">
+        Posted as an official reply on the request, which emails its subscribers as every official reply does;
+        with “Notify” ticked, the status email carries it (one email each).
+      </p>
       <p><button class="primary" type="submit">Change status</button></p>
     </form>
     <h2>Edit</h2>

@@ -3,7 +3,7 @@ import { activityOfPost } from "../activity/service";
 import { DEFAULT_THRESHOLD, RELATED_THRESHOLD, similarRequests } from "../ai/service";
 import type { SimilarPost } from "../ai/similarity";
 import { CommentCreateSchema } from "../comments/schema";
-import { createComment, listThread, newBoardComments } from "../comments/service";
+import { changeStatusWithMessage, createComment, listThread, newBoardComments } from "../comments/service";
 import { ApiError, validationError } from "../http/errors";
 import { LIMITS } from "../http/limits";
 import { requireValid } from "../http/validation-message";
@@ -226,12 +226,23 @@ export function triageRoutes(kit: DashboardKit) {
       change("requests", (caller, form, params) => {
         const postId = params.postId ?? "";
         const status = statusOf(form);
-        act(caller, () =>
-          updatePost(db, caller.membership.projectId, postId, {
-            status,
-            notify: form.get("notify") === "true",
-          }),
-        );
+        const notify = form.get("notify") === "true";
+        const message = form.get("message") ?? "";
+        if (message.trim() === "") {
+          act(caller, () => updatePost(db, caller.membership.projectId, postId, { status, notify }));
+        } else {
+          // The request page's "Message to subscribers": posted as an official reply, sent in the status email.
+          const { body } = requireValid(CommentCreateSchema, { body: message }, "message");
+          act(caller, () =>
+            changeStatusWithMessage(db, caller.membership.projectId, postId, {
+              status,
+              notify,
+              message: body,
+              authorName: caller.actor.name,
+              teamMemberId: caller.actor.id,
+            }),
+          );
+        }
         return withNotice(backTo(caller, form.get("back"), requestPath(caller, postId)), "status");
       }),
       { parse: "text" },

@@ -3,7 +3,8 @@ import { type Db, inTransaction } from "../db/connection";
 import { queueReplyEmails } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { notFound, validationError } from "../http/errors";
-import { requireListedPostRow, requirePostRow, requireUnmergedPostRow } from "../posts/service";
+import type { PostStatus } from "../posts/schema";
+import { requireListedPostRow, requirePostRow, requireUnmergedPostRow, updatePost } from "../posts/service";
 import type { Comment, CommentPatch, InternalFilter, ThreadComment } from "./schema";
 import * as store from "./store";
 import type { CommentRow } from "./store";
@@ -65,6 +66,11 @@ export interface CommentInput {
   anonymousId?: string | null;
   /** Set by the dashboard: the team member who wrote it (an official reply, or an internal note). */
   teamMemberId?: string | null;
+  /**
+   * An official reply emails the request's subscribers unless this is false: when its words already go
+   * out in the status email of the same change (changeStatusWithMessage).
+   */
+  emailSubscribers?: boolean;
 }
 
 /** Public comment counts of posts the caller already scoped to its project (board listings). */
@@ -112,7 +118,7 @@ export function createComment(
     });
     appendEvent(db, projectId, "comment.created", comment);
     // An official reply from the dashboard tells the request's subscribers; a note never leaves the team.
-    if (input.teamMemberId && !comment.isInternalNote) {
+    if (input.teamMemberId && !comment.isInternalNote && input.emailSubscribers !== false) {
       queueReplyEmails(
         db,
         projectId,
@@ -125,6 +131,48 @@ export function createComment(
       );
     }
     return comment;
+  });
+}
+
+/** A status change that tells the subscribers why (the dashboard's status form with a message). */
+export interface StatusWithMessage {
+  status: PostStatus;
+  notify: boolean;
+  message: string;
+  authorName: string | null;
+  teamMemberId: string;
+}
+
+/**
+ * Changes a request's status and posts the message as an official reply, in one transaction, so the board
+ * shows why. Each subscriber gets one email: with `notify` and an actual status change, the status email
+ * carries the message and the reply sends nothing of its own; otherwise the reply emails them as any
+ * official reply does (docs/dashboard.md, Request page).
+ */
+export function changeStatusWithMessage(
+  db: Db,
+  projectId: string,
+  postId: string,
+  change: StatusWithMessage,
+): void {
+  const body = checkBody(change.message);
+  const authorName = change.authorName ?? "The team";
+  inTransaction(db, () => {
+    const before = requireUnmergedPostRow(db, projectId, postId);
+    const statusEmailCarriesIt = change.notify && before.status !== change.status;
+    updatePost(
+      db,
+      projectId,
+      postId,
+      { status: change.status, notify: change.notify },
+      { statusEmail: { message: { authorName, body } } },
+    );
+    createComment(db, projectId, postId, {
+      body,
+      authorName: change.authorName,
+      teamMemberId: change.teamMemberId,
+      emailSubscribers: !statusEmailCarriesIt,
+    });
   });
 }
 

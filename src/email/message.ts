@@ -20,17 +20,36 @@ export interface StatusChangeMail {
   previousStatus: string;
   status: string;
   recipientName: string | null;
+  /** The release that shipped the request, when its publication moved it to ARCHIVED. */
+  shippedIn?: { title: string; label: string | null };
+  /** A team member's words sent with the change (also posted as an official reply on the request). */
+  message?: { authorName: string; body: string };
+}
+
+function releaseName(release: { title: string; label: string | null }): string {
+  return release.label ? `${release.title} (${release.label})` : release.title;
 }
 
 /** Subject and body of a status-change email; the unsubscribe footer is added when it is sent. */
 export function statusChangeMessage(mail: StatusChangeMail): { subject: string; text: string } {
+  const { shippedIn, message } = mail;
+  const subject = shippedIn
+    ? `[${mail.boardName}] "${mail.postTitle}" has shipped in ${releaseName(shippedIn)}`
+    : `[${mail.boardName}] "${mail.postTitle}" is now ${statusWords(mail.status)}`;
+  const what = shippedIn
+    ? `"${mail.postTitle}" on the ${mail.boardName} board has shipped: it is part of the release ` +
+      `${releaseName(shippedIn)}, on the board's changelog.`
+    : `"${mail.postTitle}" on the ${mail.boardName} board moved from ${statusWords(mail.previousStatus)} ` +
+      `to ${statusWords(mail.status)}.`;
   return {
-    subject: `[${mail.boardName}] "${mail.postTitle}" is now ${statusWords(mail.status)}`,
+    subject,
     text: [
       `Hi ${mail.recipientName ?? "there"},`,
       "",
-      `"${mail.postTitle}" on the ${mail.boardName} board moved from ${statusWords(mail.previousStatus)} ` +
-        `to ${statusWords(mail.status)}.`,
+      what,
+      ...(message
+        ? ["", `${message.authorName} from the ${mail.boardName} team wrote:`, "", message.body]
+        : []),
       "",
       "You receive this because you requested, voted for or commented on it.",
     ].join("\n"),

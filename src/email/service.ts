@@ -10,6 +10,10 @@ export interface StatusChange {
   post: { id: string; title: string };
   previousStatus: string;
   status: string;
+  /** The release that shipped the post, when a publication moved it to ARCHIVED (docs/payments-and-email.md). */
+  shippedIn?: { title: string; label: string | null };
+  /** A team member's words sent with the change, in the same email (docs/dashboard.md, Request page). */
+  message?: { authorName: string; body: string };
 }
 
 /**
@@ -38,6 +42,8 @@ export function queueStatusEmails(db: Db, projectId: string, change: StatusChang
       previousStatus: change.previousStatus,
       status: change.status,
       recipientName: subscriber.name,
+      shippedIn: change.shippedIn,
+      message: change.message,
     });
     store.insertMail(db, {
       id: Bun.randomUUIDv7(),

@@ -1,7 +1,7 @@
 import { recordActivity } from "../activity/service";
 import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
-import { queueStatusEmails } from "../email/service";
+import { queueStatusEmails, type StatusChange } from "../email/service";
 import { appendEvent } from "../events/outbox";
 import { MAX_JSON_DEPTH } from "../http/body";
 import { ApiError, BODY_ERROR_PREFIX, bodyError, notFound, validationError } from "../http/errors";
@@ -326,8 +326,14 @@ function applyUpdate(
       previousStatus,
       status: after.status,
     });
-    if (patch.notify === true)
-      queueStatusEmails(db, projectId, { post, previousStatus, status: after.status }, now);
+    if (patch.notify === true) {
+      queueStatusEmails(
+        db,
+        projectId,
+        { post, previousStatus, status: after.status, ...options.statusEmail },
+        now,
+      );
+    }
   }
   return { post, changed: true };
 }
@@ -335,6 +341,11 @@ function applyUpdate(
 /** Internal to featureboard, never from a client: releases set `releaseId` as they archive shipped posts. */
 export interface UpdateOptions {
   releaseId?: string | null;
+  /**
+   * What the status email (`notify: true`) says besides the change: the release that shipped the post, or
+   * a team member's message to its subscribers (docs/payments-and-email.md).
+   */
+  statusEmail?: Pick<StatusChange, "shippedIn" | "message">;
 }
 
 export function updatePost(

@@ -82,11 +82,34 @@ function requirePosts(db: Db, projectId: string, postIds: readonly string[]): vo
 }
 
 /**
- * A published release ships its posts: each becomes ARCHIVED with `releaseId` set, through the posts
- * service, so every post that changes gets its own activity and events.
+ * How a publication tells people. The dashboard asks to email the subscribers of the requests it ships;
+ * the REST API keeps the specification's fields, so its publications email nobody (docs/reporting.md).
  */
-function shipPosts(db: Db, projectId: string, releaseId: string, postIds: readonly string[]): void {
-  for (const postId of postIds) updatePost(db, projectId, postId, { status: "ARCHIVED" }, { releaseId });
+export interface PublishOptions {
+  emailSubscribers?: boolean;
+}
+
+/**
+ * A published release ships its posts: each becomes ARCHIVED with `releaseId` set, through the posts
+ * service, so every post that changes gets its own activity and events. With `emailSubscribers`, each
+ * post whose status changes emails its subscribers once, in this transaction, naming the release.
+ */
+function shipPosts(
+  db: Db,
+  projectId: string,
+  release: Pick<ReleaseRow, "id" | "title" | "label">,
+  postIds: readonly string[],
+  publish: PublishOptions,
+): void {
+  for (const postId of postIds) {
+    updatePost(
+      db,
+      projectId,
+      postId,
+      { status: "ARCHIVED", notify: publish.emailSubscribers === true },
+      { releaseId: release.id, statusEmail: { shippedIn: { title: release.title, label: release.label } } },
+    );
+  }
 }
 
 /** Posts no longer listed by the release stop naming it; their status stays as it is. */
@@ -112,6 +135,7 @@ export function createRelease(
   projectId: string,
   input: ReleaseCreate,
   origin: ReleaseOrigin = {},
+  publish: PublishOptions = {},
 ): Release {
   const title = cleanTitle(input.title);
   const postIds = input.postIds ?? [];
@@ -140,7 +164,7 @@ export function createRelease(
       metadata: { title, isDraft },
     });
     if (!isDraft && !origin.restored) {
-      shipPosts(db, projectId, row.id, postIds);
+      shipPosts(db, projectId, row, postIds, publish);
       announce(db, projectId, getRelease(db, projectId, row.id));
     }
     return getRelease(db, projectId, row.id);
@@ -152,7 +176,13 @@ export function createRelease(
  * `release.published` once); `isDraft: true` on a published release unpublishes it (clears
  * `publishedAt`; posts it shipped stay ARCHIVED). Republishing fires the event again: it is a new publication.
  */
-export function updateRelease(db: Db, projectId: string, releaseId: string, patch: ReleaseUpdate): Release {
+export function updateRelease(
+  db: Db,
+  projectId: string,
+  releaseId: string,
+  patch: ReleaseUpdate,
+  publish: PublishOptions = {},
+): Release {
   const title = patch.title === undefined ? undefined : cleanTitle(patch.title);
   return inTransaction(db, () => {
     const before = requireReleaseRow(db, projectId, releaseId);
@@ -197,13 +227,14 @@ export function updateRelease(db: Db, projectId: string, releaseId: string, patc
     }
     // Publication ships every linked post; on a release already published, only the posts just added
     // (a shipped post later moved out of ARCHIVED is not pulled back by an edit of the release).
-    if (publishes) shipPosts(db, projectId, releaseId, postIds);
+    if (publishes) shipPosts(db, projectId, after, postIds, publish);
     else if (after.is_draft === 0 && postIdsChanged) {
       shipPosts(
         db,
         projectId,
-        releaseId,
+        after,
         postIds.filter((id) => !beforePostIds.includes(id)),
+        publish,
       );
     }
     const release = getRelease(db, projectId, releaseId);
