@@ -86,8 +86,13 @@ export function defineTool<In extends TObject, Out extends TObject>(spec: ToolSp
     outputSchema: toJsonSchema(spec.output),
     async execute(session, args) {
       if (spec.access === "admin") adminProject(session);
-      // Outside the renaming below: these errors name the caller's own keys, a stray `postId` included.
-      const input = checkArguments(spec.input, args);
+      let input: Static<In>;
+      try {
+        input = checkArguments(spec.input, args);
+      } catch (error) {
+        // Not renamed: these errors name the caller's own keys, a stray `postId` included.
+        throw error instanceof ApiError ? inArgumentNames(error, NO_RENAMES) : error;
+      }
       let result: Static<Out>;
       try {
         result = await spec.run(session, input);
@@ -110,9 +115,16 @@ function restNamesOf(input: TObject): Map<string, string> {
   return names;
 }
 
+const NO_RENAMES: ReadonlyMap<string, string> = new Map();
+
+/** Where a validation error's hint sends a REST client (src/http/errors.ts), and where it sends an agent. */
+const REST_FIELD_RULES = "the OpenAPI document lists every field's rules";
+const TOOL_FIELD_RULES = "tools/list gives each tool's inputSchema";
+
 /**
  * A service's words in a tool's terms: REST field names (`tagIds`, `intoPostId`) become the arguments'
- * (`tag_ids`, docs/mcp.md), and "the request body" (`bodyError`) becomes the arguments: a tool has none.
+ * (`tag_ids`, docs/mcp.md), "the request body" (`bodyError`) becomes the arguments: a tool has none, and
+ * the rules are found in the tool's inputSchema rather than the OpenAPI document.
  */
 export function inToolTerms(text: string, argumentNames: ReadonlyMap<string, string>): string {
   const renamed =
@@ -122,11 +134,14 @@ export function inToolTerms(text: string, argumentNames: ReadonlyMap<string, str
           new RegExp(`\\b(${[...argumentNames.keys()].join("|")})\\b`, "g"),
           (camel) => argumentNames.get(camel) ?? camel,
         );
-  return renamed.replace(/\bthe request body\b/g, "the arguments").replace(/\brequest body\b/g, "arguments");
+  return renamed
+    .replace(/\bthe request body\b/g, "the arguments")
+    .replace(/\brequest body\b/g, "arguments")
+    .replace(REST_FIELD_RULES, TOOL_FIELD_RULES);
 }
 
 /** An error of a service, as a tool's caller reads it (`inToolTerms`). */
-function inArgumentNames(error: ApiError, argumentNames: Map<string, string>): ApiError {
+function inArgumentNames(error: ApiError, argumentNames: ReadonlyMap<string, string>): ApiError {
   const message = inToolTerms(error.message, argumentNames);
   const hint = inToolTerms(error.hint, argumentNames);
   if (message === error.message && hint === error.hint) return error;

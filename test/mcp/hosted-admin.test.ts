@@ -270,6 +270,28 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     await expect(admin.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 
+  test("a validation error's hint points an agent to the tool's inputSchema, not the OpenAPI document", async () => {
+    const post = await makePost(t, { title: "Hinted" });
+    const outcomes = [
+      await callTool(admin, "create_post", { title: "" }),
+      await callTool(admin, "get_post", { post_id: post.id, postId: post.id }),
+      await callTool(admin, "merge_posts", { post_id: post.id, into_post_id: post.id }),
+      await callTool(admin, "update_post", { post_id: post.id, notify: true }),
+      await callTool(admin, "browse_board", { project_slug: "someone-else" }),
+    ];
+    expect(outcomes.map((outcome) => outcome.value.resolution_hint)).toEqual([
+      "Fix 'title' and send the request again; tools/list gives each tool's inputSchema.",
+      "Fix 'postId' and send the request again; tools/list gives each tool's inputSchema.",
+      "Fix 'into_post_id' and send the request again; tools/list gives each tool's inputSchema.",
+      "Fix the arguments and send it again; tools/list gives each tool's inputSchema.",
+      "Fix 'project_slug' and send the request again; tools/list gives each tool's inputSchema.",
+    ]);
+    for (const outcome of outcomes) expect(outcome.value.suggestion).toBe(outcome.value.resolution_hint);
+    // The REST API keeps pointing to its OpenAPI document.
+    const viaRest = await t.call("POST", "/api/v1/posts", { body: { title: "" } });
+    expect(viaRest.body.resolution_hint).toContain("the OpenAPI document lists every field's rules");
+  });
+
   test("a rule's error names the tool's arguments (snake_case), not the REST fields they mirror", async () => {
     const post = await makePost(t, { title: "Named arguments" });
     const empty = await callTool(admin, "update_post", { post_id: post.id, notify: true });
