@@ -31,3 +31,19 @@ export function nextTurn(): Promise<void> {
     setImmediate(releaseOne);
   });
 }
+
+/**
+ * Long work done in a loop on a request's behalf: `await slices.step()` between its steps goes on on a
+ * later turn (`nextTurn`) once the current turn has run for `sliceMs`, and costs nothing before that. The
+ * AI workflows read a board's posts this way: a 100-post summary held every other request 300–500 ms.
+ */
+export function inSlices(sliceMs = 5): { step(): Promise<void> } {
+  let until = performance.now() + sliceMs;
+  return {
+    async step() {
+      if (performance.now() < until) return;
+      await nextTurn();
+      until = performance.now() + sliceMs;
+    },
+  };
+}

@@ -31,7 +31,7 @@ function addFeature(vector: Float32Array, feature: string, weight: number): void
   vector[index] = vector[index]! + ((hash & 0x80000000) !== 0 ? -weight : weight);
 }
 
-function addTerms(vector: Float32Array, words: string[], weight: number): void {
+function addTerms(vector: Float32Array, words: readonly string[], weight: number): void {
   // Repeating a word adds little: each distinct word counts once, then sub-linearly.
   const counts = new Map<string, number>();
   for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);

@@ -1,6 +1,6 @@
 import { embedLocally, LOCAL_MODEL_KEY } from "./local-embedder";
 import { prepareWordVectors } from "./word-vectors";
-import { nextTurn } from "../turns";
+import { inSlices, nextTurn } from "../turns";
 import type { AiProvider, ExtractedPost, PostText, SummaryInput, SummaryText, TriageNote } from "./provider";
 import { cleanFeedback, plainTextOf, titleOf } from "./feedback-text";
 import { normalise, plainWords, terms } from "./text";
@@ -52,7 +52,7 @@ const LONGEST_PHRASE = 3;
  * "knowledge base"). A phrase counts for a concept only when none of its words alone gives that term, so
  * "the export" is never a form of "export".
  */
-function surfaceForms(texts: string[]): Map<string, string> {
+async function surfaceForms(texts: string[], slices: Slices): Promise<Map<string, string>> {
   const counts = new Map<string, Map<string, number>>();
   const count = (term: string, form: string) => {
     const forms = counts.get(term) ?? new Map<string, number>();
@@ -60,6 +60,7 @@ function surfaceForms(texts: string[]): Map<string, string> {
     counts.set(term, forms);
   };
   for (const text of texts) {
+    await slices.step();
     const words = text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? [];
     const single = words.map((word) => terms(word));
     words.forEach((word, index) => {
@@ -88,6 +89,8 @@ const CONTRACTIONS =
 /** A word a theme may hold: three letters or more, no digit ("2", "30", "v2" name no theme). */
 const THEME_WORD = /^[a-z][a-z-]{2,}$/;
 
+type Slices = ReturnType<typeof inSlices>;
+
 /** What a summary leaves out of its themes: the product's own name and the words in most of its posts. */
 interface NotThemes {
   nameStems: Set<string>;
@@ -99,12 +102,14 @@ interface NotThemes {
  * once per post, kept when two posts or more hold them and they are not only product words. Each with the
  * posts that hold it and its most frequent written form, most repeated first.
  */
-function repeatedPhrases(
+async function repeatedPhrases(
   texts: string[],
   not: NotThemes,
-): { form: string; stems: string[]; posts: number }[] {
+  slices: Slices,
+): Promise<{ form: string; stems: string[]; posts: number }[]> {
   const found = new Map<string, { posts: number; forms: Map<string, number>; stems: string[] }>();
   for (const text of texts) {
+    await slices.step();
     const words = text.toLowerCase().match(/[a-z][a-z0-9-]*/g) ?? [];
     const seen = new Set<string>();
     for (let index = 0; index + 1 < words.length; index++) {
@@ -141,14 +146,17 @@ function repeatedPhrases(
  * people wrote it. Never the product's name, a number, a contraction's piece, a word under three letters,
  * nor a word in most of the board's posts (it names the product: "invoice" on an invoicing board).
  */
-function themes(posts: PostText[], count: number, not: NotThemes): string[] {
+async function themes(posts: PostText[], count: number, not: NotThemes): Promise<string[]> {
+  // In slices of the event loop: a 100-post summary read on one turn held every other request 0.3–0.5 s.
+  const slices = inSlices();
   const texts = posts.map((post) => `${post.title} ${post.description ?? ""}`.replace(CONTRACTIONS, " "));
-  const phrases = repeatedPhrases(texts, not);
+  const phrases = await repeatedPhrases(texts, not, slices);
   const frequency = new Map<string, number>();
   for (const text of texts) {
+    await slices.step();
     for (const term of new Set(terms(text))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   }
-  const words = surfaceForms(texts);
+  const words = await surfaceForms(texts, slices);
   const chosen = phrases.map((phrase) => phrase.form);
   const inPhrases = new Set(phrases.flatMap((phrase) => phrase.stems));
   const singles = [...frequency]
@@ -220,15 +228,21 @@ export class LocalProvider implements AiProvider {
   }
 
   async triageNotes(posts: PostText[], tagLabels: string[]): Promise<TriageNote[]> {
-    return posts.map((post) => ({
-      postId: post.id,
-      suggestedTags: matchTags(`${post.title}\n${post.description ?? ""}`, tagLabels),
-      note: "",
-    }));
+    const slices = inSlices();
+    const notes: TriageNote[] = [];
+    for (const post of posts) {
+      await slices.step();
+      notes.push({
+        postId: post.id,
+        suggestedTags: matchTags(`${post.title}\n${post.description ?? ""}`, tagLabels),
+        note: "",
+      });
+    }
+    return notes;
   }
 
   async summarise(input: SummaryInput): Promise<SummaryText> {
-    const topThemes = themes(input.posts, 5, {
+    const topThemes = await themes(input.posts, 5, {
       nameStems: new Set([...plainWords(input.projectName), ...terms(input.projectName)]),
       productTerms: new Set(input.productTerms),
     });

@@ -34,6 +34,7 @@ import * as store from "./store";
 import { terms, titlesSetApart } from "./text";
 import type { CandidateRow } from "./store";
 import { plural } from "../plural";
+import { inSlices } from "../turns";
 
 export const DEFAULT_THRESHOLD = 0.7;
 export const DEFAULT_TRIAGE_LIMIT = 20;
@@ -235,7 +236,10 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
   const notes = new Map(written.value.map((note) => [note.postId, note]));
   const now = Date.now();
   const recommendations = [];
+  // In slices of the event loop: 100 posts compared with the board held every other request 0.2–0.5 s.
+  const slices = inSlices();
   for (const post of posts) {
+    await slices.step();
     // A duplicate points at a post that came first or is already triaged, so two pending copies of one
     // idea never point at each other.
     let nearestEarlier: { id: string; title: string; similarity: number } | null = null;
@@ -288,11 +292,14 @@ const PRODUCT_WORDS_SAMPLE = 300;
 const PRODUCT_WORDS_FEWEST_POSTS = 6;
 
 /** Terms in more than half of the texts: on an invoicing board "invoice" and "client" (docs/ai.md). */
-function termsInMostOf(texts: readonly string[]): string[] {
+async function termsInMostOf(texts: readonly string[]): Promise<string[]> {
   if (texts.length < PRODUCT_WORDS_FEWEST_POSTS) return [];
   const postsWith = new Map<string, number>();
-  for (const text of texts)
+  const slices = inSlices();
+  for (const text of texts) {
+    await slices.step();
     for (const term of new Set(terms(text))) postsWith.set(term, (postsWith.get(term) ?? 0) + 1);
+  }
   return [...postsWith].filter(([, count]) => count > texts.length / 2).map(([term]) => term);
 }
 
@@ -310,7 +317,7 @@ export async function summariseFeedback(ai: AiRuntime, projectId: string, input:
     status: row.status,
   }));
   const project = findProjectById(db, projectId)!;
-  const productTerms = termsInMostOf(
+  const productTerms = await termsInMostOf(
     store
       .recentPostTexts(db, projectId, PRODUCT_WORDS_SAMPLE)
       .map((post) => `${post.title} ${post.description ?? ""}`),

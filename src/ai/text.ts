@@ -520,7 +520,47 @@ function mendSpelling(text: string): string {
  * (the distinct words with phrases folded but unstemmed, each with its kind: a contrast term, a canonical
  * token of the phrases above such as "2fa" or "darkmode", or a general word).
  */
-export function readText(text: string): { terms: string[]; meaningWords: Map<string, WordKind> } {
+export function readText(text: string): ReadText {
+  const cached = readCache.get(text);
+  if (cached) {
+    // Most recently used last: the oldest entry is the first to go.
+    readCache.delete(text);
+    readCache.set(text, cached);
+    return cached;
+  }
+  const read = readUncached(text);
+  if (text.length <= READ_CACHE_LONGEST_TEXT) {
+    readCache.set(text, read);
+    readCacheChars += text.length;
+    for (const [oldest] of readCache) {
+      if (readCacheChars <= READ_CACHE_CHARS) break;
+      readCache.delete(oldest);
+      readCacheChars -= oldest.length;
+    }
+  }
+  return read;
+}
+
+/** A text as `readText` reads it; shared by every caller that reads the same text, so never changed. */
+export interface ReadText {
+  readonly terms: readonly string[];
+  readonly meaningWords: ReadonlyMap<string, WordKind>;
+}
+
+/**
+ * `readText`'s answers for the texts read lately, by text. Reading one runs the 144 phrase patterns and the
+ * spelling repair (0.1–3 ms), and the AI workflows read the same texts over and over: a summary reads each
+ * post three times and every word and short phrase of it again (its themes' written forms), triage and
+ * the similar-post ranking read the same titles for every post they compare. A 100-post summary held the
+ * event loop 300–500 ms. Bounded by characters, least recently read first out; a text longer than
+ * `READ_CACHE_LONGEST_TEXT` is read each time.
+ */
+const readCache = new Map<string, ReadText>();
+let readCacheChars = 0;
+const READ_CACHE_CHARS = 2_000_000;
+const READ_CACHE_LONGEST_TEXT = 20_000;
+
+function readUncached(text: string): ReadText {
   const termList: string[] = [];
   const meaningWords = new Map<string, WordKind>();
   for (const word of foldPhrases(plainText(mendSpelling(text))).split(" ")) {
@@ -537,6 +577,6 @@ export function readText(text: string): { terms: string[]; meaningWords: Map<str
 }
 
 /** The content words of a text, stemmed and mapped to canonical forms, stopwords removed, in order. */
-export function terms(text: string): string[] {
+export function terms(text: string): readonly string[] {
   return readText(text).terms;
 }

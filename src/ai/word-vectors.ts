@@ -115,7 +115,11 @@ function addOwnDirection(sum: Float32Array, word: string, length: number): void 
  * outside the vocabulary take directions of their own instead of general-English vectors. No words: nothing
  * is added.
  */
-export function addWordVectors(target: Float32Array, words: Map<string, WordKind>, weight: number): void {
+export function addWordVectors(
+  target: Float32Array,
+  words: ReadonlyMap<string, WordKind>,
+  weight: number,
+): void {
   if (words.size === 0) return;
   const vectors = wordVectors();
   const { dimensions, values, weights, scale } = vectors;
