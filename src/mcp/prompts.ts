@@ -1,10 +1,19 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { describeProblem } from "../http/validation-message";
 import type { Access, McpSession } from "./tool";
+import { SprintCapacity, SprintStrategy, TriageLimit } from "./tools/ai";
 
 export interface PromptArgument {
   name: string;
   description: string;
   required: boolean;
+  /**
+   * What the value must be, when the prompt hands it to a tool: that tool's own argument schema. Prompt
+   * arguments arrive as strings, so "5" is taken for 5 (docs/mcp.md).
+   */
+  schema?: TSchema;
 }
 
 export interface Prompt {
@@ -55,7 +64,12 @@ export const PROMPTS: Prompt[] = [
       "Works through the PENDING inbox: approve, tag, merge duplicates or close, with a note on each decision.",
     access: "admin",
     arguments: [
-      { name: "limit", description: "How many pending posts to look at (default 20)", required: false },
+      {
+        name: "limit",
+        description: "How many pending posts to look at (default 20)",
+        required: false,
+        schema: TriageLimit,
+      },
     ],
     text: (args, session) =>
       [
@@ -75,11 +89,17 @@ export const PROMPTS: Prompt[] = [
     description: "Picks the posts to build next by votes, revenue or effort, and explains the choice.",
     access: "admin",
     arguments: [
-      { name: "capacity", description: "How many posts fit in the sprint (default 5)", required: false },
+      {
+        name: "capacity",
+        description: "How many posts fit in the sprint (default 5)",
+        required: false,
+        schema: SprintCapacity,
+      },
       {
         name: "strategy",
         description: "balanced (default), revenue, popular or quick-wins",
         required: false,
+        schema: SprintStrategy,
       },
     ],
     text: (args, session) =>
@@ -116,6 +136,37 @@ export function promptsFor(session: McpSession): Prompt[] {
   return PROMPTS.filter((prompt) => prompt.access === "public" || session.adminProject !== null);
 }
 
+/** A prompt argument as a tool takes it: "5" is 5 and "2.5" is 2.5 (not 2); any other text stays text. */
+function asToolValue(text: string): unknown {
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}
+
+function invalidArgument(argument: string, problem: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid params: 'arguments.${argument}' ${problem}`);
+}
+
+/**
+ * A prompt's arguments as its tools would take them: required ones present, none it does not have, and each
+ * with a schema valid by it, so "capacity abc" is refused rather than written into the instructions.
+ */
+function checkPromptArguments(prompt: Prompt, args: Record<string, string>): void {
+  const known = new Set(prompt.arguments.map((argument) => argument.name));
+  const stray = Object.keys(args).find((name) => !known.has(name));
+  if (stray !== undefined) throw invalidArgument(stray, `is not an argument of the prompt ${prompt.name}`);
+  for (const argument of prompt.arguments) {
+    const value = args[argument.name];
+    if (argument.required && !value) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Prompt ${prompt.name} needs the argument '${argument.name}'`,
+      );
+    }
+    if (value === undefined || argument.schema === undefined) continue;
+    const first = Value.Errors(argument.schema, asToolValue(value)).First();
+    if (first) throw invalidArgument(argument.name, describeProblem(first));
+  }
+}
+
 export function getPrompt(session: McpSession, name: string, args: Record<string, string>) {
   const prompt = promptsFor(session).find((candidate) => candidate.name === name);
   if (!prompt) {
@@ -125,11 +176,7 @@ export function getPrompt(session: McpSession, name: string, args: Record<string
       adminOnly ? `Prompt ${name} needs admin mode (a secret sk_ key)` : `Unknown prompt: ${name}`,
     );
   }
-  for (const argument of prompt.arguments) {
-    if (argument.required && !args[argument.name]) {
-      throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} needs the argument '${argument.name}'`);
-    }
-  }
+  checkPromptArguments(prompt, args);
   return {
     description: prompt.description,
     messages: [

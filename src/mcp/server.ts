@@ -113,7 +113,7 @@ export function createMcpServer(session: McpSession): Server {
       name: prompt.name,
       title: prompt.title,
       description: prompt.description,
-      arguments: prompt.arguments,
+      arguments: prompt.arguments.map(({ name, description, required }) => ({ name, description, required })),
     })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, (request) =>

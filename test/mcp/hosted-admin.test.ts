@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { createTestApp } from "../support/app";
 import { listen, makePost, makeTag, makeUser } from "../support/board";
 import { callTool, connectHttp, toolValue } from "../support/mcp";
@@ -375,6 +376,34 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     expect((sprint.messages[0]?.content as { text: string }).text).toContain(
       "capacity 3 and strategy revenue",
     );
+    // Arguments a prompt hands to a tool are checked as that tool checks them: invalid params, not instructions.
+    const refusals: [name: string, args: Record<string, string>, message: string][] = [
+      ["plan_sprint", { capacity: "abc" }, "Invalid params: 'arguments.capacity' must be an integer"],
+      ["plan_sprint", { capacity: "2.5" }, "Invalid params: 'arguments.capacity' must be an integer"],
+      ["plan_sprint", { capacity: "0" }, "Invalid params: 'arguments.capacity' must be at least 1"],
+      [
+        "plan_sprint",
+        { strategy: "cheapest" },
+        "Invalid params: 'arguments.strategy' must be one of balanced, revenue, popular, quick-wins",
+      ],
+      ["weekly_triage", { limit: "many" }, "Invalid params: 'arguments.limit' must be an integer"],
+      [
+        "weekly_triage",
+        { limt: "5" },
+        "Invalid params: 'arguments.limt' is not an argument of the prompt weekly_triage",
+      ],
+    ];
+    for (const [name, args, message] of refusals) {
+      const refused = await admin.getPrompt({ name, arguments: args }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: ErrorCode.InvalidParams });
+      expect((refused as Error).message).toEndWith(`: ${message}`);
+    }
+    const { prompts: listed } = await admin.listPrompts();
+    expect(listed.find((prompt) => prompt.name === "plan_sprint")?.arguments?.[0]).toEqual({
+      name: "capacity",
+      description: "How many posts fit in the sprint (default 5)",
+      required: false,
+    });
   });
 });
 

@@ -16,6 +16,11 @@ import type { Project } from "../../projects/schema";
 import { adminProject, ADDS, defineTool, type McpSession, READS, type Tool } from "../tool";
 import { Args, defined } from "./args";
 
+/** Arguments the prompts (src/mcp/prompts.ts) pass on to these tools, checked there by the same schema. */
+export const TriageLimit = Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" });
+export const SprintCapacity = Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" });
+export const SprintStrategy = Type.Union(STRATEGIES.map((strategy) => Type.Literal(strategy)));
+
 /** AI tools draw on the project's AI budget (docs/decisions.md, "Rate limits"), as the REST AI routes do. */
 function aiProject(session: McpSession): Project {
   const project = adminProject(session);
@@ -101,7 +106,7 @@ export const triageInboxTool = defineTool({
   access: "admin",
   annotations: AI_READS,
   input: Args({
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" })),
+    limit: Type.Optional(TriageLimit),
   }),
   output: TriageResultSchema,
   run: async (session, args) => ai.triageInbox(session.ctx.ai, aiProject(session).id, defined(args)),
@@ -137,8 +142,8 @@ export const planSprintTool = defineTool({
   access: "admin",
   annotations: AI_READS,
   input: Args({
-    capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" })),
-    strategy: Type.Optional(Type.Union(STRATEGIES.map((strategy) => Type.Literal(strategy)))),
+    capacity: Type.Optional(SprintCapacity),
+    strategy: Type.Optional(SprintStrategy),
   }),
   output: SprintPlanResultSchema,
   run: async (session, args) => ai.planSprint(session.ctx.ai, aiProject(session).id, defined(args)),
