@@ -57,6 +57,15 @@ export function toApiError(code: unknown, error: unknown, ctx: AppContext, reque
     const mapped = fromValidation(error);
     if (mapped) return mapped;
   } else if (code === "PARSE") {
+    // A parse failure of the body's own text is a SyntaxError; anything else thrown while parsing (a
+    // TypeError in a parse hook) is a bug that a 400 would hide: it is logged, the client still gets a 400.
+    const cause = error instanceof ParseError ? error.cause : undefined;
+    if (cause instanceof Error && !(cause instanceof SyntaxError)) {
+      ctx.log.warn("request body parsing failed", {
+        requestId: requestInfo(request).id,
+        ...describeError(cause),
+      });
+    }
     return new ApiError("INVALID_JSON", "Request body could not be parsed", "Send a valid JSON document.");
   } else if (code === "NOT_FOUND") {
     const { method } = request;

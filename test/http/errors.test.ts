@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { ParseError } from "elysia";
+import { toApiError } from "../../src/http/error-handler";
 import { createTestApp, expectApiError, TEST_ORIGIN } from "../support/app";
 import { makePost } from "../support/board";
 
@@ -232,5 +234,33 @@ describe("every failure is an ApiError", () => {
     expect(traced.headers.get("x-request-id")).toBe("trace-123");
     const hostile = await t.call("GET", "/api/v1/tags", { headers: { "x-request-id": "<script>" } });
     expect(hostile.headers.get("x-request-id")).not.toBe("<script>");
+  });
+});
+
+describe("a body the parser could not read", () => {
+  test("is a 400 INVALID_JSON; an error other than the text's own SyntaxError (a bug) is logged too", () => {
+    const lines: string[] = [];
+    const logged = createTestApp({ FEATUREBOARD_LOG_LEVEL: "warn" }, (line) => lines.push(line));
+    try {
+      const request = new Request("http://localhost/api/v1/tags", { method: "POST" });
+      const syntax = toApiError(
+        "PARSE",
+        new ParseError(new SyntaxError("Unexpected end")),
+        logged.ctx,
+        request,
+      );
+      expect(syntax.code).toBe("INVALID_JSON");
+      expect(lines).toEqual([]);
+      const bug = toApiError(
+        "PARSE",
+        new ParseError(new TypeError("hook is not a function")),
+        logged.ctx,
+        request,
+      );
+      expect(bug.code).toBe("INVALID_JSON");
+      expect(lines.join("\n")).toContain("hook is not a function");
+    } finally {
+      logged.close();
+    }
   });
 });
