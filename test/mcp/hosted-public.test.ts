@@ -70,6 +70,26 @@ describe("hosted MCP without a key (public mode)", () => {
     expect((await toolValue(client2, "browse_board", { q: "popular" }, scan)).posts).toHaveLength(1);
   });
 
+  test("browse_board pages like the public API and says how many posts there are", async () => {
+    const client = await publicClient("acme");
+    const first = await toolValue(client, "browse_board", { limit: 1 }, scan);
+    expect(first.posts).toHaveLength(1);
+    expect(first.pagination.total).toBeGreaterThan(1);
+    expect(first.pagination).toEqual({
+      page: 1,
+      limit: 1,
+      total: first.pagination.total,
+      totalPages: first.pagination.total,
+    });
+    const second = await toolValue(client, "browse_board", { limit: 1, page: 2 }, scan);
+    const viaApi = (await t.call("GET", "/api/public/boards/acme/posts?limit=1&page=2")).body;
+    expect({ posts: second.posts, pagination: second.pagination }).toEqual({
+      posts: viaApi.data,
+      pagination: viaApi.pagination,
+    });
+    expect(second.posts[0].id).not.toBe(first.posts[0].id);
+  });
+
   test("a malformed email is refused in words, as the REST API says it", async () => {
     const client = await publicClient("acme");
     const refused = await callTool(

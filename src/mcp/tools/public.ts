@@ -1,10 +1,16 @@
 import { Type } from "@sinclair/typebox";
 import { VISIBLE_STATUSES } from "../../posts/schema";
 import { EMAIL_PATTERN } from "../../users/schema";
-import { PublicCommentSchema, PublicPostSchema, PublicVoteSchema } from "../../public/schema";
+import {
+  PUBLIC_POSTS_DEFAULT_LIMIT,
+  PublicCommentSchema,
+  PublicPaginationSchema,
+  PublicPostSchema,
+  PublicVoteSchema,
+} from "../../public/schema";
 import { boardUrl, commentPublic, listVisiblePosts, submitPublicPost } from "../../public/service";
 import { ADDS, boardProject, defineTool, READS, type Tool } from "../tool";
-import { PostId } from "./args";
+import { defined, Limit, Page, PostId } from "./args";
 import { togglePublicVote } from "../../votes/service";
 import { LIMITS } from "../../http/limits";
 
@@ -85,7 +91,7 @@ export const browseBoard = defineTool({
   title: "Browse the feature board",
   description:
     "Use to see what has already been requested, planned or shipped, most-voted first, before submitting or voting; " +
-    "narrow with `q` (words in title or description) or `status`.",
+    "narrow with `q` (words in title or description) or `status`. pagination.totalPages tells whether more pages follow (`page`).",
   access: "public",
   annotations: READS,
   input: Type.Object(
@@ -95,26 +101,32 @@ export const browseBoard = defineTool({
         Type.String({ maxLength: LIMITS.searchLength, description: "Words that must appear in the post" }),
       ),
       status: Type.Optional(Type.Union(VISIBLE_STATUSES.map((status) => Type.Literal(status)))),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" })),
+      page: Type.Optional(Page),
+      limit: Type.Optional(Limit(100, PUBLIC_POSTS_DEFAULT_LIMIT)),
     },
     { additionalProperties: false },
   ),
   output: Type.Object(
-    { posts: Type.Array(PublicPostSchema), boardUrl: Type.String(), projectSlug: Type.String() },
+    {
+      posts: Type.Array(PublicPostSchema),
+      boardUrl: Type.String(),
+      projectSlug: Type.String(),
+      pagination: PublicPaginationSchema,
+    },
     { additionalProperties: false },
   ),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
-    const posts = listVisiblePosts(session.ctx.db, project.id, {
+    // The public API's listing (GET /api/public/boards/{slug}/posts), paged the same way.
+    const list = listVisiblePosts(session.ctx.db, project.id, {
       sort: "votes",
-      limit: args.limit ?? 20,
-      ...(args.q !== undefined ? { q: args.q } : {}),
-      ...(args.status !== undefined ? { status: args.status } : {}),
-    }).data;
+      ...defined({ q: args.q, status: args.status, page: args.page, limit: args.limit }),
+    });
     return {
-      posts,
+      posts: list.data,
       boardUrl: boardUrl(session.ctx.config.publicUrl, project.slug),
       projectSlug: project.slug,
+      pagination: list.pagination,
     };
   },
 });
