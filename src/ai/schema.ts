@@ -23,8 +23,8 @@ export const SimilarQuery = t.Object({
   limit: t.Optional(
     IntegerParam("limit", {
       minimum: 1,
-      maximum: 50,
-      description: `Posts to return, 1 to 50 (default ${DEFAULT_SIMILAR_LIMIT})`,
+      maximum: LIMITS.similarPosts,
+      description: `Posts to return, 1 to ${LIMITS.similarPosts} (default ${DEFAULT_SIMILAR_LIMIT})`,
       serviceDefault: DEFAULT_SIMILAR_LIMIT,
     }),
   ),
@@ -86,7 +86,9 @@ export const FromTextResultSchema = t.Object({
 });
 
 export const TriageSchema = t.Object({
-  limit: t.Optional(BodyInteger({ minimum: 1, maximum: 100, description: "Posts to triage, default 20" })),
+  limit: t.Optional(
+    BodyInteger({ minimum: 1, maximum: LIMITS.triagePosts, description: "Posts to triage, default 20" }),
+  ),
 });
 export type TriageInput = Static<typeof TriageSchema>;
 
@@ -132,7 +134,9 @@ export const SummaryResultSchema = t.Object({
 export const STRATEGIES = ["balanced", "revenue", "popular", "quick-wins"] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 export const SprintPlanRequestSchema = t.Object({
-  capacity: t.Optional(BodyInteger({ minimum: 1, maximum: 50, description: "Posts to plan, default 5" })),
+  capacity: t.Optional(
+    BodyInteger({ minimum: 1, maximum: LIMITS.sprintCapacity, description: "Posts to plan, default 5" }),
+  ),
   strategy: t.Optional(Enum(STRATEGIES, { description: "Default balanced" })),
 });
 export type SprintPlanRequest = Static<typeof SprintPlanRequestSchema>;

@@ -25,8 +25,15 @@ export const LIMITS = {
   searchLength: 200,
   /** A project's display name (board header, emails). */
   projectNameLength: 100,
-  /** The text the similar-post search compares posts with. */
+  /** The text the similar-post search compares posts with, and the most posts it answers. */
   similarQueryLength: 10_000,
+  similarPosts: 50,
+  /**
+   * What one AI workflow request may ask for: posts triaged, posts planned in a sprint. They bound the work
+   * of one rate-limited request (docs/ai.md, "Endpoints").
+   */
+  triagePosts: 100,
+  sprintCapacity: 50,
   /** Raw feedback for from-text (an email, a call note), and its origin label. */
   feedbackTextLength: 20_000,
   feedbackSourceLength: 100,

@@ -17,8 +17,16 @@ import { adminProject, ADDS, defineTool, type McpSession, READS, type Tool } fro
 import { Args, defined } from "./args";
 
 /** Arguments the prompts (src/mcp/prompts.ts) pass on to these tools, checked there by the same schema. */
-export const TriageLimit = Type.Integer({ minimum: 1, maximum: 100, description: "Default 20" });
-export const SprintCapacity = Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" });
+export const TriageLimit = Type.Integer({
+  minimum: 1,
+  maximum: LIMITS.triagePosts,
+  description: "Default 20",
+});
+export const SprintCapacity = Type.Integer({
+  minimum: 1,
+  maximum: LIMITS.sprintCapacity,
+  description: "Default 5",
+});
 export const SprintStrategy = Type.Union(STRATEGIES.map((strategy) => Type.Literal(strategy)));
 
 /** AI tools draw on the project's AI budget (docs/decisions.md, "Rate limits"), as the REST AI routes do. */
@@ -50,7 +58,9 @@ export const searchSimilarTool = defineTool({
     threshold: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1, description: "Minimum similarity, default 0.7" }),
     ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 5" })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: LIMITS.similarPosts, description: "Default 5" }),
+    ),
   }),
   output: t.Object({ posts: t.Array(SimilarPostSchema) }),
   async run(session, args) {
