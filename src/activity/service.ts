@@ -18,10 +18,22 @@ export { listActivity as listActivityRows } from "./store";
 export function listActivity(
   db: Db,
   projectId: string,
-  query: ListActivityQueryInput & { teamMemberId?: string | undefined },
+  query: ListActivityQueryInput & {
+    teamMemberId?: string | undefined;
+    /**
+     * The dashboard's Activity screen: a merge writes `merged` on one request and `merge_received` on the
+     * other (docs/reporting.md); the list shows the first only, so each merge is one line. The request
+     * page's own history keeps both.
+     */
+    oneLinePerMerge?: boolean;
+  },
 ) {
   const page = pageRequest(query, ACTIVITY_DEFAULT_LIMIT);
-  const filter = { entityType: query.entityType, teamMemberId: query.teamMemberId };
+  const filter = {
+    entityType: query.entityType,
+    teamMemberId: query.teamMemberId,
+    exceptAction: query.oneLinePerMerge ? "merge_received" : undefined,
+  };
   return {
     data: store.listActivity(db, projectId, filter, page.limit, page.offset),
     pagination: pagination(page, store.countActivity(db, projectId, filter)),

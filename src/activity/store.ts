@@ -56,6 +56,8 @@ function toEntry(row: ActivityRow): ActivityEntry {
 export interface ActivityFilter {
   entityType?: string | undefined;
   teamMemberId?: string | undefined;
+  /** Leave out entries with this action (the dashboard's one line per merge). */
+  exceptAction?: string | undefined;
 }
 
 function filterOf(projectId: string, filter: ActivityFilter) {
@@ -68,6 +70,10 @@ function filterOf(projectId: string, filter: ActivityFilter) {
   if (filter.teamMemberId !== undefined) {
     clauses.push("json_extract(metadata, '$.teamMember.id') = ?");
     params.push(filter.teamMemberId);
+  }
+  if (filter.exceptAction !== undefined) {
+    clauses.push("action <> ?");
+    params.push(filter.exceptAction);
   }
   return { sql: clauses.join(" AND "), params };
 }

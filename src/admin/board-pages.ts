@@ -37,13 +37,16 @@ export function roadmapPage(chrome: Chrome, roadmap: Roadmap): Html {
     ...COLUMNS,
     { status: "CLOSED", label: "Closed" },
   ];
-  const card = (post: PostWithTags) =>
-    html`<li class="card" draggable="true" data-post-id="${post.id}">
+  // Focus lands back on the moved card (it is a focusable target); moved off the roadmap (Closed), on the
+  // card after it in its column, else the one before.
+  const card = (post: PostWithTags, index: number, column: PostWithTags[]) =>
+    html`<li class="card" id="card-${post.id}" tabindex="-1" draggable="true" data-post-id="${post.id}">
       <h3><a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a></h3>
       <p class="muted">${plural(post.voteCount, "vote")}</p>
       <form method="post" action="/admin/posts/${post.id}/status" data-move>
         ${formFields(chrome)}
         <input type="hidden" name="back" value="roadmap" />
+        <input type="hidden" name="next" value="${(column[index + 1] ?? column[index - 1])?.id ?? ""}" />
         <label class="check"
           >Move to
           <select name="status" aria-label="Move “${post.title}” to">
@@ -430,16 +433,27 @@ export function analyticsPage(
                 </li>`,
             )}
           </ol>
-          <h2>Revenue-weighted demand</h2>
-          <ol>
-            ${view.revenueDemand.map(
-              (post) =>
-                html`<li>
-                  <a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a>
-                  <span class="muted">${money(post.voterSpend)} a month from its voters</span>
-                </li>`,
-            )}
-          </ol>
+          <h2 id="revenue-demand">Revenue-weighted demand: open requests, all time</h2>
+          <p class="muted">
+            Pending, planned and in-progress requests by their voters' monthly spend today; complete, shipped
+            and closed ones are left out. Not limited to the period above: a vote counts until it is removed.
+          </p>
+          ${
+            view.revenueDemand.length === 0
+              ? html`<p>No open request has a paying voter.</p>`
+              : html`<ol aria-labelledby="revenue-demand">
+                  ${view.revenueDemand.map(
+                    (post) =>
+                      html`<li>
+                        <a href="${href(chrome, `/admin/posts/${post.id}`)}">${post.title}</a>
+                        <span class="badge muted" data-status="${post.status}"
+                          >${STATUS_LABELS[post.status]}</span
+                        >
+                        <span class="muted">${money(post.voterSpend)} a month from its voters</span>
+                      </li>`,
+                  )}
+                </ol>`
+          }
         </div>
         <div>
           <h2>Trending tags</h2>

@@ -17,7 +17,7 @@ import { renderMarkdown } from "../web/markdown";
 import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import uplotScript from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
 import { PERIODS } from "../analytics/schema";
-import { getAnalytics, getDailyFigures } from "../analytics/service";
+import { getAnalytics, getDailyFigures, revenueWeightedDemand } from "../analytics/service";
 import dashboardScript from "./assets/dashboard.client.js" with { type: "text" };
 import { postIdsOf } from "./activity-lines";
 import { activityPage, analyticsPage, releaseEditPage, releasesPage, roadmapPage } from "./board-pages";
@@ -86,12 +86,7 @@ export function boardRoutes(kit: DashboardKit) {
           analytics: getAnalytics(db, projectId, period, now),
           series: daily.series,
           statusFlow: daily.statusFlow,
-          revenueDemand: listTeamPosts(
-            db,
-            { projectId, statuses: [], words: [], withRevenue: true },
-            "revenue",
-            1,
-          ).data.slice(0, 10),
+          revenueDemand: revenueWeightedDemand(db, projectId),
         });
       }),
     )
@@ -217,6 +212,7 @@ export function boardRoutes(kit: DashboardKit) {
         const list = listActivity(db, projectId, {
           page,
           limit: 50,
+          oneLinePerMerge: true,
           ...(known ? { entityType } : {}),
           ...(teamMemberId ? { teamMemberId } : {}),
         });

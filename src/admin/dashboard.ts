@@ -119,6 +119,15 @@ export function withNotice(location: string, notice: keyof typeof NOTICES): stri
   return `${location}${location.includes("?") ? "&" : "?"}done=${notice}`;
 }
 
+/**
+ * A redirect that lands on a card (`#card-<id>`, a focusable target): after Move on the roadmap or Approve
+ * and Reject in the inbox, keyboard focus stays where the member was instead of going back to the top of
+ * the page. An id that is not one (an edited form) is left out.
+ */
+export function toCard(location: string, cardId: string | null): string {
+  return cardId && /^[\w-]{1,64}$/.test(cardId) ? `${location}#card-${cardId}` : location;
+}
+
 /** A `page` query parameter: a whole number from 1 to MAX_PAGE, else the first page. */
 export function toPage(value: string | null): number {
   const page = Number(value);

@@ -2,6 +2,7 @@ import type { ActivityEntry } from "../activity/schema";
 import { isPostStatus, STATUS_LABELS } from "../posts/schema";
 import type { TeamRole } from "../team/schema";
 import { formatMoney } from "../users/money";
+import type { BoardUser } from "../users/schema";
 import { html, type Html, type HtmlValue } from "../html";
 import adminCss from "./admin.css" with { type: "text" };
 
@@ -336,6 +337,19 @@ export function money(amount: string): string {
   const [, sign, whole, fraction = ""] = match;
   const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
   return formatMoney(sign === "-" ? -cents : cents);
+}
+
+/**
+ * Who asked for a request, for the inbox card and the request page: "Submitted by Ada (ada@example.com) ·
+ * $49.90/month", or "Submitted anonymously" when no board user is its author.
+ */
+export function submittedBy(author: Pick<BoardUser, "name" | "email" | "userSpend"> | null): Html {
+  if (!author) return html`<span data-author>Submitted anonymously</span>`;
+  const who =
+    author.name && author.email
+      ? `${author.name} (${author.email})`
+      : (author.name ?? author.email ?? "a board user without a name or email");
+  return html`<span data-author>Submitted by ${who} · ${money(author.userSpend)}/month</span>`;
 }
 
 /** A status as the dashboard shows it; an activity entry's status is any string, shown as it is if unknown. */

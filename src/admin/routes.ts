@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { boardRoutes } from "./board-routes";
-import { dashboardKit } from "./dashboard";
+import { type DashboardKit, DashboardRefusal, dashboardKit, redirect } from "./dashboard";
+import { requestUrl } from "../http/request-info";
 import { integrationRoutes } from "./integration-routes";
 import { settingsRoutes } from "./settings-routes";
 import { ADMIN_CSS } from "./pages";
@@ -16,6 +17,7 @@ import { triageRoutes } from "./triage-routes";
  */
 export function adminRoutes(ctx: AppContext) {
   const kit = dashboardKit(ctx);
+  const notFound = noDashboardPage(kit);
   return new Elysia({ name: "admin", detail: { hide: true } })
     .get(
       "/admin/assets/admin.css",
@@ -27,5 +29,23 @@ export function adminRoutes(ctx: AppContext) {
     .use(boardRoutes(kit))
     .use(settingsRoutes(kit))
     .use(tagRoutes(kit))
-    .use(integrationRoutes(kit));
+    .use(integrationRoutes(kit))
+    .get("/admin/*", ({ request, params }) =>
+      // "/admin/" is the inbox with a slash too many; anything else is no dashboard page.
+      requestUrl(request).pathname === "/admin/" ? redirect("/admin") : notFound({ request, params }),
+    );
+}
+
+/**
+ * A mistyped dashboard address (/admin/changelog, /admin/request) answers a dashboard page, 404, with the
+ * menu and a link back, not the API's JSON refusal that names GET /api/v1/ (docs/dashboard.md).
+ */
+function noDashboardPage(kit: DashboardKit) {
+  return kit.view("none", (_caller, _chrome, url) => {
+    throw new DashboardRefusal(
+      "ROUTE_NOT_FOUND",
+      `There is no dashboard page at ${url.pathname}`,
+      "The address may be mistyped or out of date: the dashboard's screens are in the menu above.",
+    );
+  });
 }

@@ -6,6 +6,7 @@ import type { TeamPost } from "../posts/service";
 import type { SimilarPost } from "../ai/similarity";
 import type { Tag } from "../tags/schema";
 import type { Voter } from "../votes/schema";
+import type { BoardUser } from "../users/schema";
 import { html, type Html } from "../html";
 import {
   type Chrome,
@@ -16,6 +17,7 @@ import {
   money,
   pager,
   pastTheEnd,
+  submittedBy,
   teamMemberOf,
 } from "./pages";
 import { plural } from "../plural";
@@ -40,6 +42,8 @@ export interface PendingRequest {
   post: PostWithTags;
   /** The most similar existing request, when one is likely a duplicate. */
   duplicateOf: SimilarPost | null;
+  /** The board user who asked, when known. */
+  author: BoardUser | null;
 }
 
 export function inboxPage(
@@ -52,15 +56,19 @@ export function inboxPage(
     similarNote: string | null;
   },
 ): Html {
+  // Where focus lands once this card leaves the inbox: the card after it, else the one before.
+  const nextOf = (index: number) => (view.pending[index + 1] ?? view.pending[index - 1])?.post.id ?? "";
   const pending = view.pending.map(
-    ({ post, duplicateOf }) =>
-      html`<li class="card" data-post-id="${post.id}">
+    ({ post, duplicateOf, author }, index) =>
+      html`<li class="card" id="card-${post.id}" tabindex="-1" data-post-id="${post.id}">
         <h2>${requestLink(chrome, post)}</h2>
-        ${post.description ? html`<p>${post.description}</p>` : ""}
+        ${post.description ? html`<p class="user-text">${post.description}</p>` : ""}
+        <p class="muted">${submittedBy(author)}</p>
         <p class="muted">Submitted ${day(post.createdAt)} · ${plural(post.voteCount, "vote")}</p>
         <form class="inline" method="post" action="/admin/posts/${post.id}/status">
           ${formFields(chrome)}
           <input type="hidden" name="back" value="inbox" />
+          <input type="hidden" name="next" value="${nextOf(index)}" />
           <button class="primary" name="status" value="APPROVED" type="submit">Approve</button>
           <button
             name="status"
@@ -82,6 +90,7 @@ export function inboxPage(
                 ${formFields(chrome)}
                 <input type="hidden" name="into" value="${duplicateOf.id}" />
                 <input type="hidden" name="back" value="inbox" />
+                <input type="hidden" name="next" value="${nextOf(index)}" />
                 <button type="submit">
                   Merge into “${duplicateOf.title}” (${STATUS_LABELS[duplicateOf.status]},
                   ${percent(duplicateOf.similarity)} alike)
@@ -101,7 +110,7 @@ export function inboxPage(
           ${requestLink(chrome, { id: comment.postId, title: comment.postTitle })}
           <span class="muted">${day(comment.createdAt)}</span>
         </p>
-        <p>${comment.body}</p>
+        <p class="user-text">${comment.body}</p>
       </li>`,
   );
   return layout(
@@ -274,6 +283,8 @@ export function requestPage(
   view: {
     statuses: readonly PostStatus[];
     post: PostWithTags;
+    /** The board user who asked, when known. */
+    author: BoardUser | null;
     mergedInto: { id: string; title: string } | null;
     tags: Tag[];
     similar: SimilarPost[];
@@ -368,7 +379,7 @@ export function requestPage(
         }
         <span class="muted">${day(comment.createdAt)}</span>
       </p>
-      <p>${comment.body}</p>
+      <p class="user-text">${comment.body}</p>
       <div class="actions">
         ${
           // The team's own words are corrected here; a board user's comment carries their name, so it is
@@ -398,8 +409,9 @@ export function requestPage(
       ${statusBadge(post.status)} ${plural(post.voteCount, "vote")}
       ${visible ? html`· <a href="/b/${chrome.projectSlug}/posts/${post.id}">View on the board</a>` : ""}
     </p>
+    <p class="muted">${submittedBy(view.author)} · ${day(post.createdAt)}</p>
     ${view.mergedInto ? html`<p class="notice">Merged into ${requestLink(chrome, view.mergedInto)}.</p>` : ""}
-    ${post.description ? html`<p>${post.description}</p>` : ""}
+    ${post.description ? html`<p class="user-text">${post.description}</p>` : ""}
     <h2>Comments</h2>
     <ul class="cards">
       ${comments}

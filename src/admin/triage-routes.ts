@@ -28,8 +28,9 @@ import {
 } from "../posts/service";
 import type { Tag } from "../tags/schema";
 import { listTags } from "../tags/service";
+import { findUser } from "../users/service";
 import { castVoteForEmail, listVoters, votersSpendOfPost } from "../votes/service";
-import { type DashboardKit, DashboardRefusal, INBOX_LIMIT, toPage, withNotice } from "./dashboard";
+import { type DashboardKit, DashboardRefusal, INBOX_LIMIT, toCard, toPage, withNotice } from "./dashboard";
 import type { Caller } from "./session";
 import { href } from "./pages";
 import { markInboxSeen } from "../team/service";
@@ -104,6 +105,9 @@ export function triageRoutes(kit: DashboardKit) {
       requestPath(caller, sourceId),
     );
   };
+  /** The board user who asked for a request (its name, email and monthly spend), when known. */
+  const authorOf = (caller: Caller, post: { createdByBoardUserId: string | null }) =>
+    post.createdByBoardUserId ? findUser(db, caller.membership.projectId, post.createdByBoardUserId) : null;
   return new Elysia({ name: "admin.triage", detail: { hide: true } })
     .get(
       "/admin",
@@ -126,7 +130,7 @@ export function triageRoutes(kit: DashboardKit) {
           similarNote ??= found.note;
           // Only a request on the board is offered as the one to merge into (docs/dashboard.md, Inbox).
           const duplicateOf = found.similar.find((similar) => isVisibleStatus(similar.status)) ?? null;
-          pending.push({ post, duplicateOf });
+          pending.push({ post, duplicateOf, author: authorOf(caller, post) });
         }
         const seenBefore = caller.membership.inboxSeenAt;
         // Opening the inbox is seeing its comments: the navigation counts only later ones from now on.
@@ -210,6 +214,7 @@ export function triageRoutes(kit: DashboardKit) {
         return requestPage(chrome, {
           statuses: POST_STATUSES,
           post,
+          author: authorOf(caller, post),
           mergedInto,
           tags: listTags(db, projectId),
           similar: found.similar,
@@ -243,7 +248,13 @@ export function triageRoutes(kit: DashboardKit) {
             }),
           );
         }
-        return withNotice(backTo(caller, form.get("back"), requestPath(caller, postId)), "status");
+        // Back on the roadmap the moved card is where focus lands (it is in its new column); a card that
+        // left the screen (approved or rejected in the inbox, closed from the roadmap) hands over to the next.
+        const landOn = form.get("back") === "roadmap" && isVisibleStatus(status) ? postId : form.get("next");
+        return toCard(
+          withNotice(backTo(caller, form.get("back"), requestPath(caller, postId)), "status"),
+          landOn,
+        );
       }),
       { parse: "text" },
     )
@@ -276,7 +287,10 @@ export function triageRoutes(kit: DashboardKit) {
         } catch (error) {
           throw staleMerge(caller, sourceId, into) ?? error;
         }
-        return withNotice(backTo(caller, form.get("back"), requestPath(caller, into)), "merged");
+        return toCard(
+          withNotice(backTo(caller, form.get("back"), requestPath(caller, into)), "merged"),
+          form.get("next"),
+        );
       }),
       { parse: "text" },
     )

@@ -1,12 +1,34 @@
 import { type Db, inTransaction, isBusy } from "../db/connection";
 import { statusFlowSince } from "../activity/service";
-import { requirePostRow, toPost } from "../posts/service";
+import type { PostStatus } from "../posts/schema";
+import { listTeamPosts, requirePostRow, type TeamPost, toPost } from "../posts/service";
 import { type Analytics, PERIOD_DAYS, type Period } from "./schema";
 import * as store from "./store";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const TOP_POSTS = 10;
 const TRENDING_TAGS = 10;
+const REVENUE_DEMAND_POSTS = 10;
+
+/**
+ * Open demand: requests not built yet and not turned down (pending, planned, in progress). Complete,
+ * shipped (ARCHIVED) and rejected or merged (CLOSED) requests are demand already answered.
+ */
+export const OPEN_DEMAND_STATUSES: readonly PostStatus[] = ["PENDING", "APPROVED", "IN_PROGRESS"];
+
+/**
+ * Revenue-weighted demand (the dashboard's analytics): open requests with paying voters, by the sum of
+ * their voters' current monthly spend. All time, not a period: a vote stands until it is removed, and spend
+ * is a board user's current figure, so there is no "spend in the period" to weigh by (docs/reporting.md).
+ */
+export function revenueWeightedDemand(db: Db, projectId: string): TeamPost[] {
+  return listTeamPosts(
+    db,
+    { projectId, statuses: OPEN_DEMAND_STATUSES, words: [], withRevenue: true },
+    "revenue",
+    1,
+  ).data.slice(0, REVENUE_DEMAND_POSTS);
+}
 
 /**
  * Figures for the last 7, 30 or 90 days before `now`. Posts, votes and comments count from exactly

@@ -20,6 +20,12 @@ export function getUser(db: Db, projectId: string, userId: string): BoardUser {
   return store.toBoardUser(requireUserRow(db, projectId, userId));
 }
 
+/** A board user of the project, or null when there is none (a request's author since deleted). */
+export function findUser(db: Db, projectId: string, userId: string): BoardUser | null {
+  const row = store.findUserRow(db, projectId, userId);
+  return row ? store.toBoardUser(row) : null;
+}
+
 export function listUsers(db: Db, projectId: string, page: PageRequest) {
   return {
     data: store.listUserRows(db, projectId, page.limit, page.offset).map(store.toBoardUser),
