@@ -30,6 +30,16 @@ import { voteRoutes } from "./votes/routes";
 import { webhookRoutes } from "./webhooks/routes";
 import { integrationRoutes } from "./integrations/routes";
 
+/**
+ * How long a connection may carry no bytes, answer included. Elysia's 30 s closed the connection of a
+ * request still waiting on the model server (a similar-post search during a model's cold start) with an
+ * empty reply, while the log later said 200: it covers two model calls in a row (from-text reads the
+ * words, then embeds them) and a margin, within Bun's own cap of 255 s (docs/ai.md, "Endpoints").
+ */
+export function idleTimeoutSeconds(config: { ai: { timeoutMs: number } }): number {
+  return Math.min(255, Math.max(30, Math.ceil((2 * config.ai.timeoutMs) / 1000) + 10));
+}
+
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */
 export function createApp(ctx: AppContext) {
   // Discovery and the API document read the finished app's routes, which exist only once the chain below
@@ -49,6 +59,7 @@ export function createApp(ctx: AppContext) {
       development: false,
       // A second server on a port in use must fail, not share the port with another database.
       reusePort: false,
+      idleTimeout: idleTimeoutSeconds(ctx.config),
       error: (error) => lastResortResponse(ctx, error),
     },
   })

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { idleTimeoutSeconds } from "../src/app";
 import { ConfigError, loadConfig } from "../src/config";
+import { createTestApp } from "./support/app";
 import { runCommand, SOURCE_COMMAND } from "./support/process";
 
 describe("configuration", () => {
@@ -54,5 +56,19 @@ describe("configuration", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("PORT");
     expect(result.stdout).toBe("");
+  });
+});
+
+describe("the connection idle time-out", () => {
+  test("outlasts two model calls in a row, within Bun's cap, and is what the app serves with", () => {
+    expect(idleTimeoutSeconds({ ai: { timeoutMs: 30_000 } })).toBe(70);
+    expect(idleTimeoutSeconds({ ai: { timeoutMs: 1_000 } })).toBe(30);
+    expect(idleTimeoutSeconds({ ai: { timeoutMs: 600_000 } })).toBe(255);
+    const t = createTestApp();
+    try {
+      expect(t.app.config.serve?.idleTimeout).toBe(idleTimeoutSeconds(t.ctx.config));
+    } finally {
+      t.close();
+    }
   });
 });
