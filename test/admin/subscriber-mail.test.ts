@@ -108,6 +108,12 @@ describe.skipIf(browserMissing())("subscriber email from the dashboard, received
     await page.getByRole("checkbox", { name: /SAML sign-in/ }).check();
     await page.getByRole("button", { name: "Save draft" }).click();
     await page.locator("li.card", { hasText: "Draft release" }).waitFor();
+    // One request in words: "ships 1 request", not "ships 1 requests".
+    expect(
+      (
+        await page.locator("li.card", { hasText: "Draft release" }).locator("p.muted").first().innerText()
+      ).trim(),
+    ).toMatch(/· ships 1 request$/);
     const fromList = smtp.mail.length;
     await page
       .locator("li.card", { hasText: "Draft release" })
