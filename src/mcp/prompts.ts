@@ -1,4 +1,5 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "./protocol-error";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { describeProblem } from "../http/validation-message";
@@ -141,8 +142,8 @@ function asToolValue(text: string): unknown {
   return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
 }
 
-function invalidArgument(argument: string, problem: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Invalid params: 'arguments.${argument}' ${problem}`);
+function invalidArgument(argument: string, problem: string): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: 'arguments.${argument}' ${problem}`);
 }
 
 /**
@@ -156,7 +157,7 @@ function checkPromptArguments(prompt: Prompt, args: Record<string, string>): voi
   for (const argument of prompt.arguments) {
     const value = args[argument.name];
     if (argument.required && !value) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Prompt ${prompt.name} needs the argument '${argument.name}'`,
       );
@@ -171,7 +172,7 @@ export function getPrompt(session: McpSession, name: string, args: Record<string
   const prompt = promptsFor(session).find((candidate) => candidate.name === name);
   if (!prompt) {
     const adminOnly = PROMPTS.some((candidate) => candidate.name === name);
-    throw new McpError(
+    throw new ProtocolError(
       ErrorCode.InvalidParams,
       adminOnly ? `Prompt ${name} needs admin mode (a secret sk_ key)` : `Unknown prompt: ${name}`,
     );

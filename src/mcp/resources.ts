@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "./protocol-error";
 import { listComments } from "../comments/service";
 import { getPost } from "../posts/service";
 import type { Project } from "../projects/schema";
@@ -45,7 +46,7 @@ function strict<T>(name: string, schema: TSchema, value: T): T {
 /** The project resources are about: the key's, or the board named by `?project=` in public mode. */
 function resourceProject(session: McpSession): Project {
   if (!session.adminProject && session.urlProjectSlug === null) {
-    throw new McpError(
+    throw new ProtocolError(
       ErrorCode.InvalidParams,
       "In public mode, resources need a board: connect to /mcp?project=<slug> (FEATUREBOARD_PROJECT_SLUG for featureboard mcp)",
     );
@@ -166,5 +167,5 @@ export function readResource(session: McpSession, uri: string) {
       return { uri, mimeType: template.mimeType, text: JSON.stringify(value, null, 2) };
     }
   }
-  throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
+  throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
 }

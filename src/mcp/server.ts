@@ -8,9 +8,9 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "./protocol-error";
 import { ApiError, errorBody } from "../http/errors";
 import { describeError } from "../log";
 import { APP_VERSION } from "../meta/version";
@@ -42,7 +42,7 @@ function toolError(error: ApiError, publicUrl: string): CallToolResult {
 
 async function callTool(session: McpSession, name: string, args: unknown): Promise<CallToolResult> {
   const tool = findTool(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   try {
     const result = await tool.execute(session, args);
     return { structuredContent: result, content: [{ type: "text", text: JSON.stringify(result, null, 2) }] };
@@ -54,9 +54,13 @@ async function callTool(session: McpSession, name: string, args: unknown): Promi
 }
 
 /** Resource reads report an ApiError as a JSON-RPC error whose data is the ApiError body. */
-function asMcpError(error: unknown, session: McpSession): unknown {
+function asProtocolError(error: unknown, session: McpSession): unknown {
   if (!(error instanceof ApiError)) return error;
-  return new McpError(ErrorCode.InvalidParams, error.message, errorBody(error, session.ctx.config.publicUrl));
+  return new ProtocolError(
+    ErrorCode.InvalidParams,
+    error.message,
+    errorBody(error, session.ctx.config.publicUrl),
+  );
 }
 
 /**
@@ -105,7 +109,7 @@ export function createMcpServer(session: McpSession): Server {
     try {
       return { contents: [readResource(session, request.params.uri)] };
     } catch (error) {
-      throw asMcpError(error, session);
+      throw asProtocolError(error, session);
     }
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({

@@ -16,6 +16,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "./protocol-error";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { Value } from "@sinclair/typebox/value";
 import { ConfigError, SECRET_KEY_PATTERN } from "../config";
@@ -121,31 +122,17 @@ const fetchKeepingRefusals: FetchLike = async (url, init) => {
 };
 
 /**
- * A JSON-RPC error passed on as the service worded it. (An McpError would not do: its message is
- * "MCP error <code>: …", so a relayed one would reach the agent as "MCP error -32602: MCP error -32602: …".)
- */
-class RelayedError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/**
  * Why a relayed request failed, as the agent gets it for anything but a tool call: the service's own
  * JSON-RPC error unchanged; its HTTP refusal as an internal error with its message and ApiError body; and
  * SERVICE_UNAVAILABLE only when no answer came.
  */
-function relayedError(config: StdioConfig, error: unknown): RelayedError {
+function relayedError(config: StdioConfig, error: unknown): ProtocolError {
   if (error instanceof McpError) {
     const message = error.message.replace(`MCP error ${error.code}: `, "");
-    return new RelayedError(error.code, message, error.data);
+    return new ProtocolError(error.code, message, error.data);
   }
   const body = error instanceof ServiceRefusal ? error.body : unreachableError(config, error);
-  return new RelayedError(ErrorCode.InternalError, body.message, body);
+  return new ProtocolError(ErrorCode.InternalError, body.message, body);
 }
 
 /**

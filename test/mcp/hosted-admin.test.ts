@@ -268,7 +268,16 @@ describe("hosted MCP with a secret key (admin mode)", () => {
     expect((await callTool(admin, "list_posts", { page: 2, cursor: "" })).value.error_code).toBe(
       "VALIDATION_ERROR",
     );
-    await expect(admin.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
+    // The client adds "MCP error <code>: " itself: the server's message must not carry it already.
+    await expect(admin.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(
+      /^MCP error -32602: Unknown tool: no_such_tool$/,
+    );
+    await expect(admin.getPrompt({ name: "no_such_prompt" })).rejects.toThrow(
+      /^MCP error -32602: Unknown prompt: no_such_prompt$/,
+    );
+    await expect(admin.readResource({ uri: "featureboard://nowhere" })).rejects.toThrow(
+      /^MCP error -32602: Unknown resource: featureboard:\/\/nowhere$/,
+    );
   });
 
   test("a validation error's hint points an agent to the tool's inputSchema, not the OpenAPI document", async () => {
