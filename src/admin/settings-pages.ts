@@ -3,7 +3,7 @@ import type { Project } from "../projects/schema";
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
 import type { ImportJob } from "../imports/jobs";
-import type { ImportResult } from "../imports/schema";
+import type { ImportError, ImportResult } from "../imports/schema";
 import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
 import { html, type Html } from "../html";
 import { type Chrome, formFields, href, layout, dataTable } from "./pages";
@@ -377,6 +377,25 @@ export function webhookPage(
   );
 }
 
+/**
+ * Why each skipped row was skipped, as the API's `errors` say it: a board export's rows are numbered within
+ * their list ("posts, row 2"). A count alone left a member guessing what to fix.
+ */
+function skippedRows(errors: readonly ImportError[]): Html | string {
+  if (errors.length === 0) return "";
+  return html`<details>
+    <summary>Skipped rows</summary>
+    <ul>
+      ${errors.map(
+        (error) =>
+          html`<li>
+            ${error.entity === undefined ? "Row" : `${error.entity}, row`} ${error.row}: ${error.message}
+          </li>`,
+      )}
+    </ul>
+  </details>`;
+}
+
 /** Admins and owners: import a CSV (with its progress) or a board export, and download the lossless export. */
 export function importPage(
   chrome: Chrome,
@@ -399,22 +418,16 @@ export function importPage(
                 <span data-percent>${percent}%</span> · ${job.done} of ${job.total} rows · ${job.imported}
                 imported, ${job.skipped} skipped · ${job.state}
               </p>
-              ${
-                job.errors.length > 0
-                  ? html`<details>
-                      <summary>Skipped rows</summary>
-                      <ul>
-                        ${job.errors.map((error) => html`<li>Row ${error.row}: ${error.message}</li>`)}
-                      </ul>
-                    </details>`
-                  : ""
-              }
+              ${skippedRows(job.errors)}
             </section>`
           : ""
       }
       ${
         result
-          ? html`<p class="notice" role="status">Imported ${result.imported}, skipped ${result.skipped}.</p>`
+          ? html`<section class="notice" role="status">
+              <p>Imported ${result.imported}, skipped ${result.skipped}.</p>
+              ${skippedRows(result.errors)}
+            </section>`
           : ""
       }
       <h2>Import</h2>

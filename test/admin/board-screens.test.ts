@@ -523,6 +523,35 @@ describe.skipIf(browserMissing())("import and export from the dashboard in Chrom
     expect(copied.body.pagination.total).toBe(9_999);
     await page.close();
   }, 120_000);
+
+  test("a board export with bad rows says which rows were skipped and why, not only how many", async () => {
+    const page = await memberInBrowser(browser, t, server.url, {
+      email: "checker@example.com",
+      role: "owner",
+      name: "Cleo Checker",
+    });
+    const exported = (await t.call("GET", "/api/v1/export")).body.data;
+    const post = (title: string, status: string) => ({
+      ...{ id: `src-${title}`, title, description: null, status, voteCount: 0, metadata: null },
+      ...{ createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
+      ...{ releaseId: null, mergedIntoId: null, createdByBoardUserId: null, tagIds: [] },
+    });
+    const document = { ...exported, posts: [post("Kept", "APPROVED"), post("Refused", "SOMEDAY")] };
+    await page.goto(`${server.url}/admin/import`);
+    await page.getByLabel(/A CSV file/).setInputFiles({
+      name: "export.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(document)),
+    });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    const status = page.getByRole("status");
+    await status.getByText("skipped 1").waitFor();
+    await status.getByText("Skipped rows").click();
+    expect(await status.getByRole("listitem").allInnerTexts()).toEqual([
+      expect.stringMatching(/^posts, row 2: .*status/),
+    ]);
+    await page.close();
+  }, 60_000);
 });
 
 describe.skipIf(browserMissing())("the members and API keys screens in Chromium", () => {
