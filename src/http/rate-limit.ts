@@ -150,6 +150,9 @@ export function keylessRateLimit(ctx: { rateLimits: RateLimits }) {
     // A browser sends a CORS preflight on its own before a widget's vote or comment: that vote would cost
     // the visitor two requests of the budget. The preflight is answered from constants.
     if (request.method === "OPTIONS") return;
+    // The MCP SDK's client probes GET /mcp for an event stream on every connection; the 405 it gets is a
+    // constant, and it cost a public agent one request of its budget per session.
+    if (path === MCP_PATH && request.method !== "POST") return;
     if (meteredByKeyCheck(request)) return;
     const clientIp = requestInfo(request).clientIp;
     if (!isBoardPage(path)) return enforceRateLimit(ctx.rateLimits.publicIp, clientIp, set.headers);

@@ -98,6 +98,23 @@ describe("CORS preflights", () => {
   });
 });
 
+describe("the MCP endpoint's stream probe", () => {
+  const t = createTestApp({
+    FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
+    FEATUREBOARD_RATE_LIMIT_IP_BURST: "2",
+  });
+  afterAll(() => t.close());
+
+  test("GET /mcp (405, sent by the SDK's client on each connection) is not metered", async () => {
+    for (let i = 0; i < 5; i++) {
+      const probe = await t.call("GET", "/mcp", { key: null, headers: { accept: "text/event-stream" } });
+      expect(probe.status).toBe(405);
+    }
+    const first = await t.call("GET", "/api/v1/", { key: null });
+    expect(first.headers.get("ratelimit")).toMatch(/^"client-ip";r=1;/);
+  });
+});
+
 describe("guessing keys", () => {
   const t = createTestApp({
     FEATUREBOARD_RATE_LIMIT_IP_PER_MINUTE: "2",
