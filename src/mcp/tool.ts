@@ -187,7 +187,16 @@ export function boardProject(session: McpSession, projectSlug: string | undefine
     }
     return own;
   }
-  const slug = projectSlug ?? session.urlProjectSlug ?? undefined;
+  // A connection to /mcp?project=<slug> is fixed to that board, as a key fixes admin mode's: an agent
+  // told about one board must not act on another by naming it (docs/mcp.md).
+  const fixed = session.urlProjectSlug;
+  if (fixed !== null && projectSlug !== undefined && projectSlug !== fixed) {
+    throw validationError(
+      "project_slug",
+      `this connection is to the board '${fixed}' (/mcp?project=${fixed}); omit project_slug`,
+    );
+  }
+  const slug = projectSlug ?? fixed ?? undefined;
   if (slug === undefined) {
     throw validationError("project_slug", "is required in public mode (or connect to /mcp?project=<slug>)");
   }

@@ -70,6 +70,19 @@ describe("hosted MCP without a key (public mode)", () => {
     expect((await toolValue(client2, "browse_board", { q: "popular" }, scan)).posts).toHaveLength(1);
   });
 
+  test("a connection to /mcp?project=<slug> is fixed to that board: naming another one is refused", async () => {
+    const fixed = await publicClient("acme");
+    const elsewhere = await callTool(fixed, "browse_board", { project_slug: "other-co" });
+    expect(elsewhere.isError).toBe(true);
+    expect(elsewhere.value).toMatchObject({ error_code: "VALIDATION_ERROR" });
+    expect(elsewhere.value.message).toContain("acme");
+    expect((await callTool(fixed, "browse_board", { project_slug: "acme" })).isError).toBe(false);
+    // Without ?project=, the argument chooses the board.
+    expect((await callTool(await publicClient(), "browse_board", { project_slug: "other-co" })).isError).toBe(
+      false,
+    );
+  });
+
   test("browse_board pages like the public API and says how many posts there are", async () => {
     const client = await publicClient("acme");
     const first = await toolValue(client, "browse_board", { limit: 1 }, scan);
@@ -172,7 +185,7 @@ describe("hosted MCP without a key (public mode)", () => {
     expect(refused.value.resolution_hint).toContain("Bearer sk_");
     expect(refused.value.error).toBe(refused.value.message);
 
-    const hidden = await callTool(client, "browse_board", { project_slug: "hidden" }, scan);
+    const hidden = await callTool(await publicClient(), "browse_board", { project_slug: "hidden" }, scan);
     expect(hidden.value.error_code).toBe("BOARD_NOT_PUBLIC");
     const noBoard = await callTool(await publicClient(), "browse_board", {}, scan);
     expect(noBoard.value).toMatchObject({ error_code: "VALIDATION_ERROR" });
