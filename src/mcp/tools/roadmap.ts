@@ -87,7 +87,8 @@ export const createReleaseTool = defineTool({
   title: "Create a changelog release",
   description:
     "Use to write release notes: a draft by default (is_draft true); is_draft false publishes at once, and the posts in " +
-    "post_ids are then marked shipped (ARCHIVED with this release).",
+    "post_ids are then marked shipped (ARCHIVED with this release); email_subscribers true also emails each shipped " +
+    "post's subscribers, as the dashboard's Publish does.",
   access: "admin",
   annotations: ADDS,
   input: Args({
@@ -102,6 +103,12 @@ export const createReleaseTool = defineTool({
     post_ids: Type.Optional(
       Type.Array(Id("A post this release ships"), { maxItems: LIMITS.releasePosts, uniqueItems: true }),
     ),
+    email_subscribers: Type.Optional(
+      Type.Boolean({
+        description:
+          "Default false. When the release is published now, email the subscribers of each post it ships (one email per post)",
+      }),
+    ),
   }),
   output: t.Object({ release: ReleaseSchema }),
   run(session, args) {
@@ -112,7 +119,8 @@ export const createReleaseTool = defineTool({
       label: args.label,
       postIds: args.post_ids,
     }) as Parameters<typeof createRelease>[2];
-    return { release: createRelease(session.ctx.db, adminProject(session).id, input) };
+    const publish = { emailSubscribers: args.email_subscribers === true };
+    return { release: createRelease(session.ctx.db, adminProject(session).id, input, {}, publish) };
   },
 });
 
