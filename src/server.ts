@@ -33,7 +33,7 @@ export function createContext(config: Config, log: Logger): AppContext {
     log,
     db,
     rateLimits: createRateLimits(config),
-    ai: new AiRuntime(db, createProvider(config), log),
+    ai: new AiRuntime(db, createProvider(config, log), log),
     mail: createMailSender({ db, config, log }),
     paymentSyncs: new Map(),
     imports: new ImportJobs(db, log),
