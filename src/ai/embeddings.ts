@@ -3,7 +3,7 @@ import type { Logger } from "../log";
 import { type AiProvider, isRejected } from "./provider";
 import { SignatureIndex } from "./signature-index";
 import * as store from "./store";
-import { preparePlanes, signature } from "./vectors";
+import { preparePlanes, signature, vectorProblem } from "./vectors";
 
 /** `ai reindex`: forgets every vector and queues every post again. */
 export { resetIndex } from "./store";
@@ -47,10 +47,28 @@ export function backoffMs(failures: number, random = Math.random()): number {
   return Math.round(ceiling / 2 + (ceiling / 2) * random);
 }
 
+/**
+ * Batches of queued posts a request embeds before it searches: enough for the posts of the last moments,
+ * bounded so a request during a full re-embed (after a provider change) does not wait for all of it.
+ */
+export const REQUEST_DRAIN_BATCHES = 4;
+/**
+ * How long a request waits, at most, for the project's queued posts to be embedded before it searches
+ * what is indexed (docs/ai.md, "Searches while the model server is slow"): counted from when that
+ * embedding started, so a later request never waits for one that has taken longer already.
+ */
+export const REQUEST_DRAIN_WAIT_MS = 1_500;
+
 export class AiRuntime {
-  private draining: Promise<number> | null = null;
+  /** Posts a running batch is embedding: another drain leaves them to it, so none is embedded twice. */
+  private readonly inFlight = new Set<string>();
+  /** Counts the index's resets: a batch asked for before a reset writes nothing (its vectors are stale). */
+  private resets = 0;
+  private workerBusy = false;
+  /** The request-path embedding of each project, shared by the requests that arrive while it runs. */
+  private readonly requestDrains = new Map<string, { done: Promise<void>; deadline: number }>();
   private timer: ReturnType<typeof setInterval> | null = null;
-  /** Failures of the background worker in a row, and when it may try again. */
+  /** Failures of the model server in a row (background or request-path embedding), and when to try again. */
   private failures = 0;
   private resumeAt = 0;
   /** Set once no vector is left in the old 32-bit format. */
@@ -65,7 +83,13 @@ export class AiRuntime {
   ) {
     this.signatures = new SignatureIndex(db);
     inTransaction(db, () => {
-      if (store.storedModelKey(db) === provider.modelKey) return;
+      if (store.storedModelKey(db) === provider.modelKey) {
+        // Vectors of two dimensions under one model key were stored before the dimension was checked
+        // (a server that loaded another model): two point reads, the oldest vector and the newest.
+        const mixed = store.oldestAndNewestDimensions(db);
+        if (mixed && mixed.oldest !== mixed.newest) this.resetForDimension(mixed.oldest, mixed.newest);
+        return;
+      }
       const queued = store.resetIndex(db, Date.now());
       store.setModelKey(db, provider.modelKey, Date.now());
       if (queued > 0)
@@ -74,41 +98,111 @@ export class AiRuntime {
   }
 
   /**
-   * Embeds queued posts (of one project, or of all when `projectId` is null), at most `maxBatches` batches;
-   * one drain runs at a time, so the worker and a search never embed the same post twice. Provider
-   * failures propagate (UPSTREAM_ERROR).
+   * Embeds queued posts (of one project, or of all when `projectId` is null), at most `maxBatches` batches.
+   * Drains may run at the same time (the worker, a search, the CLI): each batch claims its posts, so none is
+   * embedded twice. Provider failures propagate (UPSTREAM_ERROR).
    */
   async drain(projectId: string | null, maxBatches = Number.POSITIVE_INFINITY): Promise<number> {
-    while (this.draining) await this.draining.catch(() => 0);
-    this.draining = drainQueue(this.db, this.provider, projectId, maxBatches);
-    try {
-      return await this.draining;
-    } finally {
-      this.draining = null;
+    let handled = 0;
+    for (let batch = 0; batch < maxBatches; batch++) {
+      // Each batch is bounded work; before each the event loop serves requests (a local provider embeds
+      // without I/O, so without this a drain of thousands of posts would hold the loop for seconds).
+      await beforeNextSlice(this.db);
+      const count = await this.embedBatch(projectId);
+      if (count === 0) break;
+      handled += count;
     }
+    return handled;
+  }
+
+  /**
+   * Before a request searches: the project's queued posts are embedded, and the request waits for that at
+   * most REQUEST_DRAIN_WAIT_MS from when it started; then it searches what is indexed, and what is left
+   * queued is the worker's. While the model server is failing (the worker's backoff) nothing is tried here.
+   * Never throws: a failure counts towards the backoff and is logged.
+   */
+  async catchUp(projectId: string): Promise<void> {
+    if (Date.now() < this.resumeAt) return;
+    let running = this.requestDrains.get(projectId);
+    if (!running) {
+      const done = this.drain(projectId, REQUEST_DRAIN_BATCHES)
+        .then(
+          (handled) => {
+            if (handled > 0) this.serverAnswered();
+          },
+          (error: unknown) => this.serverFailed(error, "search"),
+        )
+        .finally(() => this.requestDrains.delete(projectId));
+      running = { done, deadline: Date.now() + REQUEST_DRAIN_WAIT_MS };
+      this.requestDrains.set(projectId, running);
+    }
+    const waitMs = running.deadline - Date.now();
+    if (waitMs <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([running.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * The model server answered (a search's query was embedded): the worker's backoff ends, so the queue is
+   * embedded again at its next tick instead of minutes later.
+   */
+  serverAnswered(): void {
+    if (this.failures > 0) this.log?.info("the model server answers again; embedding resumes");
+    this.failures = 0;
+    this.resumeAt = 0;
+  }
+
+  private serverFailed(error: unknown, by: "background" | "search"): void {
+    // The database was closed under the work (shutdown, end of a test): nothing left to do.
+    if (String(error).includes("closed")) return this.stopWorker();
+    this.failures++;
+    const waitMs = backoffMs(this.failures);
+    this.resumeAt = Date.now() + waitMs;
+    this.log?.warn("embedding failed; will retry", {
+      by,
+      error: String(error),
+      failures: this.failures,
+      retryInMs: waitMs,
+    });
+  }
+
+  /**
+   * A vector of `dimension` came from the model server (a batch or a search's query). When the index holds
+   * vectors of another dimension the server now serves another model under the same name (llama.cpp and LM
+   * Studio serve whatever is loaded): the index is reset and every post queued, as for a model change.
+   * Reads first, so an index of the same dimension costs no write; says whether it reset.
+   */
+  adoptDimension(dimension: number): boolean {
+    const indexed = store.newestDimension(this.db);
+    if (indexed === null || indexed === dimension) return false;
+    inTransaction(this.db, () => this.resetForDimension(indexed, dimension));
+    return true;
+  }
+
+  private resetForDimension(from: number, to: number): void {
+    const queued = store.resetIndex(this.db, Date.now());
+    this.resets++;
+    this.log?.warn("the embedding model's dimension changed; re-embedding every post", {
+      from,
+      to,
+      queued,
+      model: this.provider.modelKey,
+    });
   }
 
   startWorker(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      if (this.draining || Date.now() < this.resumeAt) return;
+      if (this.workerBusy || Date.now() < this.resumeAt) return;
+      this.workerBusy = true;
       this.drain(null, Math.ceil(WORKER_POSTS_PER_TICK / batchSizeOf(this.provider)))
-        .then(() => {
-          this.failures = 0;
+        .then((handled) => {
+          if (handled > 0) this.serverAnswered();
           this.halveOldVectors();
         })
-        .catch((error: unknown) => {
-          // The database was closed under the timer (shutdown, end of a test): nothing left to do.
-          if (String(error).includes("closed")) return this.stopWorker();
-          this.failures++;
-          const waitMs = backoffMs(this.failures);
-          this.resumeAt = Date.now() + waitMs;
-          this.log?.warn("background embedding failed; will retry", {
-            error: String(error),
-            failures: this.failures,
-            retryInMs: waitMs,
-          });
-        });
+        .catch((error: unknown) => this.serverFailed(error, "background"))
+        .finally(() => (this.workerBusy = false));
     }, WORKER_INTERVAL_MS);
     this.timer.unref();
   }
@@ -131,6 +225,76 @@ export class AiRuntime {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
+
+  /** Embeds one batch of queued posts no other drain is embedding; returns how many it handled. */
+  private async embedBatch(projectId: string | null): Promise<number> {
+    const { db, provider, inFlight } = this;
+    const size = batchSizeOf(provider);
+    const queued = store
+      .queuedPosts(db, projectId, size + inFlight.size)
+      .filter((row) => !inFlight.has(row.post_id))
+      .slice(0, size);
+    if (queued.length === 0) return 0;
+    for (const row of queued) inFlight.add(row.post_id);
+    try {
+      await this.embedAndStore(queued);
+    } finally {
+      for (const row of queued) inFlight.delete(row.post_id);
+    }
+    return queued.length;
+  }
+
+  private async embedAndStore(queued: store.QueuedPost[]): Promise<void> {
+    const { db, provider } = this;
+    const resetsBefore = this.resets;
+    const texts = queued.map((row) => ({ title: row.title, description: row.description }));
+    if (provider.prepare) await provider.prepare();
+    const answers = provider.embedNow
+      ? texts.map((text) => provider.embedNow!(text))
+      : await provider.embed(texts);
+    // A vector with a NaN or of zeros is never stored (docs/ai.md, "Vectors the index refuses").
+    const vectors = answers.map((answer) => {
+      const problem = isRejected(answer) ? null : vectorProblem(answer);
+      return problem === null ? answer : { rejected: problem };
+    });
+    const first = vectors.find((vector) => !isRejected(vector));
+    const dimension = first && !isRejected(first) ? first.length : null;
+    // The signatures' hyperplanes are built a step at a time the first time they are needed (~45 ms in
+    // one piece): here, not at start-up, so a service with nothing to embed does not hold their ~4 MB.
+    if (dimension !== null) await preparePlanes(dimension);
+    await whenWritable(db);
+    inTransaction(db, () => {
+      // The index was reset while the server answered (its model changed): these vectors may be the old
+      // model's; the posts are queued again, to be embedded by the next batch.
+      if (this.resets !== resetsBefore) return;
+      if (dimension !== null) this.adoptDimension(dimension);
+      queued.forEach((row, index) => {
+        // The post may have changed or gone while the provider was answering: only a vector of the text
+        // it still has is written; otherwise it stays queued for the next batch.
+        const current = store.currentPostText(db, row.post_id);
+        if (!current || current.merged_into_id !== null) return store.dequeue(db, row.post_id);
+        if (textHash(current) !== textHash(texts[index]!)) return;
+        const vector = vectors[index]!;
+        // Refused by the model server for this text alone (or unusable): kept aside with the reason (`ai
+        // status`), so the posts after it go on; editing the post queues it again.
+        if (isRejected(vector)) return store.markFailed(db, row.post_id, vector.rejected, Date.now());
+        if (vector.length !== dimension) {
+          const reason = `the embedding has ${vector.length} dimensions, the others of its batch ${dimension}`;
+          return store.markFailed(db, row.post_id, reason, Date.now());
+        }
+        store.writeEmbedding(db, {
+          projectId: row.project_id,
+          postId: row.post_id,
+          modelKey: provider.modelKey,
+          textHash: textHash(current),
+          vector,
+          signature: signature(vector),
+          now: Date.now(),
+        });
+        store.dequeue(db, row.post_id);
+      });
+    });
+  }
 }
 
 /**
@@ -150,67 +314,6 @@ export function forgetPost(db: Db, postId: string): void {
 
 function batchSizeOf(provider: AiProvider): number {
   return provider.embedNow ? LOCAL_BATCH_SIZE : REMOTE_BATCH_SIZE;
-}
-
-async function embedBatch(db: Db, provider: AiProvider, projectId: string | null): Promise<number> {
-  const queued = store.queuedPosts(db, projectId, batchSizeOf(provider));
-  if (queued.length === 0) return 0;
-  const texts = queued.map((row) => ({ title: row.title, description: row.description }));
-  if (provider.prepare) await provider.prepare();
-  const vectors = provider.embedNow
-    ? texts.map((text) => provider.embedNow!(text))
-    : await provider.embed(texts);
-  // The signatures' hyperplanes are built a step at a time the first time they are needed (~45 ms in
-  // one piece): here, not at start-up, so a service with nothing to embed does not hold their ~4 MB.
-  const first = vectors.find((vector) => !isRejected(vector));
-  if (first && !isRejected(first)) await preparePlanes(first.length);
-  await whenWritable(db);
-  inTransaction(db, () => {
-    queued.forEach((row, index) => {
-      // The post may have changed or gone while the provider was answering: only a vector of the text
-      // it still has is written; otherwise it stays queued for the next batch.
-      const current = store.currentPostText(db, row.post_id);
-      if (!current || current.merged_into_id !== null) return store.dequeue(db, row.post_id);
-      if (textHash(current) !== textHash(texts[index]!)) return;
-      const vector = vectors[index]!;
-      // Refused by the model server for this text alone: kept aside with the reason (`ai status`), so the
-      // posts after it go on; editing the post queues it again.
-      if (isRejected(vector)) return store.markFailed(db, row.post_id, vector.rejected, Date.now());
-      store.writeEmbedding(db, {
-        projectId: row.project_id,
-        postId: row.post_id,
-        modelKey: provider.modelKey,
-        textHash: textHash(current),
-        vector,
-        signature: signature(vector),
-        now: Date.now(),
-      });
-      store.dequeue(db, row.post_id);
-    });
-  });
-  return queued.length;
-}
-
-/**
- * Embeds queued posts with `provider` (of one project, or of all when `projectId` is null), at most
- * `maxBatches` batches; returns how many posts it handled. Callers go through AiRuntime.drain.
- */
-async function drainQueue(
-  db: Db,
-  provider: AiProvider,
-  projectId: string | null,
-  maxBatches: number,
-): Promise<number> {
-  let handled = 0;
-  for (let batch = 0; batch < maxBatches; batch++) {
-    // Each batch is bounded work; before each the event loop serves requests (a local provider embeds
-    // without I/O, so without this a drain of thousands of posts would hold the loop for seconds).
-    await beforeNextSlice(db);
-    const count = await embedBatch(db, provider, projectId);
-    if (count === 0) break;
-    handled += count;
-  }
-  return handled;
 }
 
 /** What the index holds; read-only (`featureboard ai status`). */

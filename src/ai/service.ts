@@ -22,9 +22,9 @@ import {
   type TriageInput,
 } from "./schema";
 import {
-  embedQuery,
   nearest,
-  REQUEST_DRAIN_BATCHES,
+  queryVector,
+  type ScoredPost,
   scoredPosts,
   type SimilarPost,
   similarTo,
@@ -81,20 +81,35 @@ async function wordsFrom<T>(
   }
 }
 
+/** An error of the model server (UPSTREAM_ERROR): down, refusing, or without an embeddings endpoint. */
+function isUpstreamError(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === "UPSTREAM_ERROR";
+}
+
 // ---- similar posts ----
 
 export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: SimilarInput) {
-  const data = await similarTo(
-    ai,
-    projectId,
-    { title: input.query, description: null },
-    {
-      threshold: input.threshold ?? DEFAULT_THRESHOLD,
-      limit: input.limit ?? DEFAULT_SIMILAR_LIMIT,
-      matchWords: true,
-    },
-  );
-  return data;
+  try {
+    return await similarTo(
+      ai,
+      projectId,
+      { title: input.query, description: null },
+      {
+        threshold: input.threshold ?? DEFAULT_THRESHOLD,
+        limit: input.limit ?? DEFAULT_SIMILAR_LIMIT,
+        matchWords: true,
+      },
+    );
+  } catch (error) {
+    // Without the query's vector there is nothing to search with: still 502, saying what failed.
+    if (!isUpstreamError(error)) throw error;
+    throw new ApiError(
+      "UPSTREAM_ERROR",
+      `Cannot search for similar posts: the embedding model did not embed the query (${error.message})`,
+      error.hint,
+      { retry: error.retry },
+    );
+  }
 }
 
 /**
@@ -108,8 +123,11 @@ export async function similarRequests(
   options: { threshold: number; limit: number },
 ): Promise<SimilarPost[]> {
   const post = requirePostRow(ai.db, projectId, postId);
-  await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
-  return (await neighboursOf(ai, projectId, post, options.limit, options.threshold)).map(toSimilarPost);
+  await ai.catchUp(projectId);
+  const vector = await vectorOfPost(ai, post);
+  return (await neighboursOf(ai, projectId, post, vector, options.limit, options.threshold)).map(
+    toSimilarPost,
+  );
 }
 
 // ---- from text ----
@@ -125,6 +143,9 @@ const NEVER_ABSORBS: readonly PostStatus[] = ["CLOSED", "ARCHIVED"];
 
 /** Who wrote the internal note that keeps feedback matched to an existing post (docs/ai.md). */
 export const FEEDBACK_NOTE_AUTHOR = "Pasted feedback";
+
+/** What a triage reason and a from-text note say when the model server could not embed the text. */
+export const NOT_CHECKED_FOR_DUPLICATES = "Not checked for duplicates: the embedding model did not answer";
 
 /** Matched feedback as an internal note: where it came from, then its text, within the comment limit. */
 function feedbackNote(input: FromTextInput): string {
@@ -150,12 +171,22 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
       tags.map((tag) => tag.label),
     ),
   );
-  const similar = await similarTo(
-    ai,
-    projectId,
-    { title: extracted.title, description: extracted.description },
-    { threshold: RELATED_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
-  );
+  // The words are extracted already: when only the embeddings fail (a server without an embeddings
+  // endpoint, or one that is down) the post is still created, as POST /posts creates one, and its
+  // embedding waits in the queue; a note on it says no duplicate check was made (docs/ai.md).
+  let similar: SimilarPost[] = [];
+  let embeddingFailure: string | null = null;
+  try {
+    similar = await similarTo(
+      ai,
+      projectId,
+      { title: extracted.title, description: extracted.description },
+      { threshold: RELATED_THRESHOLD, limit: DEFAULT_SIMILAR_LIMIT },
+    );
+  } catch (error) {
+    if (!isUpstreamError(error)) throw error;
+    embeddingFailure = error.message;
+  }
   const duplicate = similar.find(
     (hit) =>
       hit.similarity >= DEFAULT_THRESHOLD &&
@@ -188,6 +219,13 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
       .map((tag) => tag.id),
     metadata: Object.keys(metadata).length > 0 ? metadata : null,
   });
+  if (embeddingFailure !== null) {
+    createComment(db, projectId, post.id, {
+      body: `${NOT_CHECKED_FOR_DUPLICATES} (${embeddingFailure}) when from-text created this request. AI triage compares it with the board once embeddings work again.`,
+      authorName: FEEDBACK_NOTE_AUTHOR,
+      isInternalNote: true,
+    });
+  }
   return { action: "created" as const, post, similar_posts: similar, ...fellBack };
 }
 
@@ -203,17 +241,27 @@ export function priorityOf(votes: number, spendCents: number, ageDays: number): 
   return "low";
 }
 
-/** Nearest other posts by the post's stored vector (embedded again only if it has none yet). */
+/** A post's stored vector, or its text embedded now when it has none yet. */
+async function vectorOfPost(
+  ai: AiRuntime,
+  post: { id: string; title: string; description: string | null },
+): Promise<Float32Array> {
+  return (
+    store.storedVector(ai.db, post.id) ??
+    (await queryVector(ai, { title: post.title, description: post.description }))
+  );
+}
+
+/** Nearest other posts to a post, by its vector (vectorOfPost). */
 async function neighboursOf(
   ai: AiRuntime,
   projectId: string,
-  post: { id: string; title: string; description: string | null },
+  post: { id: string; title: string },
+  vector: Float32Array,
   limit: number,
   threshold = DEFAULT_THRESHOLD,
-) {
+): Promise<ScoredPost[]> {
   const { db, provider } = ai;
-  const stored = store.storedVector(db, post.id);
-  const vector = stored ?? (await embedQuery(provider, { title: post.title, description: post.description }));
   // Twice the posts asked for (and itself): a neighbour one place apart may fall below the threshold.
   const hits = (await nearest(ai, projectId, vector, 2 * limit + 1))
     .filter((hit) => hit.postId !== post.id)
@@ -224,7 +272,7 @@ async function neighboursOf(
 export async function triageInbox(ai: AiRuntime, projectId: string, input: TriageInput = {}) {
   const { db } = ai;
   requireAiPlan(db, projectId, "AI triage");
-  await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
+  await ai.catchUp(projectId);
   const posts = store.candidatePosts(db, projectId, ["PENDING"], input.limit ?? DEFAULT_TRIAGE_LIMIT);
   const tagLabels = listTags(db, projectId).map((tag) => tag.label);
   const written = await wordsFrom(ai, (writer) =>
@@ -238,12 +286,27 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
   const recommendations = [];
   // In slices of the event loop: 100 posts compared with the board held every other request 0.2–0.5 s.
   const slices = inSlices();
+  // The priorities need no vectors: when the model server cannot embed a post (it is down, or serves no
+  // embeddings), the post is recommended without a duplicate check, its reason says so, and the server is
+  // asked no more in this triage (docs/ai.md, "When only the embeddings fail").
+  let embeddingFailure: string | null = null;
   for (const post of posts) {
     await slices.step();
+    let vector = store.storedVector(db, post.id);
+    if (!vector && embeddingFailure === null) {
+      try {
+        vector = await queryVector(ai, post);
+      } catch (error) {
+        if (!isUpstreamError(error)) throw error;
+        embeddingFailure = error.message;
+      }
+    }
     // A duplicate points at a post that came first or is already triaged, so two pending copies of one
     // idea never point at each other.
     let nearestEarlier: { id: string; title: string; similarity: number } | null = null;
-    for (const { row: other, similarity } of await neighboursOf(ai, projectId, post, 5)) {
+    for (const { row: other, similarity } of vector
+      ? await neighboursOf(ai, projectId, post, vector, 5)
+      : []) {
       if (other.id === post.id || titlesSetApart(other.title, post.title)) continue;
       if (
         other.status !== "PENDING" ||
@@ -269,7 +332,8 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
       : `${priority[0]!.toUpperCase()}${priority.slice(1)} priority: ${facts.join(", ")}.${note?.note ? ` ${note.note}` : ""}` +
         (related
           ? ` Related to "${related.title}" (similarity ${related.similarity.toFixed(2)}): compare them before merging; not close enough to call a duplicate.`
-          : "");
+          : "") +
+        (vector ? "" : ` ${NOT_CHECKED_FOR_DUPLICATES} (${embeddingFailure ?? "no vector"}).`);
     recommendations.push({
       postId: post.id,
       title: post.title,

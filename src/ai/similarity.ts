@@ -13,12 +13,6 @@ export const EXACT_SCAN_LIMIT = 1000;
 /** Candidates the Hamming scan hands to the exact re-ranking (see docs/ai.md for the recall it buys). */
 export const CANDIDATES = 24;
 /**
- * Batches of queued posts a request embeds before it searches: enough for the posts of the last moments,
- * bounded so a request during a full re-embed (after a provider change) does not wait for all of it.
- */
-export const REQUEST_DRAIN_BATCHES = 4;
-
-/**
  * The share of its similarity a pair keeps when its titles are one place apart (text.ts, onePlaceApart):
  * such pairs share most of their words, so their vectors meet although they ask for different things.
  * 0.8 takes the closest of them (~0.85) under the duplicate threshold (0.7); docs/ai.md has the figures.
@@ -50,15 +44,25 @@ export interface Scored {
   raw: number;
 }
 
-function scoreRows(rows: store.EmbeddingRow[], query: Float32Array): Scored[] {
-  return rows.map((row) => ({ postId: row.post_id, raw: dot(row.vector, query) }));
+/**
+ * Each row's cosine with the query, best first. A row of another dimension (another model's vector, until
+ * the re-embed replaces it) has no cosine with the query, and a score that is not a finite number (a stored
+ * NaN) is never a hit: in the sort it made the order arbitrary, and `limit=5` dropped the best hit that
+ * `limit=10` listed first (docs/ai.md, "Vectors the index refuses").
+ */
+function ranked(rows: store.EmbeddingRow[], query: Float32Array, k: number): Scored[] {
+  const scored: Scored[] = [];
+  for (const row of rows) {
+    if (row.vector.length !== query.length) continue;
+    const raw = dot(row.vector, query);
+    if (Number.isFinite(raw)) scored.push({ postId: row.post_id, raw });
+  }
+  return scored.sort((a, b) => b.raw - a.raw).slice(0, k);
 }
 
 /** The `k` nearest posts by exact cosine over every vector of the project: the ground truth. */
 export function exactNearest(db: Db, projectId: string, query: Float32Array, k: number): Scored[] {
-  return scoreRows(store.allVectors(db, projectId), query)
-    .sort((a, b) => b.raw - a.raw)
-    .slice(0, k);
+  return ranked(store.allVectors(db, projectId), query, k);
 }
 
 /** Where a search reads: the database, and the in-memory copy of the large projects' signatures. */
@@ -75,9 +79,7 @@ export function indexedNearest(
   k: number,
 ): Scored[] {
   const candidates = sources.signatures.nearest(projectId, signature(query), Math.max(CANDIDATES, k * 4));
-  return scoreRows(store.vectorsById(sources.db, candidates), query)
-    .sort((a, b) => b.raw - a.raw)
-    .slice(0, k);
+  return ranked(store.vectorsById(sources.db, candidates), query, k);
 }
 
 export async function nearest(
@@ -107,8 +109,25 @@ export async function embedQuery(provider: AiProvider, text: { title: string; de
 }
 
 /**
+ * A search's query as a vector. A model server that answers ends the embedding worker's backoff. When it
+ * answers with another dimension than the index holds, it serves another model now: the index is reset and
+ * re-embedded (AiRuntime.adoptDimension), and the caller's catchUp starts on it before the search.
+ */
+export async function queryVector(
+  ai: AiRuntime,
+  text: { title: string; description: string | null },
+): Promise<Float32Array> {
+  const vector = await embedQuery(ai.provider, text);
+  if (ai.provider.embedNow) return vector;
+  ai.serverAnswered();
+  ai.adoptDimension(vector.length);
+  return vector;
+}
+
+/**
  * Posts of the project most similar to `query` (calibrated 0-1, best first), at or above `threshold`.
- * Posts still waiting for an embedding are embedded first, so a post created a moment ago is found.
+ * Posts still waiting for an embedding are embedded first (for at most a moment: AiRuntime.catchUp), so a
+ * post created a moment ago is found.
  */
 export async function similarTo(
   ai: AiRuntime,
@@ -117,8 +136,9 @@ export async function similarTo(
   options: { threshold: number; limit: number; excludeIds?: readonly string[]; matchWords?: boolean },
 ): Promise<SimilarPost[]> {
   const { db, provider } = ai;
-  await ai.drain(projectId, REQUEST_DRAIN_BATCHES);
-  const vector = await embedQuery(provider, query);
+  // The query first: a server that answers it is up again, and catchUp then embeds what is queued.
+  const vector = await queryVector(ai, query);
+  await ai.catchUp(projectId);
   const excluded = new Set(options.excludeIds ?? []);
   // Twice the posts asked for: a neighbour one place apart may fall below the threshold (pairSimilarity).
   const hits = (await nearest(ai, projectId, vector, 2 * options.limit + excluded.size))

@@ -147,6 +147,34 @@ export function resetIndex(db: Db, now: number): number {
   return queueLength(db);
 }
 
+/** A stored vector's dimension, from its length in bytes and its format (SQLite reads a blob's length from its header). */
+const DIMENSION = "length(vector) / (CASE vector_format WHEN 'f16' THEN 2 ELSE 4 END)";
+
+/** The dimension of the newest stored vector: the index's, or null when it holds none. */
+export function newestDimension(db: Db): number | null {
+  return (
+    db
+      .query<{ dimension: number }, []>(
+        `SELECT ${DIMENSION} AS dimension FROM post_embeddings ORDER BY vector_id DESC LIMIT 1`,
+      )
+      .get()?.dimension ?? null
+  );
+}
+
+/**
+ * The dimensions of the oldest and the newest stored vectors (two reads by primary key): when they differ
+ * the index mixes two models' vectors.
+ */
+export function oldestAndNewestDimensions(db: Db): { oldest: number; newest: number } | null {
+  const oldest = db
+    .query<{ dimension: number }, []>(
+      `SELECT ${DIMENSION} AS dimension FROM post_embeddings ORDER BY vector_id LIMIT 1`,
+    )
+    .get()?.dimension;
+  const newest = newestDimension(db);
+  return oldest === undefined || newest === null ? null : { oldest, newest };
+}
+
 export function countEmbeddings(db: Db, projectId: string | null = null): number {
   const row =
     projectId === null

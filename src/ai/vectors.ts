@@ -13,12 +13,31 @@ export function l2Normalise(vector: Float32Array): Float32Array {
   return vector;
 }
 
-/** Cosine of two L2-normalised vectors of the same dimension. */
+/**
+ * Cosine of two L2-normalised vectors of the same dimension. Vectors of different dimensions come from
+ * different models and have no cosine: comparing their first entries gave identical titles 0.21, so it is
+ * refused (the search leaves such rows out before, docs/ai.md "Vectors the index refuses").
+ */
 export function dot(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length)
+    throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
   let sum = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) sum += a[i]! * b[i]!;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
   return sum;
+}
+
+/**
+ * Why a vector cannot be stored or searched with, or null when it can: an entry that is not a finite
+ * number (NaN broke the ranking's sort) or a vector of zeros (no direction: its cosine with anything is 0).
+ */
+export function vectorProblem(vector: Float32Array): string | null {
+  if (vector.length === 0) return "the embedding is empty";
+  let sum = 0;
+  for (const value of vector) {
+    if (!Number.isFinite(value)) return "the embedding holds a value that is not a finite number";
+    sum += value * value;
+  }
+  return sum > 0 ? null : "the embedding is all zeros";
 }
 
 /** 32-bit FNV-1a: the hash behind the local embedder's feature buckets and the signature planes. */
