@@ -120,13 +120,17 @@ function parseJson(text: string): unknown {
 function parseLenient(text: string): unknown {
   const strict = parseJson(text);
   if (strict !== undefined) return strict;
-  let cleaned = "";
+  return parseJson(withoutTrailingCommas(withoutComments(text)));
+}
+
+function withoutComments(text: string): string {
+  let kept = "";
   let index = 0;
   while (index < text.length) {
     const char = text[index]!;
     if (char === '"') {
       const end = stringEnd(text, index);
-      cleaned += text.slice(index, end);
+      kept += text.slice(index, end);
       index = end;
     } else if (char === "/" && text[index + 1] === "/") {
       while (index < text.length && text[index] !== "\n") index++;
@@ -134,11 +138,36 @@ function parseLenient(text: string): unknown {
       const close = text.indexOf("*/", index + 2);
       index = close === -1 ? text.length : close + 2;
     } else {
-      cleaned += char;
+      kept += char;
       index++;
     }
   }
-  return parseJson(cleaned.replace(/,(\s*[}\]])/g, "$1"));
+  return kept;
+}
+
+function withoutTrailingCommas(text: string): string {
+  let kept = "";
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === '"') {
+      const end = stringEnd(text, index);
+      kept += text.slice(index, end);
+      index = end;
+      continue;
+    }
+    if (char === ",") {
+      let next = index + 1;
+      while (next < text.length && /\s/.test(text[next]!)) next++;
+      if (text[next] === "}" || text[next] === "]") {
+        index++;
+        continue;
+      }
+    }
+    kept += char;
+    index++;
+  }
+  return kept;
 }
 
 /** The index just after the JSON string that opens at `start` (a `"`), escapes respected. */
@@ -176,8 +205,8 @@ function firstObjectIn(text: string): Record<string, unknown> | null {
   let start = text.indexOf("{");
   for (let tried = 0; start !== -1 && tried < OBJECTS_TRIED; tried++) {
     const end = objectEnd(text, start);
-    if (end === -1) return null;
-    const value = parseLenient(text.slice(start, end));
+    // A brace of the prose that never closes ("use {braces"): the JSON may start at a later one.
+    const value = end === -1 ? undefined : parseLenient(text.slice(start, end));
     if (isRecord(value)) return value;
     start = text.indexOf("{", start + 1);
   }

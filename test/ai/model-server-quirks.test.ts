@@ -206,6 +206,7 @@ describe("answers of reasoning and JSON-mode models", () => {
       "an extra field and a missing optional one",
       { content: JSON.stringify({ title: title.title, confidence: 0.93, tags: ["mobile"] }) },
     ],
+    ["a stray brace in the prose", { content: `Using {curly braces as asked: ${JSON.stringify(title)}` }],
     [
       "trailing commas and comments",
       {
@@ -228,6 +229,22 @@ describe("answers of reasoning and JSON-mode models", () => {
       await t.call("DELETE", `/api/v1/posts/${post.id}`);
     });
   }
+
+  test("a comma inside a text is kept while trailing commas go", async () => {
+    chat = () =>
+      completion({
+        content:
+          '{"title": "Offline mode for the app", "description": "Sync, ] later", "tags": ["mobile",],}',
+      });
+    const response = await t.call("POST", "/api/v1/posts/from-text", {
+      body: { text: "Offline mode please, and sync later" },
+    });
+    expect(response.body.data.post).toMatchObject({
+      title: "Offline mode for the app",
+      description: "Sync, ] later",
+    });
+    await t.call("DELETE", `/api/v1/posts/${response.body.data.post.id}`);
+  });
 
   test("triage and summary read a think block and fences; tags in another case are the project's", async () => {
     chat = (_path, body) => {
