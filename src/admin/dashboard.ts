@@ -1,7 +1,7 @@
 import { actAs } from "../activity/service";
 import { newBoardComments } from "../comments/service";
 import type { AppContext } from "../context";
-import { ApiError, type ErrorCode, validationError } from "../http/errors";
+import { ApiError, type ApiErrorOptions, type ErrorCode, validationError } from "../http/errors";
 import { enforceRateLimit } from "../http/rate-limit";
 import { requestInfo, requestUrl } from "../http/request-info";
 import { MAX_PAGE } from "../http/paging";
@@ -46,7 +46,8 @@ export const NOTICES: Record<string, string> = {
 
 /**
  * A refusal worded for the dashboard's reader (naming requests by their titles, not their ids), shown as it
- * is: no "correct the form" hint after a form with nothing to correct. `reopen` is a page to open afresh.
+ * is: no "correct the form" hint after a form with nothing to correct. `reopen` is a page to open afresh;
+ * `options` keep what the API would answer besides (a Retry-After).
  */
 export class DashboardRefusal extends ApiError {
   constructor(
@@ -54,8 +55,9 @@ export class DashboardRefusal extends ApiError {
     message: string,
     hint: string,
     readonly reopen: string | null = null,
+    options: ApiErrorOptions = {},
   ) {
-    super(code, message, hint);
+    super(code, message, hint, options);
   }
 }
 

@@ -25,6 +25,7 @@ export type Section =
   | "releases"
   | "activity"
   | "analytics"
+  | "ai"
   | "webhooks"
   | "import"
   | "settings"
@@ -115,6 +116,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       ${navLink(chrome, "roadmap", "/admin/roadmap", "Roadmap")}
       ${chrome.role !== "member" ? navLink(chrome, "releases", "/admin/releases", "Changelog") : ""}
       ${navLink(chrome, "analytics", "/admin/analytics", "Analytics")}
+      ${chrome.role !== "member" ? navLink(chrome, "ai", "/admin/ai", "AI") : ""}
       ${navLink(chrome, "activity", "/admin/activity", "Activity")}
       ${chrome.role !== "member" ? navLink(chrome, "webhooks", "/admin/webhooks", "Webhooks") : ""}
       ${chrome.role !== "member" ? navLink(chrome, "integrations", "/admin/integrations", "Integrations") : ""}

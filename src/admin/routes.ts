@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../context";
+import { aiRoutes } from "./ai-routes";
 import { boardRoutes } from "./board-routes";
 import { type DashboardKit, DashboardRefusal, dashboardKit, redirect } from "./dashboard";
 import { requestUrl } from "../http/request-info";
@@ -27,6 +28,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(triageRoutes(kit))
     .use(requestRoutes(kit))
     .use(boardRoutes(kit))
+    .use(aiRoutes(kit))
     .use(settingsRoutes(kit))
     .use(tagRoutes(kit))
     .use(integrationRoutes(kit))

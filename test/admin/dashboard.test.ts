@@ -513,7 +513,7 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
       if (signOut) tops.add(Math.round(signOut.y + signOut.height / 2));
       return tops.size;
     };
-    expect(await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").count()).toBe(13);
+    expect(await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").count()).toBe(14);
     expect(await rows()).toBe(1);
     // Nothing of the header leaves the screen sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
