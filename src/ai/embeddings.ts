@@ -1,4 +1,5 @@
 import { beforeNextSlice, type Db, inTransaction, whenWritable } from "../db/connection";
+import { ApiError } from "../http/errors";
 import type { Logger } from "../log";
 import { type AiProvider, isRejected } from "./provider";
 import { SignatureIndex } from "./signature-index";
@@ -41,10 +42,26 @@ export function textHash(text: PostTextInput): string {
 const FIRST_BACKOFF_MS = 2_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
-/** Exponential backoff with full jitter: a fleet of failing workers does not retry in lockstep. */
-export function backoffMs(failures: number, random = Math.random()): number {
+/**
+ * Exponential backoff with full jitter: a fleet of failing workers does not retry in lockstep. When the
+ * server said how long to wait (the provider's error carries its Retry-After, in seconds), at least that
+ * long, up to the longest backoff (docs/ai.md, "Real model servers").
+ */
+export function backoffMs(
+  failures: number,
+  random = Math.random(),
+  serverAsksMs: number | null = null,
+): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, failures - 1));
-  return Math.round(ceiling / 2 + (ceiling / 2) * random);
+  const jittered = Math.round(ceiling / 2 + (ceiling / 2) * random);
+  return serverAsksMs === null ? jittered : Math.max(jittered, Math.min(MAX_BACKOFF_MS, serverAsksMs));
+}
+
+/** The wait a failed call's error passes on from the server (ApiError's Retry-After, in seconds), if any. */
+function retryAfterOf(error: unknown): number | null {
+  const said = error instanceof ApiError ? error.headers["Retry-After"] : undefined;
+  const seconds = Number(said);
+  return said !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
 }
 
 /**
@@ -157,7 +174,7 @@ export class AiRuntime {
     // The database was closed under the work (shutdown, end of a test): nothing left to do.
     if (String(error).includes("closed")) return this.stopWorker();
     this.failures++;
-    const waitMs = backoffMs(this.failures);
+    const waitMs = backoffMs(this.failures, Math.random(), retryAfterOf(error));
     this.resumeAt = Date.now() + waitMs;
     this.log?.warn("embedding failed; will retry", {
       by,
@@ -255,7 +272,7 @@ export class AiRuntime {
     // A vector with a NaN or of zeros is never stored (docs/ai.md, "Vectors the index refuses").
     const vectors = answers.map((answer) => {
       const problem = isRejected(answer) ? null : vectorProblem(answer);
-      return problem === null ? answer : { rejected: problem };
+      return problem === null ? answer : { rejected: problem, kind: "unusable" as const };
     });
     const first = vectors.find((vector) => !isRejected(vector));
     const dimension = first && !isRejected(first) ? first.length : null;

@@ -6,6 +6,8 @@
  * JavaScript engine's.
  */
 import { ApiError } from "../http/errors";
+import type { Embedded } from "./provider";
+import { vectorProblem } from "./vectors";
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -286,10 +288,13 @@ export function dimensionChanged(before: number, now: number): ApiError {
 }
 
 /**
- * The vectors of an embeddings answer, in input order, each checked: a flat list of finite numbers with a
- * non-zero length, one per input, all of one dimension.
+ * The vectors of an embeddings answer, in input order. The answer as a whole must hold one flat list of
+ * numbers per input, all of one dimension, or the call fails (retryable: a server's fault). A vector that
+ * is all zeros or holds a value that is not a finite number is that input's alone: it is `{rejected}`, so
+ * the others are stored and the post whose text gave it is set aside instead of failing its batch forever
+ * (docs/ai.md, "Vectors the index refuses").
  */
-export function embeddingVectors(body: unknown, inputs: number): Float32Array[] {
+export function embeddingVectors(body: unknown, inputs: number): Embedded[] {
   if (!isRecord(body) || !Array.isArray(body.data))
     throw invalidEmbeddings(
       typeof body === "string"
@@ -309,15 +314,26 @@ export function embeddingVectors(body: unknown, inputs: number): Float32Array[] 
     if (values.length === 0) throw invalidEmbeddings(`${at} is empty`);
     if (!values.every((value: unknown) => typeof value === "number"))
       throw invalidEmbeddings(`${at} is not a flat list of numbers`);
-    const vector = Float32Array.from(values.filter((value: unknown) => typeof value === "number"));
-    let norm = 0;
-    for (const value of vector) norm += value * value;
-    if (!Number.isFinite(norm)) throw invalidEmbeddings(`${at} holds a value that is not a finite number`);
-    if (norm === 0) throw invalidEmbeddings(`${at} is all zeros`);
-    vectors[index] = vector;
+    vectors[index] = Float32Array.from(values.filter((value: unknown) => typeof value === "number"));
   });
   const other = vectors.find((vector) => vector.length !== vectors[0]!.length);
   if (other)
     throw invalidEmbeddings(`vectors of ${vectors[0]!.length} and ${other.length} dimensions in one answer`);
-  return vectors;
+  return vectors.map((vector, index): Embedded => {
+    const problem = vectorProblem(vector);
+    return problem === null ? vector : { rejected: `embedding ${index}: ${problem}`, kind: "unusable" };
+  });
+}
+
+/**
+ * A search's query whose vector the server answered unusable (zeros, not a number): the same text would
+ * answer the same, so not retryable; from-text and triage then go on without a duplicate check.
+ */
+export function unusableQueryVector(reason: string): ApiError {
+  return new ApiError(
+    "UPSTREAM_ERROR",
+    `The AI provider answered invalid embeddings: ${reason}`,
+    "Reword the text; if every text fails so, check that FEATUREBOARD_EMBED_MODEL is an embedding model the server at OPENAI_BASE_URL serves.",
+    { retry: false },
+  );
 }

@@ -16,14 +16,16 @@ import {
   textList,
   unreadableAnswer,
 } from "./model-answers";
-import type {
-  AiProvider,
-  Embedded,
-  ExtractedPost,
-  PostText,
-  SummaryInput,
-  SummaryText,
-  TriageNote,
+import {
+  type AiProvider,
+  type EmbedOptions,
+  type Embedded,
+  type ExtractedPost,
+  type PostText,
+  type SummaryInput,
+  type SummaryText,
+  type TriageNote,
+  isRejected,
 } from "./provider";
 import { l2Normalise } from "./vectors";
 
@@ -336,11 +338,15 @@ export class OpenAiProvider implements AiProvider {
    * FEATUREBOARD_AI_TIMEOUT_MS, body included; time-outs, connection failures, 408, 409, 429 and 5xx tried
    * again up to FEATUREBOARD_AI_MAX_RETRIES times; the whole call, waits included, within (1 + retries)
    * time-outs. A wait the server asks for that would not leave a quarter of a time-out before that bound
-   * is not waited: the call fails at once, retryable, with the wait as Retry-After. Failures are thrown as
-   * the SDK raised them (`failureOf` words them).
+   * is not waited: the call fails at once, retryable, with the wait as Retry-After. A request's own
+   * embedding passes `maxRetries` 0: one attempt, and a Retry-After goes back to the client instead of
+   * being waited. Failures are thrown as the SDK raised them (`failureOf` words them).
    */
-  private async send<T>(attempt: (client: OpenAI, options: AttemptOptions) => Promise<T>): Promise<T> {
-    const { timeoutMs, maxRetries } = this.settings;
+  private async send<T>(
+    attempt: (client: OpenAI, options: AttemptOptions) => Promise<T>,
+    maxRetries = this.settings.maxRetries,
+  ): Promise<T> {
+    const { timeoutMs } = this.settings;
     const client = await this.client();
     const deadline = Date.now() + timeoutMs * (1 + maxRetries);
     for (let tried = 0; ; tried++) {
@@ -383,7 +389,12 @@ export class OpenAiProvider implements AiProvider {
     return this.batchSize;
   }
 
-  async embed(posts: { title: string; description: string | null }[]): Promise<Embedded[]> {
+  async embed(
+    posts: { title: string; description: string | null }[],
+    options: EmbedOptions = {},
+  ): Promise<Embedded[]> {
+    // A request waits one attempt at most (docs/ai.md, "The openai provider"); the background keeps its retries.
+    const maxRetries = options.forRequest ? 0 : this.settings.maxRetries;
     const inputs = posts.map((post) =>
       (post.description ? `${post.title}\n\n${post.description}` : post.title).slice(
         0,
@@ -395,7 +406,7 @@ export class OpenAiProvider implements AiProvider {
     while (start < inputs.length) {
       const chunk = inputs.slice(start, start + this.batchSize);
       try {
-        results.push(...(await this.embedChunk(chunk)));
+        results.push(...(await this.embedChunk(chunk, maxRetries)));
         start += chunk.length;
       } catch (error) {
         const status = statusOf(error);
@@ -408,27 +419,30 @@ export class OpenAiProvider implements AiProvider {
         }
         // One input refused on its own: that text is the problem, not the server; the others go on.
         const reason = error instanceof Error ? error.message : String(error);
-        results.push({ rejected: excerpt(redacted(reason, this.settings.apiKey), 300) });
+        results.push({ rejected: excerpt(redacted(reason, this.settings.apiKey), 300), kind: "refused" });
         start += 1;
       }
     }
     return results;
   }
 
-  private async embedChunk(inputs: string[]): Promise<Float32Array[]> {
-    const answer: unknown = await this.send((client, options) =>
-      client.embeddings.create(
-        { model: this.settings.embedModel, input: inputs, encoding_format: "float" },
-        options,
-      ),
+  private async embedChunk(inputs: string[], maxRetries: number): Promise<Embedded[]> {
+    const answer: unknown = await this.send(
+      (client, options) =>
+        client.embeddings.create(
+          { model: this.settings.embedModel, input: inputs, encoding_format: "float" },
+          options,
+        ),
+      maxRetries,
     );
-    const vectors = embeddingVectors(answer, inputs.length);
+    const embedded = embeddingVectors(answer, inputs.length);
     const before = this.dimension;
-    const dimension = vectors[0]?.length ?? before;
+    const dimension =
+      embedded.find((vector): vector is Float32Array => !isRejected(vector))?.length ?? before;
     this.dimension = dimension;
     if (before !== null && dimension !== null && dimension !== before)
       throw dimensionChanged(before, dimension);
-    return vectors.map(l2Normalise);
+    return embedded.map((vector) => (isRejected(vector) ? vector : l2Normalise(vector)));
   }
 
   /**

@@ -51,11 +51,30 @@ export interface Calibration {
   boundary: number;
 }
 
-/** What embedding one text gave: its vector, or why the model server refused that text for good. */
-export type Embedded = Float32Array | { rejected: string };
+/**
+ * Why one text has no vector, for good (the same text gives the same answer again): the model server
+ * refused the text on its own (`refused`: too long even cut to the configured maximum), or answered a
+ * vector no search can use for it (`unusable`: all zeros, or a value that is not a finite number).
+ */
+export interface Rejected {
+  rejected: string;
+  kind: "refused" | "unusable";
+}
 
-export function isRejected(embedded: Embedded): embedded is { rejected: string } {
+/** What embedding one text gave: its vector, or why it has none (docs/ai.md, "Vectors the index refuses"). */
+export type Embedded = Float32Array | Rejected;
+
+export function isRejected(embedded: Embedded): embedded is Rejected {
   return !(embedded instanceof Float32Array);
+}
+
+/**
+ * Who waits for an embedding. A request (its query's vector) gets one attempt, with no retries and no
+ * wait for a Retry-After, so it answers within one time-out; the background embedding keeps its retries
+ * (docs/ai.md, "The openai provider").
+ */
+export interface EmbedOptions {
+  forRequest?: boolean;
 }
 
 export interface AiProvider {
@@ -72,10 +91,11 @@ export interface AiProvider {
   prepare?(): Promise<void>;
   /**
    * One result per text, in order. A text the server refuses on its own (too long even cut to the
-   * configured maximum) is `{rejected}`, and the others still get their vectors; a failure of the server
-   * itself (down, bad key, rate limited) throws UPSTREAM_ERROR.
+   * configured maximum), or whose vector is unusable (zeros, not a number), is `{rejected}`, and the others
+   * still get their vectors; a failure of the server itself (down, bad key, rate limited) or an answer
+   * malformed as a whole (another count of vectors, mixed dimensions) throws UPSTREAM_ERROR.
    */
-  embed(posts: { title: string; description: string | null }[]): Promise<Embedded[]>;
+  embed(posts: { title: string; description: string | null }[], options?: EmbedOptions): Promise<Embedded[]>;
   extractPost(text: string, tagLabels: string[]): Promise<ExtractedPost>;
   triageNotes(posts: PostText[], tagLabels: string[]): Promise<TriageNote[]>;
   summarise(input: SummaryInput): Promise<SummaryText>;

@@ -107,7 +107,8 @@ export async function findSimilarPosts(ai: AiRuntime, projectId: string, input: 
       "UPSTREAM_ERROR",
       `Cannot search for similar posts: the embedding model did not embed the query (${error.message})`,
       error.hint,
-      { retry: error.retry },
+      // The server's Retry-After goes with it, as a summary's or a triage's 502 carries it.
+      { retry: error.retry, headers: error.headers },
     );
   }
 }

@@ -2,6 +2,7 @@ import type { Db } from "../db/connection";
 import type { PostStatus } from "../posts/schema";
 import type { AiRuntime } from "./embeddings";
 import { ApiError } from "../http/errors";
+import { unusableQueryVector } from "./model-answers";
 import { type AiProvider, calibrate, isRejected } from "./provider";
 import type { SignatureIndex } from "./signature-index";
 import * as store from "./store";
@@ -95,9 +96,14 @@ export async function nearest(
   return indexedNearest(sources, projectId, query, k);
 }
 
+/**
+ * A request's text as a vector: one attempt, no retries, no wait for a Retry-After (the provider's
+ * `forRequest`), so the request answers within one time-out (docs/ai.md, "The openai provider").
+ */
 export async function embedQuery(provider: AiProvider, text: { title: string; description: string | null }) {
   if (provider.embedNow) return provider.embedNow(text);
-  const [vector] = await provider.embed([text]);
+  const [vector] = await provider.embed([text], { forRequest: true });
+  if (vector && isRejected(vector) && vector.kind === "unusable") throw unusableQueryVector(vector.rejected);
   if (!vector || isRejected(vector)) {
     throw new ApiError(
       "VALIDATION_ERROR",
