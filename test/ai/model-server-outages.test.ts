@@ -139,7 +139,8 @@ describe("a request's own embedding: one attempt, within one time-out", () => {
     expect(response.body.retry).toBe(true);
     expect(response.body.message).toContain("timed out");
     expect(embeddingCalls).toHaveLength(1);
-    expect(ms).toBeLessThan(TIMEOUT_MS + 700);
+    // (1 + retries) time-outs would be 3 s; the margin is for a busy machine.
+    expect(ms).toBeLessThan(TIMEOUT_MS + 1_500);
   });
 
   test("a 503 asking for a second is not waited by a request: it fails at once and passes the wait on", async () => {
@@ -148,7 +149,8 @@ describe("a request's own embedding: one attempt, within one time-out", () => {
     expect(response.status).toBe(502);
     expect(response.headers.get("retry-after")).toBe("1");
     expect(embeddingCalls).toHaveLength(1);
-    expect(ms).toBeLessThan(700);
+    // Waiting the Retry-After would take a second at least.
+    expect(ms).toBeLessThan(1_000);
   });
 
   test("from-text and triage embed their texts once each: answered within a time-out of embedding", async () => {
@@ -162,14 +164,14 @@ describe("a request's own embedding: one attempt, within one time-out", () => {
       }),
     );
     expect(created.value.status).toBe(201);
-    expect(created.ms).toBeLessThan(TIMEOUT_MS + 1_500);
+    expect(created.ms).toBeLessThan(TIMEOUT_MS + 2_000);
     const triage = await timed(() =>
       t.call("POST", "/api/v1/ai/triage", { key: project.secretKey, body: {} }),
     );
     expect(triage.value.status).toBe(200);
     // catchUp waits at most 1.5 s for the queue, then one post's embedding fails after one time-out and
     // triage asks the server no more.
-    expect(triage.ms).toBeLessThan(1_500 + TIMEOUT_MS + 1_000);
+    expect(triage.ms).toBeLessThan(1_500 + TIMEOUT_MS + 1_500);
   });
 
   test("the background embedding keeps its retries: it waits a short Retry-After and tries again", async () => {
