@@ -119,8 +119,9 @@ export function membersPage(
 export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey: string | null }): Html {
   const rows = view.keys.map(
     (key) =>
-      html`<tr>
+      html`<tr data-key-row="${key.prefix}">
         <td><code>${key.prefix}…</code></td>
+        <td data-key-name>${key.name ?? html`<span class="muted">no name</span>`}</td>
         <td>${key.kind}</td>
         <td>${key.createdAt.slice(0, 10)}</td>
         <td>
@@ -131,7 +132,7 @@ export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey:
                   class="inline"
                   method="post"
                   action="/admin/keys/revoke"
-                  data-confirm="Revoke ${key.prefix}…? Everything that uses this key stops working at once."
+                  data-confirm="Revoke ${key.name ? `“${key.name}” (${key.prefix}…)` : `${key.prefix}…`}? Everything that uses this key stops working at once."
                 >
                   ${formFields(chrome)}
                   <input type="hidden" name="prefix" value="${key.prefix}" />
@@ -152,10 +153,13 @@ export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey:
             </p>`
           : ""
       }
-      ${dataTable(["Key", "Kind", "Created", { label: "Actions", hidden: true }], rows)}
+      ${dataTable(["Key", "Name", "Kind", "Created", { label: "Actions", hidden: true }], rows)}
       <form method="post" action="/admin/keys">
         ${formFields(chrome)}
-        <label for="key-kind">New key</label>
+        <h2>New key</h2>
+        <label for="key-name">Name (optional: what uses it, such as “Zapier” or “CI”)</label
+        ><input id="key-name" name="name" type="text" maxlength="${LIMITS.apiKeyNameLength}" />
+        <label for="key-kind">Kind</label>
         <select id="key-kind" name="kind">
           <option value="secret">secret (full API access)</option>
           <option value="publishable">publishable (the widget)</option>
@@ -225,11 +229,14 @@ export function webhooksPage(
         view.webhooks.length === 0
           ? html`<p>No endpoints yet.</p>`
           : html`${dataTable(
-              ["URL", "Events", "State"],
+              ["URL", "Description", "Events", "State"],
               view.webhooks.map(
                 (webhook) =>
-                  html`<tr>
+                  html`<tr data-webhook="${webhook.id}">
                     <td><a href="${href(chrome, `/admin/webhooks/${webhook.id}`)}">${webhook.url}</a></td>
+                    <td class="sentence" data-webhook-description>
+                      ${webhook.description ?? html`<span class="muted">none</span>`}
+                    </td>
                     <td>${webhook.events.join(", ")}</td>
                     <td>
                       ${

@@ -162,7 +162,7 @@ export function settingsRoutes(kit: DashboardKit) {
           if (kind !== "secret" && kind !== "publishable")
             throw validationError("kind", "must be secret or publishable");
           const keyKind: KeyKind = kind;
-          const key = createKey(db, caller.membership.projectSlug, keyKind);
+          const key = createKey(db, caller.membership.projectSlug, keyKind, form.get("name"));
           return keysPage(chromeOf(caller, "keys", null), {
             keys: listKeys(db, caller.membership.projectSlug),
             createdKey: key,

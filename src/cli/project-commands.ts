@@ -85,6 +85,7 @@ export function keysCommand(args: string[], db: Db, print: Print): number {
       options: {
         project: { type: "string" },
         kind: { type: "string" },
+        name: { type: "string" },
         json: { type: "boolean", default: false },
       },
     });
@@ -93,7 +94,7 @@ export function keysCommand(args: string[], db: Db, print: Print): number {
       throw new UsageError("keys create needs --kind secret or --kind publishable");
     }
     const kind: KeyKind = values.kind;
-    const key = createKey(db, values.project, kind);
+    const key = createKey(db, values.project, kind, values.name ?? null);
     print(values.json ? JSON.stringify({ projectSlug: values.project, kind, key }) : key);
     return 0;
   }
@@ -108,7 +109,8 @@ export function keysCommand(args: string[], db: Db, print: Print): number {
     else
       for (const key of keys) {
         print(
-          `${key.prefix}\t${key.kind}\t${key.createdAt}\t${key.revokedAt ? `revoked ${key.revokedAt}` : "active"}`,
+          // The name last: the first four columns stay where scripts read them.
+          `${key.prefix}\t${key.kind}\t${key.createdAt}\t${key.revokedAt ? `revoked ${key.revokedAt}` : "active"}\t${key.name ?? ""}`,
         );
       }
     return 0;

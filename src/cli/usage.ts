@@ -8,7 +8,7 @@ Usage:
   featureboard project create --slug S [--name N] [--plan free|starter|growth|business] [--private] [--json]
   featureboard project list [--json]
   featureboard project set-plan SLUG PLAN
-  featureboard keys create --project SLUG --kind secret|publishable [--json]
+  featureboard keys create --project SLUG --kind secret|publishable [--name NAME] [--json]
   featureboard keys list --project SLUG [--json]
   featureboard keys revoke KEY|PREFIX
   featureboard team invite --email E [--role owner|admin|member] [--project SLUG] [--json]

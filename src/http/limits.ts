@@ -25,6 +25,8 @@ export const LIMITS = {
   searchLength: 200,
   /** A project's display name (board header, emails). */
   projectNameLength: 100,
+  /** An API key's optional name, to tell a project's keys apart ("Zapier", "CI"). */
+  apiKeyNameLength: 100,
   /** The text the similar-post search compares posts with, and the most posts it answers. */
   similarQueryLength: 10_000,
   similarPosts: 50,

@@ -46,13 +46,20 @@ export function requireProjectBySlug(db: Db, slug: string): Project {
   return project;
 }
 
-function addKey(db: Db, projectId: string, kind: KeyKind, key: string = generateKey(kind)): string {
+function addKey(
+  db: Db,
+  projectId: string,
+  kind: KeyKind,
+  key: string = generateKey(kind),
+  name: string | null = null,
+): string {
   store.insertKey(db, {
     id: Bun.randomUUIDv7(),
     project_id: projectId,
     kind,
     prefix: keyPrefix(key),
     key_hash: hashKey(key),
+    name,
     created_at: Date.now(),
   });
   return key;
@@ -107,8 +114,22 @@ export function ensureBootstrapProject(db: Db, presetSecretKey: string | null): 
   });
 }
 
-export function createKey(db: Db, slug: string, kind: KeyKind): string {
-  return inTransaction(db, () => addKey(db, requireProjectBySlug(db, slug).id, kind));
+/**
+ * A key's optional name, to tell a project's keys apart (docs/dashboard.md): trimmed, blank is no name, at
+ * most `apiKeyNameLength` characters.
+ */
+function keyNameOf(name: string | null | undefined): string | null {
+  const trimmed = (name ?? "").trim();
+  if (trimmed === "") return null;
+  if (trimmed.length > LIMITS.apiKeyNameLength) {
+    throw validationError("name", `must be at most ${LIMITS.apiKeyNameLength} characters`);
+  }
+  return trimmed;
+}
+
+export function createKey(db: Db, slug: string, kind: KeyKind, name: string | null = null): string {
+  const keyName = keyNameOf(name);
+  return inTransaction(db, () => addKey(db, requireProjectBySlug(db, slug).id, kind, undefined, keyName));
 }
 
 /** Revokes the key given whole or by its readable prefix; answers the prefix, or null when none was active. */
@@ -126,6 +147,8 @@ export function revokeProjectKey(db: Db, slug: string, prefix: string): boolean 
 export interface KeySummary {
   prefix: string;
   kind: KeyKind;
+  /** Given at creation, or null. */
+  name: string | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -136,6 +159,7 @@ export function listKeys(db: Db, slug: string): KeySummary[] {
   return store.listKeyRows(db, project.id).map((row) => ({
     prefix: row.prefix,
     kind: row.kind,
+    name: row.name,
     createdAt: new Date(row.created_at).toISOString(),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
   }));

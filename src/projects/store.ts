@@ -18,6 +18,8 @@ export interface KeyRow {
   kind: KeyKind;
   prefix: string;
   key_hash: Uint8Array;
+  /** Optional, given at creation (migration 0021). */
+  name: string | null;
   created_at: number;
   revoked_at: number | null;
 }
@@ -76,8 +78,8 @@ export function listKeyRows(db: Db, projectId: string): KeyRow[] {
 
 export function insertKey(db: Db, key: Omit<KeyRow, "revoked_at">): void {
   db.query(
-    `INSERT INTO api_keys (id, project_id, kind, prefix, key_hash, created_at)
-     VALUES ($id, $project_id, $kind, $prefix, $key_hash, $created_at)`,
+    `INSERT INTO api_keys (id, project_id, kind, prefix, key_hash, name, created_at)
+     VALUES ($id, $project_id, $kind, $prefix, $key_hash, $name, $created_at)`,
   ).run(key);
 }
 

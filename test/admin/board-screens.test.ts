@@ -577,7 +577,7 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
     });
 
     await page.getByRole("link", { name: "API keys" }).click();
-    await page.getByLabel("New key").selectOption("secret");
+    await page.getByLabel("Kind").selectOption("secret");
     const keyCount = () => t.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM api_keys").get()!.n;
     const keysBefore = keyCount();
     await page.getByRole("button", { name: "Create key" }).click();
