@@ -191,47 +191,229 @@ export function sentencesOf(text: string): string[] {
 
 /** What asks for something: the cues of a request in customers' words. */
 const REQUEST_CUE =
-  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|needs?|wish|add|allow|let (us|me)|support|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request)\b/i;
+  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|needs?|wish|add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request)\b/i;
 
-/** Sentences of courtesy or praise that carry no request: never a title ("Hope you're well"). */
+/** Sentences of courtesy or praise that carry no request: a title only when nothing else is ("Hope you're well"). */
 const PLEASANTRY =
   /^(i\s+)?hope\s+(you|this|all|everyone)|^(how\s+are\s+you|thanks?\s+(you\s+)?(so\s+much\s+)?for|thank\s+you|i(['’]m|\s+am)\s+writing|just\s+(a\s+)?(quick\s+)?(note|question)|quick\s+question|long\s+time\s+(user|customer)|first\s+of\s+all|((i|we)(['’]ve|\s+have)\s+)?been\s+using|(i|we)\s+(really\s+|absolutely\s+)?(love|like|enjoy)\b|love\s+(how|that|the|your|it|this|using)|big\s+fan|great\s+(app|product|tool|work|job|software)|keep\s+up|you\s+(guys\s+)?(rock|are\s+(great|awesome|amazing)))/i;
+
+// ---- how much a sentence asks, and how much it only sets the scene (docs/ai.md, "Titles of pasted feedback") ----
+
+/** A wish in the conditional: "…would save us hours", "CSV would be far better", "they'd want a report". */
+const WISH = /\bwould\b|\b(?:i|we|they|it|that)['’]d\s+(?!been\b)|\bwill\s+only\b/i;
+/** Needs said without a verb of REQUEST_CUE: "being able to", "is a must", "our #1 ask is", "any chance of". */
+const NEED =
+  /\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:main|biggest|big|top|#1|number\s+one|only|one)\s+(?:ask|request|need|blocker|pain\s+point|wish|thing|problem|issue|feature)|keeps?\s+asking\s+(?:for|to|about)|could\s+(?:really\s+)?use|miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b/i;
+/** A question that asks whether the product can do something, or when it will. */
+const CAPABILITY_QUESTION =
+  /^(?:is|are|can|could|does|do|will|would|when|how|where|why|any|what\s+about|how\s+about)\b[^?]*\?/i;
+/** A complaint names what is wanted by what is missing: "only does PDF", "can't filter", "one at a time". */
+const COMPLAINT =
+  /\b(?:can['’]?t|cannot|can\s+not|couldn['’]?t|doesn['’]?t|don['’]?t|didn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|not|unable|only|no\s+way|lack|without|never|still|stopped|fail(?:s|ed)?|broken|crash(?:es|ed)?|slow|too\s+\w+|hard\s+to|impossible|confus\w*|annoying|frustrat\w*|limited|removed|unusable|waste\w*|struggl\w*|every\s+time|by\s+hand|manually|one\s+by\s+one|one\s+at\s+a\s+time)\b/i;
+/** A sentence that starts with what to do: "Show the total at the bottom", "Save the address!". */
+const IMPERATIVE =
+  /^(?:please\s+)?(?:add|allow|show|let|make|give|bring|include|enable|provide|save|sort|hide|export|import|sync|remove|change|put|offer|display|send|keep|stop|fix)\b/i;
+/** A label that says a request follows: "Request: consolidated invoices", "Idea: let customers…". */
+const REQUEST_LABEL =
+  /^(?:feature\s+)?(?:requests?|asks?|ideas?|suggestions?|wish|thoughts?|asked\s+for)\s*:/i;
+/** A line of a list: "- recurring tasks", "• Reports are slow", "2. Show weekends greyed out". */
+const LIST_ITEM = /^(?:[-•*▪◦‣–]|\d{1,2}[.)])\s+/;
+
+/** Who is writing: "We're a 40-person agency", "I manage a team of 9", "Our company uses X", "My name is…". */
+const SELF_DESCRIPTION =
+  /^(?:(?:so|well|basically|ok|okay|hi|hello)[,\s]+)?(?:(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:a|an|the|one|\d|currently|based|on\s+the)\b|my\s+name\s+is\b|(?:i|we)\s+(?:am\s+|are\s+)?(?:manage|run|own|teach|coordinate|use|using|sell|ship|bill|collect|invoice|moved|switched|onboarded|work|have)\b(?!\s+to\b)|(?:our|my)\s+(?:[\w-]+\s+){0,3}?(?:is|are|has|have|uses?|runs?|scans?|works?|lives?|sells?)\b)/i;
+/** How long they have used the product: "for three years now", "since 2021", "customer for two years". */
+const YEARS_OF_USE =
+  /\b(?:for|since|over)\s+(?:\d+|a|one|two|three|four|five|six|several|many)\s+(?:years?|months?|weeks?)\b|\bsince\s+(?:\d{4}|the\s+\w+|last\s+\w+)\b|\b(?:last|next)\s+(?:month|week|year)\b|\byesterday\b|\bcustomer\s+for\b|\bbeen\s+(?:a\s+)?(?:customer|user|using)\b|\b(?:uses?|used|using)\s+(?:us|you)\b/i;
+/** How many they are: "9 designers", "1,200 employees", "a 40-person practice", "team of 12". */
+const HEADCOUNT =
+  /\b\d[\d,.]*\+?\s+(?:[a-z-]+\s+)?[a-z]+s\b|\b\d+-(?:person|people|seat|user|man)\b|\bteam\s+of\s+\d/i;
+/** Praise on its own: "Happy overall.", "Good product", "Does what it says.", "Onboarding was smooth". */
+const PRAISE =
+  /^(?:(?:really\s+|very\s+)?(?:happy|good|great|decent|nice|solid|awesome|lovely|excellent)\b(?:\s+\w+){0,2}\s*[.!]*$|does\s+what\s+it\s+says|(?:[\w-]+\s+){1,4}(?:is|are|was|were)\s+(?:(?:really|very|so|super|pretty)\s+)?(?:smooth|great|good|easy|fine|excellent|awesome|perfect|fantastic|amazing|nice|lovely|helpful|fast|quick|intuitive|simple)\b\s*[.!]*$)/i;
+/** Words that name nothing: a sentence of these only ("Bring it back 🙏", "Include please?") points elsewhere. */
+const EMPTY_WORDS = new Set(
+  (
+    "the and but for you your our can could would will please pls this that these those them they its with just " +
+    "also too then there here what when how why where who which are was were has have had does did not all any " +
+    "some more really thanks thank yes bring back get put make take include again asap now it is to of on in at " +
+    "be me my we us an or so do up by as if no great nice good awesome amazing helpful useful better cool lovely " +
+    "perfect ideal add allow support build implement fix change have something anything thing feature option"
+  ).split(" "),
+);
+
+function contentWords(text: string): number {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []).filter((word) => !EMPTY_WORDS.has(word))
+    .length;
+}
+
+/** A cue, a wish or a need: asking outright (a mere complaint does not), and where a title may start. */
+const strongAsk = (clause: string) => REQUEST_CUE.test(clause) || WISH.test(clause) || NEED.test(clause);
+
+/** How strongly a sentence or clause asks for something (0: not at all). */
+function askingSignals(text: string): number {
+  let score = strongAsk(text) ? 2 : 0;
+  if (CAPABILITY_QUESTION.test(text)) score += 1.5;
+  if (COMPLAINT.test(text)) score += 1.5;
+  if (IMPERATIVE.test(text)) score += 1;
+  if (REQUEST_LABEL.test(text)) score += 2;
+  return score;
+}
+
+/** How strongly a sentence only sets the scene: who writes, how long, how many, praise, a heading. */
+function contextSignals(text: string): number {
+  let score = 0;
+  if (PLEASANTRY.test(text) || PRAISE.test(text)) score += 3;
+  if (SELF_DESCRIPTION.test(text)) score += 3;
+  if (YEARS_OF_USE.test(text)) score += 1;
+  if (HEADCOUNT.test(text)) score += 1;
+  if (/:\s*$/.test(text)) score += 3;
+  return score;
+}
+
+/** A listed item was written down as something wanted, whatever its words: it asks at least as a cue does. */
+const LIST_ITEM_ASKS = 2;
+
+function titleScore(sentence: string): number {
+  const body = sentence.replace(LIST_ITEM, "");
+  const asking = askingSignals(body);
+  return (body === sentence ? asking : Math.max(asking, LIST_ITEM_ASKS)) - contextSignals(body);
+}
 
 /** Where a sentence falls into clauses: the request of "Thanks for the fix, could you also add X" is its second. */
 const CLAUSE_BREAK = /,\s+|;\s+|:\s+|\s+[-–—]\s+|\s+but\s+/gi;
 
-/** The part of a sentence that asks: from its first clause with a request cue, unless that is a pleasantry. */
-function requestPart(sentence: string): string | null {
-  if (!REQUEST_CUE.test(sentence)) return null;
-  const starts = [0, ...[...sentence.matchAll(CLAUSE_BREAK)].map((match) => match.index + match[0].length)];
-  for (const start of starts) {
+/** Clause breaks outside brackets: "(retail chain, 80 stores)" is one aside, not two clauses. */
+function clauseStarts(sentence: string): number[] {
+  const starts = [0];
+  for (const match of sentence.matchAll(CLAUSE_BREAK)) {
+    const before = sentence.slice(0, match.index);
+    if ((before.match(/\(/g) ?? []).length <= (before.match(/\)/g) ?? []).length) {
+      starts.push(match.index + match[0].length);
+    }
+  }
+  return starts;
+}
+
+/**
+ * The part of a sentence that asks: from its first clause that asks outright, unless that is a pleasantry.
+ * A wish after a complaint keeps the complaint, which names its subject: "The export only does PDF; CSV
+ * would be much better".
+ */
+/** A wish whose subject is only the alternative: "CSV would be much better", "ProRes would help". */
+const ALTERNATIVE_WISHED = /^(?:\S+\s+){1,2}(?:would|['’]d)\b/i;
+
+function requestPart(sentence: string): string {
+  for (const start of clauseStarts(sentence)) {
     const rest = sentence.slice(start);
     const clause = rest.split(CLAUSE_BREAK)[0]!;
-    if (REQUEST_CUE.test(clause) && !PLEASANTRY.test(rest)) return rest;
+    if (strongAsk(clause) && !PLEASANTRY.test(rest) && !PRAISE.test(clause)) {
+      const before = sentence.slice(0, start);
+      return COMPLAINT.test(before) && ALTERNATIVE_WISHED.test(clause) ? sentence : rest;
+    }
   }
-  return PLEASANTRY.test(sentence) ? null : sentence;
+  return sentence;
 }
 
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN =
-  /^(a\s+suggestion|it\s+would\s+be\s+(great|nice|awesome|helpful|good)\s+(if|to)(\s+(you|we|i)\s+could)?|also|would\s+it\s+be\s+possible\s+to|is\s+there\s+(a|any)\s+way\s+to|(can|could|would)\s+(you|we|i)(\s+please)?(\s+(get|have))?|please|pls|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(really\s+)?(wish|need|want)(\s+to)?(\s+be\s+able\s+to)?)\b[\s:,]*/i;
+  /^(a\s+suggestion|it\s+would\s+be\s+(great|nice|awesome|helpful|good)\s+(if|to)(\s+(you|we|i)\s+could)?|also|would\s+it\s+be\s+possible\s+to|is\s+there\s+(a|any)\s+way\s+to|(can|could|would)\s+(you|we|i)(\s+please)?(\s+(get|have))?|please|pls|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
+/** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
+const ASK_NOUN =
+  /(?:#1|main|biggest|big|top|only|one|number\s+one|first)\s+(?:ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|complaint|reason)/;
+const ASK_IS = new RegExp(
+  String.raw`^(?:(?:the|our|their|my|his|her)\s+)?(?:${ASK_NOUN.source}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,4}?\s+(?:is|was)\s+(?:that\s+)?`,
+  "i",
+);
+/** A lead that only names the ask ("Biggest blocker for them: …", "Main ask: …") is a label too. */
+const ASK_LABEL = new RegExp(String.raw`^(?:(?:the|our|their|my|his|her)\s+)?${ASK_NOUN.source}\b`, "i");
+
 /** A label before a colon ("Quick question:", "From CS:") is not the request either. */
 const LABEL =
   /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|note|fyi|heads[\s-]?up|update|from\s+[^:\n]{1,60}|customer\s+(?:asks?|requests?|feedback))\s*:\s+/i;
+/** Any short lead before a colon that asks nothing itself: "Notes from call w/ Rivera:", "Background:". */
+const SHORT_LEAD = /^([^:\n]{1,50}):\s+(?=\S)/;
+const SHORT_LEAD_MOST_WORDS = 7;
+/** A reporter described at length is context: "CFO at Brandt GmbH asked if…"; a bare "Customer asks if…" stays. */
+const REPORTED =
+  /^(.{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
+const REPORTER_FEWEST_WORDS = 3;
+/** "Would give 5 stars if…", "We would prefer if…", "It would help enormously if…": what follows `if` is asked. */
+const WOULD_IF = /^(.{0,60}?)\b(?:would|will|['’]d)\s+(?:\S+\s+){0,6}?if\s+/i;
+/** After such a cut: "if we had approval workflows", "if there was a way to back up my notes". */
+const ENABLING =
+  /^(?:(?:we|you|i)\s+(?:can|could|had|have|got)\s+(?!not\b)|there\s+(?:was|were|is|are|['’]s)\s+(?:(?:a|any)\s+way\s+to|an?\s+(?:option|setting|way)(?:\s+to)?)\s+)/i;
+/** "Inline comments on submissions would be a game changer…": the thing wished for is the subject. */
+const WISHED_SUBJECT =
+  /^(.+?)\s+would\s+(?:(?:really|probably|definitely|honestly|also|so|just|certainly|totally|absolutely)\s+)*(?:be|make|help|save|solve|fix|cut|prevent|increase|suit|improve|speed|simplify|reduce|change|mean)\b/i;
+/** "Seeing payslips by department is a must", "X is what everyone keeps asking for": the subject is asked. */
+const NEEDED_SUBJECT =
+  /^(.+?)\s+(?:is|are)\s+(?:(?:really|literally|absolutely|honestly|just|definitely)\s+)*(?:a\s+must|a\s+must[\s-]have|essential|critical|crucial|(?:a\s+)?(?:deal[\s-]?breaker|blocker|game[\s-]changer|lifesaver)|(?:the|what|all|something)\s.*?\b(?:need|want|ask|miss|use|wish)\w*)\b/i;
+const PRONOUN_SUBJECT =
+  /^(?:i|we|you|they|he|she|it|that|this|there|which|who|what|everyone|everybody|someone|nobody)\b/i;
+const SUBJECT_FEWEST_WORDS = 3;
+/** A subject of several clauses ("The export only does PDF; CSV") is no subject: the sentence stays whole. */
+const ONE_CLAUSE_BREAK = /[,;:]\s|\s[-–—]\s/;
+
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/** The title without what introduces, reports or rates the request: one pass of each rule. */
+function withoutFraming(title: string): string {
+  let rest = title.replace(LIST_ITEM, "").replace(LABEL, "");
+  const lead = SHORT_LEAD.exec(rest);
+  if (
+    lead &&
+    wordCount(lead[1]!) <= SHORT_LEAD_MOST_WORDS &&
+    (askingSignals(lead[1]!) === 0 || ASK_LABEL.test(lead[1]!))
+  ) {
+    rest = rest.slice(lead[0].length);
+  }
+  rest = rest.replace(LEAD_IN, "").replace(ASK_IS, "");
+  const reported = REPORTED.exec(rest);
+  if (reported && wordCount(reported[1]!) >= REPORTER_FEWEST_WORDS && !REQUEST_CUE.test(reported[1]!)) {
+    rest = rest.slice(reported[0].length).replace(ENABLING, "");
+  }
+  const wouldIf = WOULD_IF.exec(rest);
+  if (wouldIf && !REQUEST_CUE.test(wouldIf[1]!)) rest = rest.slice(wouldIf[0].length).replace(ENABLING, "");
+  for (const subjectRule of [WISHED_SUBJECT, NEEDED_SUBJECT]) {
+    const subject = subjectRule.exec(rest)?.[1];
+    if (
+      subject &&
+      wordCount(subject) >= SUBJECT_FEWEST_WORDS &&
+      !PRONOUN_SUBJECT.test(subject) &&
+      !ONE_CLAUSE_BREAK.test(subject)
+    ) {
+      rest = subject;
+    }
+  }
+  return rest;
+}
 
 /** A title's longest, cut at a clause or a word boundary: a title is read in a list, not as a paragraph. */
 export const TITLE_MOST_CHARS = 80;
 const TITLE_FEWEST_CHARS = 25;
 const CLAUSE_END =
-  /,\s|;\s|\s(?:and then|because|since|so that|so|when|as|but|which|while|if|where|otherwise|instead of)\s/gi;
+  /,\s|;\s|\s[-–—]\s|\s(?:and then|because|since|so that|so|when|as|but|which|while|if|where|otherwise|instead of)\s/gi;
 
-/** Why a request is wanted, after what is wanted ("…, so clients see the hours"): the description's part. */
+/**
+ * Why a request is wanted, after what is wanted ("…, so clients see the hours"): the description's part.
+ * When only the reason complains ("We keep losing deals because quotes can't hold optional items"), the
+ * reason is the request.
+ */
 const PURPOSE = /,?\s+(?:so\s+that|so|because|since)\s+/i;
+const CAUSE = /^,?\s+(?:because|since)\s+$/i;
 const PURPOSE_AFTER_CHARS = 12;
 
-function shortened(request: string): string {
+function withoutPurpose(request: string): string {
   const purpose = PURPOSE.exec(request);
-  const title = purpose && purpose.index >= PURPOSE_AFTER_CHARS ? request.slice(0, purpose.index) : request;
+  if (!purpose || purpose.index < PURPOSE_AFTER_CHARS) return request;
+  const before = request.slice(0, purpose.index);
+  const after = request.slice(purpose.index + purpose[0].length);
+  return CAUSE.test(purpose[0]) && askingSignals(before) === 0 && askingSignals(after) > 0 ? after : before;
+}
+
+function shortened(request: string): string {
+  const title = withoutPurpose(request);
   if (title.length <= TITLE_MOST_CHARS) return title;
   const clauseEnds = [...title.matchAll(CLAUSE_END)]
     .map((match) => match.index)
@@ -241,24 +423,29 @@ function shortened(request: string): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), TITLE_FEWEST_CHARS)).replace(/[\s,;:]+$/, "")}…`;
 }
 
+/** A sentence's part that asks, as a title: without its framing, its reason, and at most TITLE_MOST_CHARS. */
+function titleFrom(part: string): string {
+  let title = part.trim();
+  for (let pass = 0; pass < 3; pass++) title = withoutFraming(title);
+  return shortened(title.replace(/[.!?…\s]+$/, "").trim());
+}
+
+/** A title that names nothing ("Bring it back", "Include please") points at another sentence. */
+const NAMES_NOTHING = 2;
+
 /**
- * A title for cleaned feedback: the first sentence that asks for something (from its request clause),
- * else the first that is no pleasantry, without its lead-in ("could you", "we need"), at most
- * TITLE_MOST_CHARS.
+ * A title for cleaned feedback: the sentence that asks most and sets the scene least (the first of equals),
+ * from its clause that asks, without its lead-in ("could you", "we need"), its reporter ("CFO at X asked
+ * if") or its rating ("… would save us hours"), at most TITLE_MOST_CHARS.
  */
 export function titleOf(cleaned: string): string {
-  const all = sentencesOf(cleaned);
-  const asking = all.map(requestPart).find((part) => part !== null);
-  const plain = all.filter((sentence) => !PLEASANTRY.test(sentence));
-  let title = (
-    asking ??
-    plain.find((sentence) => sentence.split(/\s+/).length >= 2) ??
-    plain[0] ??
-    all[0] ??
-    cleaned
-  ).trim();
-  for (let pass = 0; pass < 3; pass++) title = title.replace(LABEL, "").replace(LEAD_IN, "");
-  title = shortened(title.replace(/[.!?…\s]+$/, "").trim());
-  if (title === "") title = cleaned.slice(0, TITLE_MOST_CHARS).trim() || "Feedback";
+  let best: string | undefined;
+  let bestScore = -Infinity;
+  for (const sentence of sentencesOf(cleaned)) {
+    const title = titleFrom(requestPart(sentence));
+    const score = titleScore(requestPart(sentence)) - (contentWords(title) === 0 ? NAMES_NOTHING : 0);
+    if (score > bestScore) [best, bestScore] = [title, score];
+  }
+  const title = best || cleaned.slice(0, TITLE_MOST_CHARS).trim() || "Feedback";
   return title[0]!.toUpperCase() + title.slice(1);
 }
