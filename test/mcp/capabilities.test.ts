@@ -6,7 +6,6 @@ import { defineTool, READS } from "../../src/mcp/tool";
 import { PublicPostSchema } from "../../src/public/schema";
 import { createTestApp } from "../support/app";
 import { PRIVATE } from "../support/private-data";
-import { TokenBuckets } from "../../src/http/rate-limit";
 import { listen, makePost, makeUser } from "../support/board";
 import { callTool, connectHttp, toolValue } from "../support/mcp";
 import { UNLIMITED_AI } from "../ai/support";
@@ -127,9 +126,11 @@ describe("AI tools agree with the REST API", () => {
       starter.ctx.db
         .query("UPDATE projects SET plan = 'starter' WHERE id = ?")
         .run(starter.project.project.id);
-      starter.ctx.rateLimits.ai = new TokenBuckets("ai", { perMinute: 60, burst: 10 });
-      const gated = await callTool(client, "triage_inbox", {});
-      expect(gated.value).toMatchObject({ error_code: "PLAN_UPGRADE_REQUIRED" });
+      // Below growth the answer is "upgrade", never "wait", even with the AI budget spent.
+      for (const tool of ["triage_inbox", "get_summary"]) {
+        const gated = await callTool(client, tool, {});
+        expect(gated.value).toMatchObject({ error_code: "PLAN_UPGRADE_REQUIRED" });
+      }
       await client.close();
     } finally {
       await starterServer.stop();

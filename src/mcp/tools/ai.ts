@@ -12,6 +12,7 @@ import {
 import * as ai from "../../ai/service";
 import { enforceRateLimit } from "../../http/rate-limit";
 import { LIMITS } from "../../http/limits";
+import { requirePlan } from "../../projects/plans";
 import type { Project } from "../../projects/schema";
 import { adminProject, ADDS, defineTool, type McpSession, READS, type Tool } from "../tool";
 import { Args, defined } from "./args";
@@ -29,9 +30,14 @@ export const SprintCapacity = Type.Integer({
 });
 export const SprintStrategy = Type.Union(STRATEGIES.map((strategy) => Type.Literal(strategy)));
 
-/** AI tools draw on the project's AI budget (docs/decisions.md, "Rate limits"), as the REST AI routes do. */
+/**
+ * AI tools draw on the project's AI budget (docs/decisions.md, "Rate limits"), as the REST AI routes and
+ * the dashboard do, once the plan allows them: a project below growth is told to upgrade, never to wait,
+ * and its refused calls cost nothing.
+ */
 function aiProject(session: McpSession): Project {
   const project = adminProject(session);
+  requirePlan(project, "growth", "AI features");
   enforceRateLimit(session.ctx.rateLimits.ai, project.id, {});
   return project;
 }
