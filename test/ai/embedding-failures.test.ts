@@ -6,9 +6,17 @@ import { dot, signature } from "../../src/ai/vectors";
 import { inTransaction } from "../../src/db/connection";
 import { ApiError } from "../../src/http/errors";
 import { createProject } from "../../src/projects/service";
-import { createTestApp } from "../support/app";
 import { makePost } from "../support/board";
-import { createAiTestApp, UNLIMITED_AI } from "./support";
+import {
+  createOpenAiTestApp,
+  embeddingList,
+  modelError,
+  startFakeModelServer,
+  structuredCompletion,
+  timed,
+  topicFlags,
+} from "./fake-model";
+import { createAiTestApp } from "./support";
 
 /**
  * What a real model server does to the embedding index (docs/ai.md, "When the model server misbehaves"):
@@ -27,73 +35,27 @@ let held: Promise<void> | null = null;
 let release: () => void = () => {};
 const embeddingCalls: string[][] = [];
 
-const TOPICS = [/dark|night/i, /export|csv/i, /sso|saml/i, /mobile|android/i];
-
 function vectorOf(text: string): number[] {
   if (/all zeros/i.test(text)) return new Array<number>(dimension).fill(0);
-  const vector: number[] = TOPICS.map((topic) => (topic.test(text) ? 1 : 0));
-  vector.push(0.05 + (text.length % 5) * 0.01);
+  const vector = [...topicFlags(text), 0.05 + (text.length % 5) * 0.01];
   while (vector.length < dimension) vector.push(0);
   return vector.slice(0, dimension);
 }
 
-function chatAnswer(body: Record<string, unknown>): unknown {
-  const format = body.response_format as { json_schema: { name: string } };
-  const user = JSON.parse((body.messages as { content: string }[])[1]!.content);
-  if (format.json_schema.name === "feature_request")
-    return { title: String(user.feedback).slice(0, 80), description: null, tags: [] };
-  if (format.json_schema.name === "triage")
-    return {
-      posts: user.posts.map((post: { id: string }) => ({ postId: post.id, tags: [], note: "Model note." })),
-    };
-  return { summary: "Model summary.", highlights: [], top_themes: [] };
-}
-
-const server = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const path = new URL(request.url).pathname;
-    const body = (await request.json()) as Record<string, unknown>;
-    if (path === "/v1/chat/completions") {
-      return Response.json({
-        id: "chat",
-        object: "chat.completion",
-        created: 0,
-        model: body.model,
-        choices: [
-          {
-            index: 0,
-            finish_reason: "stop",
-            message: { role: "assistant", content: JSON.stringify(chatAnswer(body)) },
-          },
-        ],
-      });
-    }
-    const input = body.input as string[];
-    embeddingCalls.push(input);
-    if (embeddingsStatus !== 200)
-      return Response.json(
-        { error: { message: "This server does not support embeddings" } },
-        { status: 501 },
-      );
-    if (held && input.length > 1 && input.some((text) => text.startsWith("Queued"))) await held;
-    return Response.json({
-      object: "list",
-      model: body.model,
-      data: input.map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) })),
-      usage: { prompt_tokens: 1, total_tokens: 1 },
-    });
-  },
+const server = startFakeModelServer(async ({ path, body }) => {
+  if (path === "/v1/chat/completions") return structuredCompletion(body);
+  const input = body.input ?? [];
+  embeddingCalls.push(input);
+  if (embeddingsStatus !== 200) return modelError(501, "This server does not support embeddings");
+  if (held && input.length > 1 && input.some((text) => text.startsWith("Queued"))) await held;
+  return embeddingList(input.map(vectorOf));
 });
 
 const logs: string[] = [];
-const t = createTestApp(
+const t = createOpenAiTestApp(
+  server,
   {
-    ...UNLIMITED_AI,
     FEATUREBOARD_LOG_LEVEL: "warn",
-    FEATUREBOARD_AI_PROVIDER: "openai",
-    OPENAI_BASE_URL: `http://127.0.0.1:${server.port}/v1`,
     FEATUREBOARD_EMBED_MODEL: "whatever-is-loaded",
     FEATUREBOARD_CHAT_MODEL: "chat",
     // Longer than any test: a held batch is held by the server, not cut by the client.
@@ -106,7 +68,7 @@ afterAll(() => {
   release();
   t.ctx.ai.stopWorker();
   t.close();
-  server.stop(true);
+  server.stop();
 });
 beforeEach(() => {
   embeddingsStatus = 200;
@@ -118,12 +80,6 @@ let projects = 0;
 /** A project of its own per test, so each starts from an empty board. */
 const freshKey = () =>
   createProject(t.ctx.db, { slug: `embed-fail-${++projects}`, plan: "growth" }).secretKey;
-
-const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> => {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-};
 
 /** The dimensions of every stored vector (16-bit floats: two bytes an entry). */
 const storedDimensions = () =>

@@ -2,13 +2,20 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { indexStatus } from "../../src/ai/embeddings";
 import * as store from "../../src/ai/store";
 import { createProject } from "../../src/projects/service";
-import { createTestApp } from "../support/app";
 import { makePost } from "../support/board";
-import { UNLIMITED_AI } from "./support";
+import {
+  createOpenAiTestApp,
+  embeddingList,
+  modelError,
+  startFakeModelServer,
+  structuredCompletion,
+  timed,
+  topicFlags,
+} from "./fake-model";
 
 /**
- * A model server during an outage and with texts it cannot embed, played by a loopback fake (as
- * test/ai/model-server-quirks.test.ts builds one): what a request waits, what it passes on of the server's
+ * A model server during an outage and with texts it cannot embed, played by the loopback fake of
+ * test/ai/fake-model.ts: what a request waits, what it passes on of the server's
  * Retry-After, how long the background embedding backs off, and a vector of zeros for one post among others.
  */
 type Handler = (input: string[]) => Response | Promise<Response>;
@@ -17,65 +24,29 @@ const embeddingCalls: string[][] = [];
 /** Answers held by a hanging server, released at the end of each test. */
 let hung: (() => void)[] = [];
 
-/** Topic vectors of five dimensions; a text saying "all zeros" gets zeros, "not a number" a NaN. */
+/** Topic vectors of five dimensions; a text saying "all zeros" gets zeros. */
 function vectorOf(text: string): number[] {
   if (/all zeros/i.test(text)) return [0, 0, 0, 0, 0];
-  const topics = [/dark|night/i, /export|csv/i, /sso|saml/i, /mobile|android/i];
-  return [...topics.map((topic) => (topic.test(text) ? 1 : 0)), 0.1];
+  return [...topicFlags(text), 0.1];
 }
 
 function normalEmbeddings(input: string[]): Response {
-  return Response.json({
-    object: "list",
-    data: input.map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) })),
-  });
+  return embeddingList(input.map(vectorOf));
 }
 
-function chatAnswer(body: Record<string, unknown>): unknown {
-  const format = body.response_format as { json_schema: { name: string } };
-  const user = JSON.parse((body.messages as { content: string }[])[1]!.content);
-  if (format.json_schema.name === "feature_request")
-    return { title: String(user.feedback).slice(0, 80), description: null, tags: [] };
-  if (format.json_schema.name === "triage")
-    return {
-      posts: user.posts.map((post: { id: string }) => ({ postId: post.id, tags: [], note: "Model note." })),
-    };
-  return { summary: "Model summary.", highlights: [], top_themes: [] };
-}
-
-const server = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const path = new URL(request.url).pathname;
-    const body = (await request.json()) as Record<string, unknown>;
-    if (path === "/v1/embeddings") {
-      const input = (body.input as string[]).map(String);
-      embeddingCalls.push(input);
-      return embeddings ? embeddings(input) : normalEmbeddings(input);
-    }
-    return Response.json({
-      id: "chat",
-      object: "chat.completion",
-      choices: [
-        {
-          index: 0,
-          finish_reason: "stop",
-          message: { role: "assistant", content: JSON.stringify(chatAnswer(body)) },
-        },
-      ],
-    });
-  },
+const server = startFakeModelServer(({ path, body }) => {
+  if (path !== "/v1/embeddings") return structuredCompletion(body);
+  const input = body.input ?? [];
+  embeddingCalls.push(input);
+  return embeddings ? embeddings(input) : normalEmbeddings(input);
 });
 
 const TIMEOUT_MS = 1_000;
 const logs: string[] = [];
-const t = createTestApp(
+const t = createOpenAiTestApp(
+  server,
   {
-    ...UNLIMITED_AI,
     FEATUREBOARD_LOG_LEVEL: "warn",
-    FEATUREBOARD_AI_PROVIDER: "openai",
-    OPENAI_BASE_URL: `http://127.0.0.1:${server.port}/v1`,
     FEATUREBOARD_EMBED_MODEL: "test-embed",
     FEATUREBOARD_CHAT_MODEL: "test-chat",
     FEATUREBOARD_AI_TIMEOUT_MS: String(TIMEOUT_MS),
@@ -86,7 +57,7 @@ const t = createTestApp(
 afterAll(() => {
   for (const answer of hung) answer();
   t.close();
-  server.stop(true);
+  server.stop();
 });
 beforeEach(() => {
   for (const answer of hung) answer();
@@ -105,26 +76,16 @@ const freshProject = () => {
   return { id: created.project.id, secretKey: created.secretKey };
 };
 
-const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> => {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-};
-
 /** A server that never answers (until the test ends): each attempt runs to its time-out. */
 const hanging: Handler = () =>
   new Promise<Response>((resolve) => hung.push(() => resolve(Response.json({}, { status: 503 }))));
 
 const unavailable = (retryAfter: string) => () =>
-  Response.json(
-    { error: { message: "overloaded" } },
-    { status: 503, headers: { "Retry-After": retryAfter } },
-  );
+  modelError(503, "overloaded", { "Retry-After": retryAfter });
 
 describe("a request's own embedding: one attempt, within one time-out", () => {
   test("the similar-post search passes on the server's Retry-After with its 502, as a summary does", async () => {
-    embeddings = () =>
-      Response.json({ error: { message: "quota" } }, { status: 429, headers: { "Retry-After": "120" } });
+    embeddings = () => modelError(429, "quota", { "Retry-After": "120" });
     const response = await t.call("GET", "/api/v1/posts/similar?query=dark%20mode");
     expect(response.status).toBe(502);
     expect(response.body).toMatchObject({ error_code: "UPSTREAM_ERROR", retry: true });
@@ -193,8 +154,7 @@ describe("the background embedding backs off as long as the server asks", () => 
   test("Retry-After 120 → no try for at least 120 s; Retry-After of a day → the longest backoff, 5 minutes", async () => {
     const project = freshProject();
     await makePost(t, { title: "Dark mode" }, project.secretKey);
-    embeddings = () =>
-      Response.json({ error: { message: "quota" } }, { status: 429, headers: { "Retry-After": "120" } });
+    embeddings = () => modelError(429, "quota", { "Retry-After": "120" });
     await t.ctx.ai.catchUp(project.id);
     expect(backoffs()).toHaveLength(1);
     expect(backoffs()[0]).toBeGreaterThanOrEqual(120_000);
@@ -206,8 +166,7 @@ describe("the background embedding backs off as long as the server asks", () => 
 
     t.ctx.ai.serverAnswered();
     logs.length = 0;
-    embeddings = () =>
-      Response.json({ error: { message: "quota" } }, { status: 429, headers: { "Retry-After": "86400" } });
+    embeddings = () => modelError(429, "quota", { "Retry-After": "86400" });
     await t.ctx.ai.catchUp(project.id);
     expect(backoffs()).toEqual([300_000]);
   });
@@ -278,11 +237,7 @@ describe("a vector of zeros for one post among others", () => {
       // One vector for two inputs.
       (input) => normalEmbeddings(input.slice(0, 1)),
       // Two dimensions in one answer.
-      (input) =>
-        Response.json({
-          object: "list",
-          data: input.map((_, index) => ({ index, embedding: index === 0 ? [1, 0, 0] : [1, 0, 0, 0, 0] })),
-        }),
+      (input) => embeddingList(input.map((_, index) => (index === 0 ? [1, 0, 0] : [1, 0, 0, 0, 0]))),
     ];
     for (const answer of cases) {
       embeddings = answer;

@@ -1,77 +1,47 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ApiError } from "../../src/http/errors";
-import { createTestApp } from "../support/app";
 import { makePost, makeTag } from "../support/board";
-import { UNLIMITED_AI } from "./support";
+import {
+  chatCompletion,
+  createOpenAiTestApp,
+  embeddingList,
+  modelError,
+  startFakeModelServer,
+  structuredAnswer,
+  structuredCompletion,
+  timed,
+  topicFlags,
+  type AssistantMessage,
+  type ModelRequestBody,
+} from "./fake-model";
 
 /**
- * What real model servers answer, played by a loopback fake (as test/ai/model-server.test.ts builds one):
+ * What real model servers answer, played by the loopback fake of test/ai/fake-model.ts:
  * Azure quotas with Retry-After of hours, reasoning and JSON-mode models that wrap their JSON, answers of
  * megabytes, invalid embeddings, proxies that answer HTML, and model servers whose errors an operator
  * must see in the log.
  */
 const API_KEY = "sk-quirk-secret-key-123456";
-type Handler = (path: string, body: Record<string, unknown>) => Response | Promise<Response>;
+type Handler = (body: ModelRequestBody) => Response | Promise<Response>;
 let chat: Handler | null = null;
 let embeddings: Handler | null = null;
-const requests: { path: string; at: number }[] = [];
 const logLines: string[] = [];
 
-/** Topic vectors of five dimensions, never zero. */
-function vectorOf(text: string): number[] {
-  const topics = [/dark|night/i, /export|csv/i, /sso|saml/i, /mobile|android/i];
-  return [...topics.map((topic) => (topic.test(text) ? 1 : 0)), 0.1];
+/** What a server that works answers: topic vectors of five dimensions, never zero. */
+function normalEmbeddings(body: ModelRequestBody): Response {
+  return embeddingList((body.input ?? []).map((text) => [...topicFlags(text), 0.1]));
 }
 
-function normalEmbeddings(body: Record<string, unknown>): Response {
-  const input = Array.isArray(body.input) ? body.input.map(String) : [];
-  return Response.json({
-    object: "list",
-    data: input.map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) })),
-  });
-}
-
-/** A chat completion whose message is `message` (content and whatever else a server puts there). */
-function completion(message: Record<string, unknown>, finishReason = "stop"): Response {
-  return Response.json({
-    id: "chatcmpl-quirk",
-    object: "chat.completion",
-    choices: [{ index: 0, finish_reason: finishReason, message: { role: "assistant", ...message } }],
-  });
-}
-
-/** The JSON a well-behaved model answers for the workflow asked (by the schema's name). */
-function modelJson(body: Record<string, unknown>): Record<string, unknown> {
-  const format = body.response_format as { json_schema: { name: string } };
-  const user = JSON.parse((body.messages as { content: string }[])[1]!.content);
-  if (format.json_schema.name === "feature_request")
-    return { title: "Model title", description: "Model description.", tags: [] };
-  if (format.json_schema.name === "triage")
-    return {
-      posts: user.posts.map((post: { id: string }) => ({ postId: post.id, tags: [], note: "Model note." })),
-    };
-  return { summary: "Model summary.", highlights: ["Model highlight"], top_themes: ["model theme"] };
-}
-
-const server = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const path = new URL(request.url).pathname;
-    const body = (await request.json()) as Record<string, unknown>;
-    requests.push({ path, at: Date.now() });
-    if (path === "/v1/embeddings") return embeddings ? embeddings(path, body) : normalEmbeddings(body);
-    if (chat) return chat(path, body);
-    return completion({ content: JSON.stringify(modelJson(body)) });
-  },
+const server = startFakeModelServer(({ path, body }) => {
+  if (path === "/v1/embeddings") return embeddings ? embeddings(body) : normalEmbeddings(body);
+  return chat ? chat(body) : structuredCompletion(body);
 });
+const requests = server.requests;
 
-const t = createTestApp(
+const t = createOpenAiTestApp(
+  server,
   {
-    ...UNLIMITED_AI,
     FEATUREBOARD_LOG_LEVEL: "warn",
-    FEATUREBOARD_AI_PROVIDER: "openai",
-    OPENAI_BASE_URL: `http://127.0.0.1:${server.port}/v1`,
     OPENAI_API_KEY: API_KEY,
     FEATUREBOARD_EMBED_MODEL: "test-embed",
     FEATUREBOARD_CHAT_MODEL: "test-chat",
@@ -91,7 +61,7 @@ beforeAll(async () => {
 });
 afterAll(() => {
   t.close();
-  server.stop(true);
+  server.stop();
 });
 beforeEach(() => {
   chat = null;
@@ -103,19 +73,9 @@ beforeEach(() => {
 const warnings = () =>
   logLines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "AI provider call failed");
 
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await run();
-  return { value, ms: performance.now() - started };
-}
-
 describe("Retry-After and the time a call may take", () => {
   test("embeddings answering 429 with Retry-After 86400 (an Azure quota) fail at once, retryable, saying the wait", async () => {
-    embeddings = () =>
-      Response.json(
-        { error: { message: "quota exceeded" } },
-        { status: 429, headers: { "Retry-After": "86400" } },
-      );
+    embeddings = () => modelError(429, "quota exceeded", { "Retry-After": "86400" });
     const { value: response, ms } = await timed(() => t.call("GET", "/api/v1/posts/similar?query=quota"));
     expect(ms).toBeLessThan(1_000);
     expect(response.status).toBe(502);
@@ -134,11 +94,7 @@ describe("Retry-After and the time a call may take", () => {
   });
 
   test("a chat 429 with Retry-After 3600 answers the summary at once with the wait, not an hour later", async () => {
-    chat = () =>
-      Response.json(
-        { error: { message: "rate limited" } },
-        { status: 429, headers: { "Retry-After": "3600" } },
-      );
+    chat = () => modelError(429, "rate limited", { "Retry-After": "3600" });
     const { value: response, ms } = await timed(() => t.call("POST", "/api/v1/ai/summary", { body: {} }));
     expect(ms).toBeLessThan(1_000);
     expect(response.status).toBe(502);
@@ -148,17 +104,14 @@ describe("Retry-After and the time a call may take", () => {
 
   test("a short Retry-After is waited and the call succeeds; the whole call stays within (1 + retries) time-outs", async () => {
     let refusals = 0;
-    chat = (_path, body) =>
-      refusals++ < 1
-        ? Response.json({ error: { message: "slow down" } }, { status: 429, headers: { "Retry-After": "1" } })
-        : completion({ content: JSON.stringify(modelJson(body)) });
+    chat = (body) =>
+      refusals++ < 1 ? modelError(429, "slow down", { "Retry-After": "1" }) : structuredCompletion(body);
     const { value: response, ms } = await timed(() => t.call("POST", "/api/v1/ai/summary", { body: {} }));
     expect(response.status).toBe(200);
     expect(response.body.data.summary).toBe("Model summary.");
     expect(ms).toBeGreaterThanOrEqual(900);
     // A server that always asks for a second: two waits fit in three seconds, then it fails with the wait.
-    chat = () =>
-      Response.json({ error: { message: "slow down" } }, { status: 429, headers: { "Retry-After": "1" } });
+    chat = () => modelError(429, "slow down", { "Retry-After": "1" });
     const always = await timed(() => t.call("POST", "/api/v1/ai/summary", { body: {} }));
     expect(always.value.status).toBe(502);
     expect(always.value.headers.get("retry-after")).toBe("1");
@@ -187,7 +140,7 @@ describe("answers of reasoning and JSON-mode models", () => {
     description: "Work without a connection.",
     tags: ["mobile"],
   };
-  const wrapped: [string, Record<string, unknown>, string?][] = [
+  const wrapped: [string, AssistantMessage, string?][] = [
     ["```json fences", { content: "```json\n" + JSON.stringify(title, null, 2) + "\n```" }],
     [
       "a leading <think> block",
@@ -216,7 +169,7 @@ describe("answers of reasoning and JSON-mode models", () => {
   ];
   for (const [what, message, finish] of wrapped) {
     test(`from-text reads ${what}`, async () => {
-      chat = () => completion(message, finish);
+      chat = () => chatCompletion(message, finish);
       const response = await t.call("POST", "/api/v1/posts/from-text", {
         body: { text: `Offline mode please, our field team has no signal (${what})` },
       });
@@ -232,10 +185,9 @@ describe("answers of reasoning and JSON-mode models", () => {
 
   test("a comma inside a text is kept while trailing commas go", async () => {
     chat = () =>
-      completion({
-        content:
-          '{"title": "Offline mode for the app", "description": "Sync, ] later", "tags": ["mobile",],}',
-      });
+      chatCompletion(
+        '{"title": "Offline mode for the app", "description": "Sync, ] later", "tags": ["mobile",],}',
+      );
     const response = await t.call("POST", "/api/v1/posts/from-text", {
       body: { text: "Offline mode please, and sync later" },
     });
@@ -247,12 +199,12 @@ describe("answers of reasoning and JSON-mode models", () => {
   });
 
   test("triage and summary read a think block and fences; tags in another case are the project's", async () => {
-    chat = (_path, body) => {
-      const json = modelJson(body);
+    chat = (body) => {
+      const json = structuredAnswer(body);
       if (Array.isArray(json.posts))
         for (const note of json.posts)
           Object.assign(note, { tags: ["BILLING", "mobile", "Not ours"], extra: 1 });
-      return completion({ content: `<think>hmm</think>\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\`` });
+      return chatCompletion(`<think>hmm</think>\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\``);
     };
     const triage = await t.call("POST", "/api/v1/ai/triage", { body: {} });
     expect(triage.status).toBe(200);
@@ -265,13 +217,13 @@ describe("answers of reasoning and JSON-mode models", () => {
   });
 
   test("an answer that holds no JSON falls back to the local words (provider local), not a 502 to retry", async () => {
-    chat = () => completion({ content: "I'm sorry, I can't help with that request." });
+    chat = () => chatCompletion("I'm sorry, I can't help with that request.");
     const created = await t.call("POST", "/api/v1/posts/from-text", {
       body: { text: "Please add SAML single sign-on for our Okta users" },
     });
     expect(created.status).toBe(201);
     expect(created.body.data.provider).toBe("local");
-    chat = () => completion({ content: "" }, "length");
+    chat = () => chatCompletion("", "length");
     const summary = await t.call("POST", "/api/v1/ai/summary", { body: {} });
     expect(summary.status).toBe(200);
     expect(summary.body.data.provider).toBe("local");
@@ -283,8 +235,8 @@ describe("answers of reasoning and JSON-mode models", () => {
 
 describe("how much of a model's words are kept", () => {
   test("a long note, summary and lists are cut; an answer of megabytes falls back to the local words", async () => {
-    chat = (_path, body) => {
-      const json = modelJson(body);
+    chat = (body) => {
+      const json = structuredAnswer(body);
       if (Array.isArray(json.posts)) for (const note of json.posts) note.note = "Long note. ".repeat(5_000);
       else
         Object.assign(json, {
@@ -292,7 +244,7 @@ describe("how much of a model's words are kept", () => {
           highlights: Array.from({ length: 50 }, () => "h".repeat(2_000)),
           top_themes: Array.from({ length: 50 }, () => "theme"),
         });
-      return completion({ content: JSON.stringify(json) });
+      return chatCompletion(JSON.stringify(json));
     };
     const triage = await t.call("POST", "/api/v1/ai/triage", { body: {} });
     expect(triage.body.data.provider).toBeUndefined();
@@ -305,10 +257,10 @@ describe("how much of a model's words are kept", () => {
     expect(summary.body.data.top_themes.length).toBeLessThanOrEqual(10);
 
     // A 10 MB note: the answer is not read past its cap, and the triage is the local one.
-    chat = (_path, body) => {
-      const json = modelJson(body);
+    chat = (body) => {
+      const json = structuredAnswer(body);
       if (Array.isArray(json.posts)) for (const note of json.posts) note.note = "x".repeat(10_000_000);
-      return completion({ content: JSON.stringify(json) });
+      return chatCompletion(JSON.stringify(json));
     };
     const huge = await t.call("POST", "/api/v1/ai/triage", { body: {} });
     expect(huge.status).toBe(200);
@@ -327,8 +279,7 @@ describe("invalid embeddings are refused with what was wrong", () => {
   ];
   for (const [what, embedding, message] of cases) {
     test(`an embedding that is ${what}`, async () => {
-      embeddings = () =>
-        Response.json({ object: "list", data: [{ object: "embedding", index: 0, embedding: embedding(0) }] });
+      embeddings = () => embeddingList([embedding(0)]);
       const response = await t.call("GET", `/api/v1/posts/similar?query=${encodeURIComponent(what)}`);
       expect(response.status).toBe(502);
       expect(response.body.error_code).toBe("UPSTREAM_ERROR");
@@ -348,7 +299,7 @@ describe("invalid embeddings are refused with what was wrong", () => {
 
   test("vectors of another dimension than the model's earlier ones (another model loaded)", async () => {
     expect((await t.call("GET", "/api/v1/posts/similar?query=dark")).status).toBe(200);
-    embeddings = () => Response.json({ object: "list", data: [{ index: 0, embedding: [0.1, 0.2, 0.3] }] });
+    embeddings = () => embeddingList([[0.1, 0.2, 0.3]]);
     const response = await t.call("GET", "/api/v1/posts/similar?query=dark");
     expect(response.status).toBe(502);
     expect(response.body.message).toContain("3 dimensions where this model's earlier vectors had 5");
@@ -411,11 +362,7 @@ describe("answers that are no OpenAI-style completion", () => {
 
 describe("the log says why", () => {
   test("one warning per failed call with the server's own reason, and never the key", async () => {
-    chat = () =>
-      Response.json(
-        { error: { message: `model 'test-chat' not found, try pulling it first (key ${API_KEY})` } },
-        { status: 404 },
-      );
+    chat = () => modelError(404, `model 'test-chat' not found, try pulling it first (key ${API_KEY})`);
     const created = await t.call("POST", "/api/v1/posts/from-text", {
       body: { text: "Please add an Android app for our field team" },
     });

@@ -1,7 +1,13 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { backoffMs, indexStatus } from "../../src/ai/embeddings";
 import { makePost } from "../support/board";
-import { createAiTestApp } from "./support";
+import {
+  createOpenAiTestApp,
+  embeddingList,
+  modelError,
+  startFakeModelServer,
+  topicFlags,
+} from "./fake-model";
 
 /**
  * An OpenAI-compatible embeddings server with the limits real ones have (a local server with an
@@ -15,44 +21,26 @@ const requests: { path: string; inputs: number; longest: number; status: number 
 let refuseKey = false;
 
 function vectorOf(text: string): number[] {
-  const vector: number[] = [/dark|night/i, /export|csv/i, /sso|saml/i, /mobile|android|ios/i].map((topic) =>
-    topic.test(text) ? 1 : 0,
-  );
-  vector.push(0.01 + (text.length % 5) * 0.01);
-  return vector;
+  return [...topicFlags(text), 0.01 + (text.length % 5) * 0.01];
 }
 
-const server = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const path = new URL(request.url).pathname;
-    const body = (await request.json()) as { input?: string[]; model?: string };
-    const longest = Math.max(0, ...(body.input ?? []).map((text) => text.length));
-    const answer = (status: number, message: string) => {
-      requests.push({ path, inputs: body.input?.length ?? 0, longest, status });
-      return Response.json({ error: { message, type: "invalid_request_error" } }, { status });
-    };
-    if (refuseKey) return answer(401, "invalid api key");
-    if (path !== "/v1/embeddings") return answer(404, `model 'test-chat' not found`);
-    const input = body.input ?? [];
-    if (input.length > BATCH_CAP) return answer(413, `too many inputs: at most ${BATCH_CAP} per request`);
-    if (input.some((text) => text.length > INPUT_CAP))
-      return answer(400, "input is too long for the context");
-    requests.push({ path, inputs: input.length, longest, status: 200 });
-    embeddedTexts.push(...input);
-    return Response.json({
-      object: "list",
-      model: body.model,
-      data: input.map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) })),
-      usage: { prompt_tokens: 1, total_tokens: 1 },
-    });
-  },
+const server = startFakeModelServer(({ path, body }) => {
+  const input = body.input ?? [];
+  const longest = Math.max(0, ...input.map((text) => text.length));
+  const refuse = (status: number, message: string) => {
+    requests.push({ path, inputs: input.length, longest, status });
+    return modelError(status, message);
+  };
+  if (refuseKey) return refuse(401, "invalid api key");
+  if (path !== "/v1/embeddings") return refuse(404, `model 'test-chat' not found`);
+  if (input.length > BATCH_CAP) return refuse(413, `too many inputs: at most ${BATCH_CAP} per request`);
+  if (input.some((text) => text.length > INPUT_CAP)) return refuse(400, "input is too long for the context");
+  requests.push({ path, inputs: input.length, longest, status: 200 });
+  embeddedTexts.push(...input);
+  return embeddingList(input.map(vectorOf));
 });
 
-const t = createAiTestApp({
-  FEATUREBOARD_AI_PROVIDER: "openai",
-  OPENAI_BASE_URL: `http://127.0.0.1:${server.port}/v1`,
+const t = createOpenAiTestApp(server, {
   OPENAI_API_KEY: "sk-test-key",
   FEATUREBOARD_EMBED_MODEL: "test-embed",
   FEATUREBOARD_CHAT_MODEL: "test-chat",
@@ -63,7 +51,7 @@ const t = createAiTestApp({
 });
 afterAll(() => {
   t.close();
-  server.stop(true);
+  server.stop();
 });
 beforeEach(() => {
   refuseKey = false;

@@ -1,7 +1,15 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { expectApiError } from "../support/app";
 import { makePost, makeTag } from "../support/board";
-import { createAiTestApp } from "./support";
+import {
+  createOpenAiTestApp,
+  embeddingList,
+  modelError,
+  startFakeModelServer,
+  structuredCompletion,
+  topicFlags,
+  type StructuredAnswers,
+} from "./fake-model";
 
 /**
  * A small OpenAI-compatible server on loopback: /v1/embeddings and /v1/chat/completions, as OpenAI,
@@ -11,101 +19,45 @@ type Mode = "ok" | "slow" | "error" | "rate-limited-once" | "error-once";
 let mode: Mode = "ok";
 /** Runs when a chat request arrives, before it is answered: what happens while the model thinks. */
 let whileChatting: (() => Promise<unknown>) | null = null;
-const requests: { path: string; body: Record<string, unknown> }[] = [];
-
-const TOPICS = [
-  /dark|night/i,
-  /export|csv|spreadsheet|excel/i,
-  /sso|sign-on|saml/i,
-  /mobile|phone|android|ios/i,
-];
 
 /** Topic vectors: texts about the same topic point the same way, whatever their wording. */
 function fakeEmbedding(text: string): number[] {
-  const vector: number[] = TOPICS.map((topic) => (topic.test(text) ? 1 : 0));
-  vector.push(0.05 * (text.length % 7));
-  return vector;
+  return [...topicFlags(text), 0.05 * (text.length % 7)];
 }
 
-function chatAnswer(body: Record<string, unknown>): unknown {
-  const format = body.response_format as { json_schema: { name: string } };
-  const user = JSON.parse((body.messages as { content: string }[])[1]!.content);
-  switch (format.json_schema.name) {
-    case "feature_request":
-      return {
-        title: `Model title: ${String(user.feedback).slice(0, 30)}`,
-        description: user.feedback,
-        tags: [
-          ...user.tag_labels.filter((label: string) => /mobile/i.test(label)),
-          "Not a tag of the project",
-        ],
-      };
-    case "triage":
-      return {
-        posts: user.posts.map((post: { id: string }) => ({
-          postId: post.id,
-          tags: ["Mobile"],
-          note: "Model note.",
-        })),
-      };
-    case "feedback_summary":
-      return { summary: "Model summary.", highlights: ["Model highlight"], top_themes: ["model theme"] };
+/** Titles and tags from the feedback, with a tag the project lacks; triage suggests "Mobile" everywhere. */
+const ANSWERS: Partial<StructuredAnswers> = {
+  feature_request: (input) => ({
+    title: `Model title: ${String(input.feedback).slice(0, 30)}`,
+    description: input.feedback,
+    tags: [...(input.tag_labels ?? []).filter((label) => /mobile/i.test(label)), "Not a tag of the project"],
+  }),
+  triage: (input) => ({
+    posts: (input.posts ?? []).map((post) => ({ postId: post.id, tags: ["Mobile"], note: "Model note." })),
+  }),
+};
+
+const server = startFakeModelServer(async ({ path, body }) => {
+  if (mode === "slow") await Bun.sleep(2000);
+  if (mode === "error") return modelError(500, "model crashed");
+  if (mode === "error-once") {
+    mode = "ok";
+    return modelError(502, "bad gateway");
   }
-  return {};
-}
-
-const server = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(request) {
-    const path = new URL(request.url).pathname;
-    const body = (await request.json()) as Record<string, unknown>;
-    requests.push({ path, body });
-    if (mode === "slow") await Bun.sleep(2000);
-    if (mode === "error") return Response.json({ error: { message: "model crashed" } }, { status: 500 });
-    if (mode === "error-once") {
-      mode = "ok";
-      return Response.json({ error: { message: "bad gateway" } }, { status: 502 });
-    }
-    if (mode === "rate-limited-once") {
-      mode = "ok";
-      return Response.json(
-        { error: { message: "slow down" } },
-        { status: 429, headers: { "retry-after-ms": "10" } },
-      );
-    }
-    if (path === "/v1/embeddings") {
-      const input = body.input as string[];
-      return Response.json({
-        object: "list",
-        model: body.model,
-        data: input.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) })),
-        usage: { prompt_tokens: 1, total_tokens: 1 },
-      });
-    }
-    if (path === "/v1/chat/completions") {
-      await whileChatting?.();
-      return Response.json({
-        id: "chatcmpl-test",
-        object: "chat.completion",
-        created: 0,
-        model: body.model,
-        choices: [
-          {
-            index: 0,
-            finish_reason: "stop",
-            message: { role: "assistant", content: JSON.stringify(chatAnswer(body)) },
-          },
-        ],
-      });
-    }
-    return new Response("not found", { status: 404 });
-  },
+  if (mode === "rate-limited-once") {
+    mode = "ok";
+    return modelError(429, "slow down", { "retry-after-ms": "10" });
+  }
+  if (path === "/v1/embeddings") return embeddingList((body.input ?? []).map(fakeEmbedding));
+  if (path === "/v1/chat/completions") {
+    await whileChatting?.();
+    return structuredCompletion(body, ANSWERS);
+  }
+  return new Response("not found", { status: 404 });
 });
+const requests = server.requests;
 
-const t = createAiTestApp({
-  FEATUREBOARD_AI_PROVIDER: "openai",
-  OPENAI_BASE_URL: `http://127.0.0.1:${server.port}/v1`,
+const t = createOpenAiTestApp(server, {
   OPENAI_API_KEY: "sk-test-key",
   FEATUREBOARD_EMBED_MODEL: "test-embed",
   FEATUREBOARD_CHAT_MODEL: "test-chat",
@@ -114,7 +66,7 @@ const t = createAiTestApp({
 });
 afterAll(() => {
   t.close();
-  server.stop(true);
+  server.stop();
 });
 beforeEach(() => {
   mode = "ok";
