@@ -433,16 +433,20 @@ const SMALL_SIGNS =
 const LARGE_SIGNS =
   /\b(integration|integrate|sync|migrat\w*|mobile app|android|ios|offline|permissions?|roles?|sso|saml|api|import|export|real[\s-]?time|multi[\s-]?\w+|workflow|automation|reporting|dashboard)\b/i;
 
-/** A request's size as its text shows it: a small change, a one-line request, a larger build, or unclear. */
+/**
+ * A request's size as its text shows it: a small change, a larger build, or unknown (a one-line request, or
+ * a longer one whose size the text leaves unclear).
+ */
 type EffortKind = "small" | "one-line" | "unclear" | "large";
 
 /**
  * How big a request looks from its text: a sign of a larger build (an integration, a mobile app, SSO…)
  * in its title, else of a small change (a button, a rename…) in its title, else of a larger build in its
- * description, else its length, since a longer request usually hides more work. `units` ranks quick wins
- * (1 is a small change; a request of unclear size counts one more than its length says, so a known small
- * one comes first); `words` says why, as a product manager reads it. One estimate for both, so a plan
- * never ranks as quick what its reason calls large.
+ * description, else unknown. `units` ranks quick wins (1 is a small change; a request of unknown size
+ * counts 2 + its length, since a longer request usually hides more work, so a known small one comes
+ * first); `words` says why, as a product manager reads it. One estimate for both, so a plan never ranks as
+ * quick what its reason calls large. A short text is no sign of a small change: "On-demand video" or
+ * "Spanish translation" are one line each and weeks of work (docs/ai.md, "Endpoints").
  */
 function effortOf(post: CandidateRow): { kind: EffortKind; units: number; words: string } {
   const text = `${post.title} ${post.description ?? ""}`;
@@ -461,7 +465,7 @@ function effortOf(post: CandidateRow): { kind: EffortKind; units: number; words:
   }
   if (small) return { kind: "small", units: 1, words: `likely a small change (a ${small.toLowerCase()})` };
   if (length <= 12)
-    return { kind: "one-line", units: byLength, words: "small as written (a one-line request)" };
+    return { kind: "one-line", units: byLength + 1, words: "size unknown (a one-line request)" };
   return {
     kind: "unclear",
     units: byLength + 1,
@@ -485,8 +489,7 @@ function planReason(strategy: Strategy, post: CandidateRow, rank: { byVotes: num
       return `Revenue at stake: ${spend}, ${votes}${started}.`;
     case "quick-wins":
       // Only what looks small is called a quick win; the rest was picked for its votes, and says so.
-      if (effort.kind === "small" || effort.kind === "one-line")
-        return `Quick win: ${effort.words}, with ${votes}${started}.`;
+      if (effort.kind === "small") return `Quick win: ${effort.words}, with ${votes}${started}.`;
       return `Picked for its votes, not a known quick win: ${effort.words}; ${votes}${started}.`;
     case "balanced":
       return `Balanced pick: ${votes}, ${spend}; ${effort.words}${started}.`;

@@ -96,8 +96,43 @@ describe("quick-wins on an invoicing board", () => {
     expect(reasons.get("Xero integration")).toStartWith(
       "Picked for its votes, not a known quick win: likely a larger build",
     );
+    // A short text says nothing of the work (docs/ai.md, "Endpoints").
     expect(reasons.get("Bigger logo on invoices")).toStartWith(
-      "Quick win: small as written (a one-line request)",
+      "Picked for its votes, not a known quick win: size unknown (a one-line request)",
     );
+  });
+});
+
+describe("quick-wins on a recipe app", () => {
+  test("a one-line request is not small for being short: a known small change ranks above it", async () => {
+    const key = freshKey();
+    // Weeks of work each, in a handful of words.
+    await withVotes(key, "Live cooking classes", "", 6);
+    await withVotes(key, "French version", "", 5);
+    // A small change, said so by its title.
+    await withVotes(key, "Rename 'Pantry' to 'Cupboard'", "", 1);
+    await withVotes(
+      key,
+      "Scale a recipe to any number of servings",
+      "When I cook for eight I redo every quantity on paper; the recipe could do the multiplication for me " +
+        "and round the spoons sensibly.",
+      6,
+    );
+    const response = await t.call("POST", "/api/v1/ai/sprint-plan", {
+      key,
+      body: { strategy: "quick-wins", capacity: 2 },
+    });
+    expect(response.status).toBe(200);
+    const items: { title: string; reason: string }[] = response.body.data.items;
+    expect(Object.keys(response.body.data).sort()).toEqual(["items", "strategy", "summary"]);
+    // The known small change first, though the one-liners have more votes.
+    expect(items[0]!.title).toBe("Rename 'Pantry' to 'Cupboard'");
+    expect(items[0]!.reason).toStartWith("Quick win: likely a small change (a rename)");
+    const reasons = await quickWins(key);
+    for (const title of ["Live cooking classes", "French version"]) {
+      expect(reasons.get(title)).toStartWith(
+        "Picked for its votes, not a known quick win: size unknown (a one-line request)",
+      );
+    }
   });
 });
