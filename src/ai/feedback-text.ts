@@ -191,7 +191,7 @@ export function sentencesOf(text: string): string[] {
 
 /** What asks for something: the cues of a request in customers' words. */
 const REQUEST_CUE =
-  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|needs?|wish|add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request)\b/i;
+  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|needs?|wish|add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request|(?:is|was|are|were|am|['’]m|['’]re)\s+(?:hoping|wondering))\b/i;
 
 /** Sentences of courtesy or praise that carry no request: a title only when nothing else is ("Hope you're well"). */
 const PLEASANTRY =
@@ -209,7 +209,7 @@ const CAPABILITY_QUESTION =
   /^(?:is|are|can|could|does|do|will|would|when|how|where|why|any|what\s+about|how\s+about)\b[^?]*\?/i;
 /** A complaint names what is wanted by what is missing: "only does PDF", "can't filter", "one at a time". */
 const COMPLAINT =
-  /\b(?:can['’]?t|cannot|can\s+not|couldn['’]?t|doesn['’]?t|don['’]?t|didn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|not|unable|only|no\s+way|lack|without|never|still|stopped|fail(?:s|ed)?|broken|crash(?:es|ed)?|slow|too\s+\w+|hard\s+to|impossible|confus\w*|annoying|frustrat\w*|limited|removed|unusable|waste\w*|struggl\w*|every\s+time|by\s+hand|manually|one\s+by\s+one|one\s+at\s+a\s+time)\b/i;
+  /\b(?:can['’]?t|cannot|can\s+not|couldn['’]?t|doesn['’]?t|don['’]?t|didn['’]?t|won['’]?t|isn['’]?t|aren['’]?t|not|unable|only|no\s+way|lack|without|never|still|stopped|fail(?:s|ed)?|broken|crash(?:es|ed)?|slow|too\s+\w+|hard\s+to|impossible|confus\w*|annoying|frustrat\w*|limited|removed|unusable|waste\w*|struggl\w*|every\s+time|by\s+hand|manually|one\s+by\s+one|one\s+at\s+a\s+time|delet(?:ed|es|ing)|wip(?:ed|es|ing)|eras(?:ed|es|ing)|disappear\w*|vanish\w*|(?:threw|throws|thrown)\s+away|stuck)\b/i;
 /** A sentence that starts with what to do: "Show the total at the bottom", "Save the address!". */
 const IMPERATIVE =
   /^(?:please\s+)?(?:add|allow|show|let|make|give|bring|include|enable|provide|save|sort|hide|export|import|sync|remove|change|put|offer|display|send|keep|stop|fix)\b/i;
@@ -238,7 +238,8 @@ const EMPTY_WORDS = new Set(
     "also too then there here what when how why where who which are was were has have had does did not all any " +
     "some more really thanks thank yes bring back get put make take include again asap now it is to of on in at " +
     "be me my we us an or so do up by as if no great nice good awesome amazing helpful useful better cool lovely " +
-    "perfect ideal add allow support build implement fix change have something anything thing feature option"
+    "perfect ideal add allow support build implement fix change have something anything thing feature option sort " +
+    "out today"
   ).split(" "),
 );
 
@@ -260,6 +261,25 @@ function askingSignals(text: string): number {
   return score;
 }
 
+/**
+ * What a support agent settles, not the product: "I want a refund", "cancel my subscription". Joined with a
+ * wish ("…a refund AND I want to see my payment history"), the wish is the request.
+ */
+const SUPPORT_DEMAND =
+  /\b(?:(?:a|my|our|full|partial)\s+refund|refund\s+(?:me|us|my|our)|money\s+back|reimburs\w*|compensat\w*|charge\s*back|credit\s+(?:note|back)|cancel\w*\s+(?:my|our)\s+(?:account|subscription|plan|membership)|close\s+(?:my|our)\s+account|(?:speak|talk)\s+to\s+(?:a\s+)?(?:human|person|someone|manager))\b/i;
+
+/**
+ * A threat to leave: "or I'm cancelling", "we will take our business elsewhere". It says how much a request
+ * matters, never what it is: as a sentence it only sets the scene, and after a request ("Add offline saving
+ * or we're switching") it goes.
+ */
+const THREAT =
+  /\b(?:i|we)(?:['’]ll|['’]m|['’]re|\s+will|\s+am|\s+are|\s+shall)\s+(?:(?:have\s+to|be\s+forced\s+to|going\s+to|gonna|just|probably|definitely|seriously)\s+)*(?:cancel\w*|leav\w*|switch\w*|mov\w*\s+(?:to|on|away)|quit\w*|churn\w*|unsubscrib\w*|go\w*\s+elsewhere|look\w*\s+elsewhere|tak\w*\s+(?:our|my)\s+business|find\w*\s+(?:another|a\s+different)|stop\w*\s+paying|(?:ask|demand)\w*\s+(?:for\s+)?a\s+refund|(?:be\s+)?done\s+with)/i;
+const ULTIMATUM = new RegExp(
+  String.raw`[\s,;:–—-]*\b(?:or(?:\s+else)?|otherwise|if\s+not)\b[\s,]*(?=${THREAT.source}).*$`,
+  "i",
+);
+
 /** How strongly a sentence only sets the scene: who writes, how long, how many, praise, a heading. */
 function contextSignals(text: string): number {
   let score = 0;
@@ -268,6 +288,8 @@ function contextSignals(text: string): number {
   if (YEARS_OF_USE.test(text)) score += 1;
   if (HEADCOUNT.test(text)) score += 1;
   if (/:\s*$/.test(text)) score += 3;
+  if (THREAT.test(text)) score += 3;
+  if (SUPPORT_DEMAND.test(text)) score += 1;
   return score;
 }
 
@@ -281,7 +303,8 @@ function titleScore(sentence: string): number {
 }
 
 /** Where a sentence falls into clauses: the request of "Thanks for the fix, could you also add X" is its second. */
-const CLAUSE_BREAK = /,\s+|;\s+|:\s+|\s+[-–—]\s+|\s+but\s+/gi;
+const CLAUSE_BREAK =
+  /,\s+|;\s+|:\s+|\s+[-–—]\s+|\s+but\s+|\s+(?:and|&|plus)\s+(?=(?:(?:i|we|they|she|he)\s*)?(?:also\s+)?(?:(?:would|['’]d)\s+(?:also\s+)?(?:really\s+)?(?:love|like)|(?:really\s+)?(?:want|need|wish)(?:s|ed)?)\b)/gi;
 
 /** Clause breaks outside brackets: "(retail chain, 80 stores)" is one aside, not two clauses. */
 function clauseStarts(sentence: string): number[] {
@@ -304,9 +327,12 @@ function clauseStarts(sentence: string): number[] {
 const ALTERNATIVE_WISHED = /^(?:\S+\s+){1,2}(?:would|['’]d)\b/i;
 
 function requestPart(sentence: string): string {
-  for (const start of clauseStarts(sentence)) {
+  const starts = clauseStarts(sentence);
+  for (const [index, start] of starts.entries()) {
     const rest = sentence.slice(start);
     const clause = rest.split(CLAUSE_BREAK)[0]!;
+    const laterWish = starts.slice(index + 1).some((later) => strongAsk(sentence.slice(later)));
+    if (SUPPORT_DEMAND.test(clause) && laterWish) continue;
     if (strongAsk(clause) && !PLEASANTRY.test(rest) && !PRAISE.test(clause)) {
       const before = sentence.slice(0, start);
       return COMPLAINT.test(before) && ALTERNATIVE_WISHED.test(clause) ? sentence : rest;
@@ -317,7 +343,7 @@ function requestPart(sentence: string): string {
 
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN =
-  /^(a\s+suggestion|it\s+would\s+be\s+(great|nice|awesome|helpful|good)\s+(if|to)(\s+(you|we|i)\s+could)?|also|would\s+it\s+be\s+possible\s+to|is\s+there\s+(a|any)\s+way\s+to|(can|could|would)\s+(you|we|i)(\s+please)?(\s+(get|have))?|please|pls|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
+  /^(a\s+suggestion|it\s+would\s+be\s+(great|nice|awesome|helpful|good)\s+(if|to)(\s+(you|we|i)\s+could)?|also|(would|will|is)\s+it\s+(be\s+)?possible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|(can|could|would)\s+(you|we|i)(\s+please)?(\s+(get|have))?|please|pls|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+)?(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
 /** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
 const ASK_NOUN =
   /(?:#1|main|biggest|big|top|only|one|number\s+one|first)\s+(?:ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|complaint|reason)/;
@@ -338,6 +364,9 @@ const SHORT_LEAD_MOST_WORDS = 7;
 const REPORTED =
   /^(.{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
 const REPORTER_FEWEST_WORDS = 3;
+/** Whoever only wonders or hopes is framing, however briefly named: "Our accountant wanted to know if…". */
+const WONDERED =
+  /^(.{2,60}?)\s+(?:(?:wanted|wants|would\s+like|['’]d\s+like)\s+to\s+know|(?:is|was|are|were|['’]s|['’]re)\s+(?:wondering|hoping)|wonder(?:s|ed)|hope[sd])\s+(?:(?:whether|if|that)\s+)?/i;
 /** "Would give 5 stars if…", "We would prefer if…", "It would help enormously if…": what follows `if` is asked. */
 const WOULD_IF = /^(.{0,60}?)\b(?:would|will|['’]d)\s+(?:\S+\s+){0,6}?if\s+/i;
 /** After such a cut: "if we had approval workflows", "if there was a way to back up my notes". */
@@ -370,8 +399,11 @@ function withoutFraming(title: string): string {
   }
   rest = rest.replace(LEAD_IN, "").replace(ASK_IS, "");
   const reported = REPORTED.exec(rest);
+  const wondered = WONDERED.exec(rest);
   if (reported && wordCount(reported[1]!) >= REPORTER_FEWEST_WORDS && !REQUEST_CUE.test(reported[1]!)) {
     rest = rest.slice(reported[0].length).replace(ENABLING, "");
+  } else if (wondered && !REQUEST_CUE.test(wondered[1]!)) {
+    rest = rest.slice(wondered[0].length).replace(ENABLING, "");
   }
   const wouldIf = WOULD_IF.exec(rest);
   if (wouldIf && !REQUEST_CUE.test(wouldIf[1]!)) rest = rest.slice(wouldIf[0].length).replace(ENABLING, "");
@@ -409,18 +441,42 @@ function withoutPurpose(request: string): string {
   if (!purpose || purpose.index < PURPOSE_AFTER_CHARS) return request;
   const before = request.slice(0, purpose.index);
   const after = request.slice(purpose.index + purpose[0].length);
-  return CAUSE.test(purpose[0]) && askingSignals(before) === 0 && askingSignals(after) > 0 ? after : before;
+  if (!CAUSE.test(purpose[0])) return before;
+  if (askingSignals(before) === 0) return askingSignals(after) > 0 ? after : before;
+  const onlyReports = !strongAsk(before) && !IMPERATIVE.test(before);
+  return onlyReports && request.length <= TITLE_MOST_CHARS ? request : before;
 }
 
+/** A bracketed aside: "(retail chain, 80 stores)"; one that is a sentence of its own, "(they have favourites)". */
+const ASIDE = /\s*\([^()]*\)/g;
+const ASIDE_SAYING =
+  /\s*\((?:i|we|you|they|he|she|it|that|this|there|which|who|because|since|as|so|otherwise)\b[^()]*\)/gi;
+
+/** The text before a bracket it leaves open, so a title never ends inside an aside. */
+function withoutOpenAside(text: string): string {
+  let depth = 0;
+  let openedAt = -1;
+  for (let index = 0; index < text.length; index++) {
+    if (text[index] === "(" && depth++ === 0) openedAt = index;
+    else if (text[index] === ")" && depth > 0) depth--;
+  }
+  const before = depth > 0 ? text.slice(0, openedAt).replace(/[\s,;:–—-]+$/, "") : text;
+  return before || text;
+}
+
+/** At most TITLE_MOST_CHARS: without the reason, then without asides, then cut at a clause or a word. */
 function shortened(request: string): string {
-  const title = withoutPurpose(request);
+  const whole = withoutOpenAside(withoutPurpose(request)).replace(ASIDE_SAYING, "");
+  if (whole.length <= TITLE_MOST_CHARS) return whole;
+  const title = whole.replace(ASIDE, "");
   if (title.length <= TITLE_MOST_CHARS) return title;
   const clauseEnds = [...title.matchAll(CLAUSE_END)]
     .map((match) => match.index)
     .filter((at) => at >= TITLE_FEWEST_CHARS && at <= TITLE_MOST_CHARS);
-  if (clauseEnds.length > 0) return title.slice(0, clauseEnds[clauseEnds.length - 1]);
+  if (clauseEnds.length > 0) return withoutOpenAside(title.slice(0, clauseEnds[clauseEnds.length - 1]));
   const cut = title.slice(0, TITLE_MOST_CHARS - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), TITLE_FEWEST_CHARS)).replace(/[\s,;:]+$/, "")}…`;
+  const words = cut.slice(0, Math.max(cut.lastIndexOf(" "), TITLE_FEWEST_CHARS));
+  return `${withoutOpenAside(words).replace(/[\s,;:]+$/, "")}…`;
 }
 
 /** A sentence's part that asks, as a title: without its framing, its reason, and at most TITLE_MOST_CHARS. */
@@ -430,22 +486,48 @@ function titleFrom(part: string): string {
   return shortened(title.replace(/[.!?…\s]+$/, "").trim());
 }
 
-/** A title that names nothing ("Bring it back", "Include please") points at another sentence. */
-const NAMES_NOTHING = 2;
+/** A sentence that asks only by saying what is wrong: "At the moment it only shows the total". */
+const onlyComplains = (part: string) =>
+  COMPLAINT.test(part) &&
+  !strongAsk(part) &&
+  !CAPABILITY_QUESTION.test(part) &&
+  !IMPERATIVE.test(part) &&
+  !REQUEST_LABEL.test(part) &&
+  !LIST_ITEM.test(part);
+/** A sentence that says what is wanted, and is no pleasantry. */
+const wishes = (part: string) => strongAsk(part) && !PLEASANTRY.test(part) && !THREAT.test(part);
+
+/**
+ * A title that names nothing ("Bring it back", "Fix it") points at another sentence: it loses even to a
+ * sentence that only reports what went wrong.
+ */
+const NAMES_NOTHING = 4;
 
 /**
  * A title for cleaned feedback: the sentence that asks most and sets the scene least (the first of equals),
- * from its clause that asks, without its lead-in ("could you", "we need"), its reporter ("CFO at X asked
- * if") or its rating ("… would save us hours"), at most TITLE_MOST_CHARS.
+ * without a threat after it ("… or I'm cancelling"); a sentence that only explains a problem gives way to
+ * the wish next to it. From its clause that asks, without its lead-in ("could you", "we need", "she
+ * wants"), its reporter ("CFO at X asked if") or its rating ("… would save us hours"), at most
+ * TITLE_MOST_CHARS.
  */
 export function titleOf(cleaned: string): string {
-  let best: string | undefined;
-  let bestScore = -Infinity;
-  for (const sentence of sentencesOf(cleaned)) {
-    const title = titleFrom(requestPart(sentence));
-    const score = titleScore(requestPart(sentence)) - (contentWords(title) === 0 ? NAMES_NOTHING : 0);
-    if (score > bestScore) [best, bestScore] = [title, score];
+  const candidates = sentencesOf(cleaned).map((said) => {
+    const part = requestPart(said.replace(ULTIMATUM, "") || said);
+    const title = titleFrom(part);
+    const namesSomething = contentWords(title) > 0;
+    return { part, title, namesSomething, score: titleScore(part) - (namesSomething ? 0 : NAMES_NOTHING) };
+  });
+  let at = -1;
+  candidates.forEach((candidate, index) => {
+    if (at === -1 || candidate.score > candidates[at]!.score) at = index;
+  });
+  if (at !== -1 && onlyComplains(candidates[at]!.part)) {
+    const neighbours = [candidates[at - 1], candidates[at + 1]].filter((next) => next !== undefined);
+    const wishNextToIt = neighbours
+      .filter((next) => next.namesSomething && wishes(next.part))
+      .sort((one, other) => other.score - one.score)[0];
+    if (wishNextToIt) at = candidates.indexOf(wishNextToIt);
   }
-  const title = best || cleaned.slice(0, TITLE_MOST_CHARS).trim() || "Feedback";
+  const title = candidates[at]?.title || cleaned.slice(0, TITLE_MOST_CHARS).trim() || "Feedback";
   return title[0]!.toUpperCase() + title.slice(1);
 }

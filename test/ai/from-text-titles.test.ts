@@ -6,8 +6,8 @@ import { halfOf, loadTitleCases, localTitle, scoreTitles } from "../../bench/fro
  * that says who writes. The fixture's held-out half was never looked at while the rules were written; its
  * accuracy and the tuning half's are held at what they reached, less a margin of about three items.
  */
-const HELD_OUT_AT_LEAST = 0.86; // reached 0.908 (69 of 76)
-const TUNING_AT_LEAST = 0.93; // reached 0.969 (62 of 64)
+const HELD_OUT_AT_LEAST = 0.88; // reached 0.921 (70 of 76)
+const TUNING_AT_LEAST = 0.92; // reached 0.971 (67 of 69)
 
 describe("from-text titles of feedback it never saw", () => {
   test("the fixture's held-out and tuning halves keep their accuracy", async () => {
@@ -72,5 +72,82 @@ describe("the sentence that asks wins over the one that sets the scene", () => {
         "Refunds can't be split across two payment methods. Support staff handle these by hand every day.",
       ),
     ).toBe("Refunds can't be split across two payment methods");
+  });
+});
+
+describe("what is wanted wins over who wants it, threats, support demands and explanations", () => {
+  test("a third-person or bare lead-in goes", () => {
+    expect(
+      localTitle(
+        "Note from sales: Marco at Lindqvist Dental is tired of re-entering the same check-up appointment " +
+          "for every patient twice a year. He wants a 'repeat every six months' option.",
+      ),
+    ).toBe("A 'repeat every six months' option");
+    expect(localTitle("Spoke to the Brightwater team. Customers would like to pay deposits by card.")).toBe(
+      "Pay deposits by card",
+    );
+    expect(localTitle("Demo with Halcyon Foods. Needs purchase orders approved by two people")).toBe(
+      "Purchase orders approved by two people",
+    );
+  });
+
+  test("an ultimatum is never the title; a complaint without a wish keeps its cause", () => {
+    expect(
+      localTitle(
+        "SECOND TIME THIS WEEK. The app erased my whole timesheet again because I had no signal. " +
+          "Fix it or I'm cancelling.",
+      ),
+    ).toBe("The app erased my whole timesheet again because I had no signal");
+    expect(
+      localTitle(
+        "The sync dropped all my notes when the wifi cut out. Please fix this or I will cancel my subscription.",
+      ),
+    ).toBe("The sync dropped all my notes when the wifi cut out");
+    expect(localTitle("Add offline saving or we're switching to another app.")).toBe("Add offline saving");
+  });
+
+  test("the explanation of a problem never beats the wish next to it", () => {
+    expect(
+      localTitle(
+        "Dear support,\n\nwe were hoping the receipts could list sales tax separately for every subscription " +
+          "charge. At the moment they only show the total, which is a problem for our state tax return.\n\n" +
+          "Best regards,\nTomasz",
+      ),
+    ).toBe("The receipts could list sales tax separately for every subscription charge");
+    expect(
+      localTitle(
+        "We have 40 clinics and would like appointment reminders by SMS. " +
+          "Right now patients only get an email and half of them never read it.",
+      ),
+    ).toBe("Appointment reminders by SMS");
+  });
+
+  test("a refund or another support demand joined with a wish gives the wish", () => {
+    expect(
+      localTitle(
+        "You billed me twice for June!! I want my money back AND I want to be able to download " +
+          "my past receipts from the dashboard.",
+      ),
+    ).toBe("Download my past receipts from the dashboard");
+    expect(localTitle("I want a refund. I also want to see my payment history in the app.")).toBe(
+      "See my payment history in the app",
+    );
+  });
+
+  test("a bracketed aside is dropped rather than cut open", () => {
+    expect(
+      localTitle(
+        "For the climbing gym app, members want to book a specific lane on the auto-belay wall (the regulars " +
+          "all have a favourite one and get grumpy otherwise) when they reserve a session.",
+      ),
+    ).toBe("Book a specific lane on the auto-belay wall when they reserve a session");
+    expect(
+      localTitle(
+        "For pottery classes students want to pick a specific wheel (they have favourites)… and see who else booked.",
+      ),
+    ).toBe("For pottery classes students want to pick a specific wheel");
+    expect(localTitle("Please add export to spreadsheets (CSV or Excel).")).toBe(
+      "Add export to spreadsheets (CSV or Excel)",
+    );
   });
 });
