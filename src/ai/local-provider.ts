@@ -46,21 +46,27 @@ const THEME_NAMES: Record<string, string> = {
 /** Words in a phrase that the lexicon folds into one concept ("knowledge base" → helpcenter): up to three. */
 const LONGEST_PHRASE = 3;
 
+/** A text a summary reads for its themes, and how much what people wrote in it counts. */
+interface WeighedText {
+  text: string;
+  weight: number;
+}
+
 /**
  * What people wrote for each term: the most frequent surface form, so themes read as whole words, never as
  * cut stems ("numb" → "numbers"), and a concept as the phrase they used, never as its token ("helpcenter" →
  * "knowledge base"). A phrase counts for a concept only when none of its words alone gives that term, so
- * "the export" is never a form of "export".
+ * "the export" is never a form of "export". Titles weigh more than descriptions: a theme reads as asked.
  */
-async function surfaceForms(texts: string[], slices: Slices): Promise<Map<string, string>> {
+async function surfaceForms(texts: WeighedText[], slices: Slices): Promise<Map<string, string>> {
   const counts = new Map<string, Map<string, number>>();
-  const count = (term: string, form: string) => {
-    const forms = counts.get(term) ?? new Map<string, number>();
-    forms.set(form, (forms.get(form) ?? 0) + 1);
-    counts.set(term, forms);
-  };
-  for (const text of texts) {
+  for (const { text, weight } of texts) {
     await slices.step();
+    const count = (term: string, form: string) => {
+      const forms = counts.get(term) ?? new Map<string, number>();
+      forms.set(form, (forms.get(form) ?? 0) + weight);
+      counts.set(term, forms);
+    };
     const words = text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? [];
     const single = words.map((word) => terms(word));
     words.forEach((word, index) => {
@@ -88,6 +94,15 @@ const CONTRACTIONS =
   /\b\w+n['’]t\b|\b(i|you|we|they|he|she|it|that|there|what|let)['’](m|re|ve|ll|d|s)\b|\b(cant|dont|wont|isnt|arent|doesnt|didnt|wasnt|werent|hasnt|havent|couldnt|wouldnt|shouldnt|im|ive|youre|theyre|thats|theres|whats)\b/gi;
 /** A word a theme may hold: three letters or more, no digit ("2", "30", "v2" name no theme). */
 const THEME_WORD = /^[a-z][a-z-]{2,}$/;
+/** Words of a letter's courtesies, never part of a theme ("reach out", "feel free", "happy to"). */
+const COURTESY_WORDS = new Set(
+  (
+    "reach out touch feel free glad happy regards cheers morning afternoon evening anything everything " +
+    "something someone anyone everyone etc via per"
+  ).split(" "),
+);
+/** Words a two-word phrase may skip between its words: "split the bill" is the phrase "split bill". */
+const LINKING_WORDS = new Set("a an the our my your their his her its".split(" "));
 
 type Slices = ReturnType<typeof inSlices>;
 
@@ -97,84 +112,203 @@ interface NotThemes {
   productTerms: Set<string>;
 }
 
+/** A post as its themes are read: a title and a description apart, and its votes. */
+type SummaryPost = SummaryInput["posts"][number];
+
 /**
- * Two-word phrases people repeat ("recurring invoices", "bank transfer"): adjacent theme words, counted
- * once per post, kept when two posts or more hold them and they are not only product words. Each with the
- * posts that hold it and its most frequent written form, most repeated first.
+ * A possible theme: a term or two adjacent theme words, with the posts whose title holds it and those whose
+ * description alone does, and the keys (stems and terms of its words) by which a chosen theme covers it.
  */
-async function repeatedPhrases(
-  texts: string[],
-  not: NotThemes,
-  slices: Slices,
-): Promise<{ form: string; stems: string[]; posts: number }[]> {
-  const found = new Map<string, { posts: number; forms: Map<string, number>; stems: string[] }>();
-  for (const text of texts) {
-    await slices.step();
-    const words = text.toLowerCase().match(/[a-z][a-z0-9-]*/g) ?? [];
-    const seen = new Set<string>();
-    for (let index = 0; index + 1 < words.length; index++) {
-      const pair = [words[index]!, words[index + 1]!];
-      if (!pair.every((word) => THEME_WORD.test(word))) continue;
-      const stems = pair.map((word) => plainWords(word)[0]);
-      if (stems.some((stemmed) => stemmed === undefined || not.nameStems.has(stemmed))) continue;
-      const key = stems.join(" ");
-      const form = pair.join(" ");
-      const entry = found.get(key) ?? {
-        posts: 0,
-        forms: new Map<string, number>(),
-        stems: stems as string[],
-      };
-      if (!seen.has(key)) entry.posts++;
-      seen.add(key);
-      entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
-      found.set(key, entry);
-    }
-  }
-  return [...found.values()]
-    .filter((entry) => entry.posts >= 2)
-    .map((entry) => ({
-      form: [...entry.forms].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0],
-      stems: entry.stems,
-      posts: entry.posts,
-    }))
-    .filter((phrase) => !terms(phrase.form).every((term) => not.productTerms.has(term)))
-    .sort((a, b) => b.posts - a.posts || a.form.localeCompare(b.form));
+interface Candidate {
+  phrase: boolean;
+  /** The term (a single word or a folded concept) or the two stems of a phrase. */
+  id: string;
+  forms: Map<string, number>;
+  inTitles: Set<number>;
+  inDescriptionsOnly: Set<number>;
+}
+
+/** A theme as the summary reports it: its name, the requests whose title names it and their votes. */
+interface Theme {
+  name: string;
+  requests: number;
+  votes: number;
 }
 
 /**
- * The period's themes: two-word phrases people repeat first, then the terms most posts share, each as
- * people wrote it. Never the product's name, a number, a contraction's piece, a word under three letters,
- * nor a word in most of the board's posts (it names the product: "invoice" on an invoicing board).
+ * How much a post counts for the themes of its title: one, and more for its votes, less than in
+ * proportion (a post with 10 votes counts 2.2, one with 50 counts 3), so five requests asking for a thing
+ * outweigh one request with many votes. A description counts `DESCRIPTION_WEIGHT` per post, whatever its
+ * votes: it sets the scene (who writes, where, when) far more often than it names what is asked.
  */
-async function themes(posts: PostText[], count: number, not: NotThemes): Promise<string[]> {
+const titleWeight = (votes: number) => 1 + 0.5 * Math.log1p(votes);
+const DESCRIPTION_WEIGHT = 0.15;
+/**
+ * What a request whose title holds a chosen theme counts for the next themes: "Join the waitlist online" and
+ * "Sell gift cards online" are about the waitlist and gift cards, not an "online" theme.
+ */
+const ALREADY_ABOUT = 0.5;
+/** A phrase above its own words when they hold the same posts: "split bill" rather than "bill". */
+const PHRASE_PREFERENCE = 1.1;
+
+/** Adjacent theme words of a text (a linking word between them skipped), each pair once, keyed by its stems. */
+function wordPairs(text: string, not: NotThemes): { form: string; key: string }[] {
+  const words = text.toLowerCase().match(/[a-z][a-z0-9-]*/g) ?? [];
+  const stemOf = (word: string): string | null => {
+    if (!THEME_WORD.test(word) || COURTESY_WORDS.has(word)) return null;
+    const stemmed = plainWords(word)[0];
+    return stemmed === undefined || not.nameStems.has(stemmed) ? null : stemmed;
+  };
+  const pairs = new Map<string, { form: string; key: string }>();
+  for (let index = 0; index + 1 < words.length; index++) {
+    const first = stemOf(words[index]!);
+    if (first === null) continue;
+    const next = LINKING_WORDS.has(words[index + 1]!) ? index + 2 : index + 1;
+    const second = next < words.length ? stemOf(words[next]!) : null;
+    if (second === null) continue;
+    // In either order: "class booking" and "book a class" are one theme.
+    const key = [first, second].sort().join(" ");
+    if (!pairs.has(key)) pairs.set(key, { form: `${words[index]} ${words[next]}`, key });
+  }
+  return [...pairs.values()];
+}
+
+/**
+ * The period's themes, from what was asked: each post's title counts for its themes by the post's votes
+ * (`titleWeight`), its description far less (`DESCRIPTION_WEIGHT`), and a theme is named by the titles of
+ * two requests (one on a board of three posts or fewer), so the scene-setting of long pasted e-mails
+ * ("front desk", "reach out") is never a theme, nor a phrase of descriptions alone (docs/ai.md). Themes are
+ * chosen best first; a chosen theme takes its posts from the candidates sharing one of its words ("split
+ * bill" leaves "bill" only the posts it does not hold). Never the product's name, a number, a
+ * contraction's piece, a word under three letters, a courtesy ("reach out"), nor a word in most of the
+ * board's posts (it names the product: "invoice" on an invoicing board).
+ */
+async function themes(posts: SummaryPost[], count: number, not: NotThemes): Promise<Theme[]> {
   // In slices of the event loop: a 100-post summary read on one turn held every other request 0.3–0.5 s.
   const slices = inSlices();
-  const texts = posts.map((post) => `${post.title} ${post.description ?? ""}`.replace(CONTRACTIONS, " "));
-  const phrases = await repeatedPhrases(texts, not, slices);
-  const frequency = new Map<string, number>();
-  for (const text of texts) {
+  const parts = posts.map((post) => ({
+    title: post.title.replace(CONTRACTIONS, " "),
+    description: (post.description ?? "").replace(CONTRACTIONS, " "),
+  }));
+  const candidates = new Map<string, Candidate>();
+  const hold = (key: string, phrase: boolean, form: string | null, post: number, inTitle: boolean) => {
+    const candidate = candidates.get(key) ?? {
+      phrase,
+      id: key.slice(2),
+      forms: new Map<string, number>(),
+      inTitles: new Set<number>(),
+      inDescriptionsOnly: new Set<number>(),
+    };
+    if (inTitle) candidate.inTitles.add(post);
+    else if (!candidate.inTitles.has(post)) candidate.inDescriptionsOnly.add(post);
+    if (form !== null) candidate.forms.set(form, (candidate.forms.get(form) ?? 0) + (inTitle ? 3 : 1));
+    candidates.set(key, candidate);
+  };
+  for (const [post, { title, description }] of parts.entries()) {
     await slices.step();
-    for (const term of new Set(terms(text))) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    // The title first, so a description's mention of the same theme does not count the post twice.
+    for (const [text, inTitle] of [
+      [title, true],
+      [description, false],
+    ] as const) {
+      for (const term of new Set(terms(text))) hold(`t:${term}`, false, null, post, inTitle);
+      for (const pair of wordPairs(text, not)) hold(`p:${pair.key}`, true, pair.form, post, inTitle);
+    }
   }
-  const words = await surfaceForms(texts, slices);
-  const chosen = phrases.map((phrase) => phrase.form);
-  const inPhrases = new Set(phrases.flatMap((phrase) => phrase.stems));
-  const singles = [...frequency]
-    .filter(
-      ([term, n]) => (n >= 2 || posts.length < 4) && !not.productTerms.has(term) && !not.nameStems.has(term),
-    )
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([term]) => ({ term, name: THEME_NAMES[term] ?? words.get(term) ?? term }))
-    .filter(({ term, name }) => {
-      if (THEME_NAMES[term]) return true;
-      return name
-        .split(" ")
-        .every((word) => THEME_WORD.test(word) && !not.nameStems.has(plainWords(word)[0] ?? ""));
-    })
-    .filter(({ name }) => !name.split(" ").every((word) => inPhrases.has(plainWords(word)[0] ?? "")))
-    .map(({ name }) => name);
-  for (const name of singles) if (!chosen.includes(name)) chosen.push(name);
-  return chosen.slice(0, count);
+  const words = await surfaceForms(
+    parts.flatMap(({ title, description }) => [
+      { text: title, weight: 3 },
+      { text: description, weight: 1 },
+    ]),
+    slices,
+  );
+  const nameOf = (candidate: Candidate): string =>
+    candidate.phrase
+      ? [...candidate.forms].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0]
+      : (THEME_NAMES[candidate.id] ?? words.get(candidate.id) ?? candidate.id);
+  const allowed = (candidate: Candidate, name: string): boolean => {
+    if (candidate.phrase) return !terms(name).every((term) => not.productTerms.has(term));
+    if (not.productTerms.has(candidate.id) || not.nameStems.has(candidate.id)) return false;
+    if (THEME_NAMES[candidate.id]) return true;
+    return name
+      .split(" ")
+      .every(
+        (word) =>
+          THEME_WORD.test(word) && !COURTESY_WORDS.has(word) && !not.nameStems.has(plainWords(word)[0] ?? ""),
+      );
+  };
+  // Two requests name a theme in their title; on a board of three posts or fewer, one.
+  const fewestTitles = posts.length < 4 ? 1 : 2;
+  const pool: { candidate: Candidate; name: string; keys: string[] }[] = [];
+  for (const candidate of candidates.values()) {
+    if (candidate.inTitles.size < fewestTitles) continue;
+    const name = nameOf(candidate);
+    if (!allowed(candidate, name)) continue;
+    pool.push({ candidate, name, keys: [...new Set([...plainWords(name), ...terms(name)])] });
+  }
+  // Greedy, best first: a chosen theme covers its posts for every candidate sharing one of its keys.
+  const covered = new Map<string, Set<number>>();
+  /** Posts whose title holds a chosen theme: they count less for the next ones, which then name other requests. */
+  const aboutChosen = new Set<number>();
+  const uncovered = (keys: string[], held: Set<number>) =>
+    [...held].filter((post) => !keys.some((key) => covered.get(key)?.has(post)));
+  const score = ({ candidate, keys }: (typeof pool)[number]) => {
+    const titles = uncovered(keys, candidate.inTitles);
+    const descriptions = uncovered(keys, candidate.inDescriptionsOnly);
+    if (titles.length < fewestTitles) return 0;
+    const weight =
+      titles.reduce(
+        (sum, post) =>
+          sum + titleWeight(posts[post]!.voteCount) * (aboutChosen.has(post) ? ALREADY_ABOUT : 1),
+        0,
+      ) +
+      DESCRIPTION_WEIGHT * descriptions.length;
+    return candidate.phrase ? weight * PHRASE_PREFERENCE : weight;
+  };
+  const chosen: Theme[] = [];
+  while (chosen.length < count) {
+    await slices.step();
+    let best: { entry: (typeof pool)[number]; score: number } | null = null;
+    for (const entry of pool) {
+      if (chosen.some((theme) => theme.name === entry.name)) continue;
+      const value = score(entry);
+      const better =
+        best === null ||
+        value > best.score ||
+        (value === best.score && entry.name.localeCompare(best.entry.name) < 0);
+      if (value > 0 && better) best = { entry, score: value };
+    }
+    if (best === null) break;
+    const { candidate, name, keys } = best.entry;
+    for (const key of keys) {
+      const held = covered.get(key) ?? new Set<number>();
+      for (const post of [...candidate.inTitles, ...candidate.inDescriptionsOnly]) held.add(post);
+      covered.set(key, held);
+    }
+    const titled = [...candidate.inTitles];
+    for (const post of titled) aboutChosen.add(post);
+    chosen.push({
+      name,
+      requests: titled.length,
+      votes: titled.reduce((sum, post) => sum + posts[post]!.voteCount, 0),
+    });
+  }
+  return chosen;
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+/**
+ * The summary's sentence on themes: each with the requests whose title names it and their votes, as the
+ * board counts them ("Most requested: waitlist (4 requests, 14 votes), split bill (3 requests, 8 votes)").
+ */
+function mostRequested(leading: Theme[]): string {
+  if (leading.length === 0) return "";
+  const named = leading.map(
+    (theme) => `${theme.name} (${plural(theme.requests, "request")}, ${plural(theme.votes, "vote")})`,
+  );
+  const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named.at(-1)!}`;
+  return ` Most requested: ${list}.`;
 }
 
 /** What `prepare` embeds before the first batch: ordinary requests, a misspelling among them. */
@@ -255,11 +389,9 @@ export class LocalProvider implements AiProvider {
       );
     const count = (name: string) => Number(input.stats[name] ?? 0);
     const [newPosts, votes, completed] = [count("new_posts"), count("total_votes"), count("completed")];
-    const themeText =
-      topThemes.length > 0 ? ` Most requests were about ${topThemes.slice(0, 3).join(", ")}.` : "";
     const summary =
-      `This ${input.period}: ${newPosts} new post${newPosts === 1 ? "" : "s"}, ${votes} vote${votes === 1 ? "" : "s"}, ` +
-      `${completed} completed.${themeText}`;
-    return { summary, highlights, topThemes };
+      `This ${input.period}: ${plural(newPosts, "new post")}, ${plural(votes, "vote")}, ` +
+      `${completed} completed.${mostRequested(topThemes.slice(0, 3))}`;
+    return { summary, highlights, topThemes: topThemes.map((theme) => theme.name) };
   }
 }
