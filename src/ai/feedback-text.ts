@@ -193,9 +193,12 @@ export function sentencesOf(text: string): string[] {
 const REQUEST_CUE =
   /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|needs?|wish|add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request|(?:is|was|are|were|am|['’]m|['’]re)\s+(?:hoping|wondering))\b/i;
 
-/** Sentences of courtesy or praise that carry no request: a title only when nothing else is ("Hope you're well"). */
+/**
+ * Sentences of courtesy or praise that carry no request: a title only when nothing else is ("Hope you're
+ * well", and a letter's closing courtesies: "Feel free to reach out", "Let me know if you need more").
+ */
 const PLEASANTRY =
-  /^(i\s+)?hope\s+(you|this|all|everyone)|^(how\s+are\s+you|thanks?\s+(you\s+)?(so\s+much\s+)?for|thank\s+you|i(['’]m|\s+am)\s+writing|just\s+(a\s+)?(quick\s+)?(note|question)|quick\s+question|long\s+time\s+(user|customer)|first\s+of\s+all|((i|we)(['’]ve|\s+have)\s+)?been\s+using|(i|we)\s+(really\s+|absolutely\s+)?(love|like|enjoy)\b|love\s+(how|that|the|your|it|this|using)|big\s+fan|great\s+(app|product|tool|work|job|software)|keep\s+up|you\s+(guys\s+)?(rock|are\s+(great|awesome|amazing)))/i;
+  /^(i\s+)?hope\s+(you|this|all|everyone)|^(how\s+are\s+you|thanks?\s+(you\s+)?(so\s+much\s+)?for|thank\s+you|i(['’]m|\s+am)\s+writing|just\s+(a\s+)?(quick\s+)?(note|question)|quick\s+question|long\s+time\s+(user|customer)|first\s+of\s+all|((i|we)(['’]ve|\s+have)\s+)?been\s+using|(i|we)\s+(really\s+|absolutely\s+)?(love|like|enjoy)\b|love\s+(how|that|the|your|it|this|using)|big\s+fan|great\s+(app|product|tool|work|job|software)|keep\s+up|you\s+(guys\s+)?(rock|are\s+(great|awesome|amazing))|(please\s+)?(feel\s+free|reach\s+out|let\s+(me|us)\s+know\b|(do\s+not|don['’]?t)\s+hesitate)|looking\s+forward\s+to\s+(hearing|your)|any\s+(help|updates?|news)\s+(is|are|would\s+be)\s+(much\s+|greatly\s+)?appreciated)/i;
 
 // ---- how much a sentence asks, and how much it only sets the scene (docs/ai.md, "Titles of pasted feedback") ----
 

@@ -151,3 +151,20 @@ describe("what is wanted wins over who wants it, threats, support demands and ex
     );
   });
 });
+
+describe("a letter's closing courtesies are never the request", () => {
+  test("'reach out', 'feel free', 'let me know' give way to what the letter asks", () => {
+    expect(
+      localTitle(
+        "Hello, our dispatchers would like to print the day's route sheet for each driver. " +
+          "Please reach out to me if anything is unclear.",
+      ),
+    ).toBe("Our dispatchers would like to print the day's route sheet for each driver");
+    expect(
+      localTitle("Feel free to reach out to me. Could the calendar show public holidays for each country?"),
+    ).toBe("Could the calendar show public holidays for each country");
+    expect(
+      localTitle("Let me know if you need more details. A bulk delete for old tickets would help."),
+    ).toBe("A bulk delete for old tickets");
+  });
+});
