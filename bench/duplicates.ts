@@ -1,7 +1,8 @@
 // Duplicate-detection quality of the local provider (issue 18). For each fixture of labelled pairs it
 // embeds both posts, calibrates their cosine, scores the pair as the service does (pairSimilarity: less
 // when the titles are one place apart) and calls a pair a duplicate at the default threshold (0.7),
-// then prints precision, recall and F1. The hard fixture's `held-out` half is never used for tuning: its
+// then prints precision, recall and F1: once as the similar-post search lists pairs, once as from-text
+// and triage decide a duplicate (which also refuse titles that ask apart, titlesAskApart). The hard fixture's `held-out` half is never used for tuning: its
 // figures are the ones docs/ai.md reports.
 //
 //   npx bun bench/duplicates.ts [--misses] [--fit]
@@ -15,7 +16,7 @@ import { DEFAULT_THRESHOLD } from "../src/ai/service";
 import { LocalProvider } from "../src/ai/local-provider";
 import { bestBoundary } from "../src/ai/calibration";
 import { calibrate } from "../src/ai/provider";
-import { pairSimilarity } from "../src/ai/similarity";
+import { pairSimilarity, titlesAskApart } from "../src/ai/similarity";
 import { terms } from "../src/ai/text";
 import { dot } from "../src/ai/vectors";
 
@@ -34,7 +35,11 @@ const provider = new LocalProvider();
 const fixtures = new URL("../test/fixtures/", import.meta.url).pathname;
 const load = async (name: string): Promise<Pair[]> => (await Bun.file(fixtures + name).json()).pairs;
 
-function score(pairs: Pair[], calibration: { boundary: number }) {
+/**
+ * Scores pairs as the similar-post search lists them (`search`: pairSimilarity at the threshold) or as
+ * from-text and triage call a duplicate (`decision`: the same, unless the titles ask apart, titlesAskApart).
+ */
+function score(pairs: Pair[], calibration: { boundary: number }, mode: "search" | "decision") {
   let truePositives = 0;
   let falsePositives = 0;
   let falseNegatives = 0;
@@ -45,7 +50,8 @@ function score(pairs: Pair[], calibration: { boundary: number }) {
       terms(pair.a.title),
       terms(pair.b.title),
     );
-    const predicted = similarity >= DEFAULT_THRESHOLD;
+    const predicted =
+      similarity >= DEFAULT_THRESHOLD && (mode === "search" || !titlesAskApart(pair.a.title, pair.b.title));
     if (predicted && pair.duplicate) truePositives++;
     else if (predicted) falsePositives++;
     else if (pair.duplicate) falseNegatives++;
@@ -85,11 +91,19 @@ if (process.argv.includes("--fit")) {
 console.log(
   `local provider ${provider.modelKey}, boundary ${calibration.boundary.toFixed(3)}, threshold ${DEFAULT_THRESHOLD}`,
 );
-for (const [name, pairs] of sets) {
-  const result = score(pairs, calibration);
+for (const mode of ["search", "decision"] as const) {
   console.log(
-    `${name.padEnd(42)} pairs ${String(result.pairs).padStart(3)}  precision ${result.precision.toFixed(3)}  recall ${result.recall.toFixed(3)}  F1 ${result.f1.toFixed(3)}`,
+    mode === "search"
+      ? "similar-post search (pairSimilarity at the threshold):"
+      : "duplicate decision of from-text and triage (also titlesAskApart):",
   );
-  // Misses are printed for the tuning sets only: reading the held-out ones would be tuning on them.
-  if (showMisses && !name.includes("held-out")) for (const miss of result.misses) console.log(`    ${miss}`);
+  for (const [name, pairs] of sets) {
+    const result = score(pairs, calibration, mode);
+    console.log(
+      `  ${name.padEnd(42)} pairs ${String(result.pairs).padStart(3)}  precision ${result.precision.toFixed(3)}  recall ${result.recall.toFixed(3)}  F1 ${result.f1.toFixed(3)}`,
+    );
+    // Misses are printed for the tuning sets only: reading the held-out ones would be tuning on them.
+    if (showMisses && !name.includes("held-out"))
+      for (const miss of result.misses) console.log(`      ${miss}`);
+  }
 }

@@ -28,10 +28,11 @@ import {
   scoredPosts,
   type SimilarPost,
   similarTo,
+  titlesAskApart,
   toSimilarPost,
 } from "./similarity";
 import * as store from "./store";
-import { terms, titlesSetApart } from "./text";
+import { terms } from "./text";
 import type { CandidateRow } from "./store";
 import { plural } from "../plural";
 import { inSlices } from "../turns";
@@ -142,6 +143,21 @@ export const RELATED_THRESHOLD = 0.5;
  */
 const NEVER_ABSORBS: readonly PostStatus[] = ["CLOSED", "ARCHIVED"];
 
+/**
+ * A PENDING post nobody has voted for (one from-text or a visitor created a moment ago) absorbs feedback
+ * only from this similarity: nobody has read it yet, so feedback filed on it by a wrong match is demand no
+ * one sees, where a missed match only leaves two PENDING posts for triage to compare. An audit's fitness
+ * board filed "Could the front desk book classes for members without smartphones?" on such a post about
+ * hiding workouts (0.77). 0.82 is the lowest cut of the sweep at which the hard fixture's tuning half had
+ * no false duplicate (docs/ai.md, "Endpoints").
+ */
+export const UNREVIEWED_ABSORB_THRESHOLD = 0.82;
+
+/** The similarity from which a post absorbs feedback as a duplicate: higher when nobody has reviewed it. */
+function absorbThreshold(hit: SimilarPost): number {
+  return hit.status === "PENDING" && hit.voteCount === 0 ? UNREVIEWED_ABSORB_THRESHOLD : DEFAULT_THRESHOLD;
+}
+
 /** Who wrote the internal note that keeps feedback matched to an existing post (docs/ai.md). */
 export const FEEDBACK_NOTE_AUTHOR = "Pasted feedback";
 
@@ -188,11 +204,13 @@ export async function createPostFromText(ai: AiRuntime, projectId: string, input
     if (!isUpstreamError(error)) throw error;
     embeddingFailure = error.message;
   }
+  // Below its cut, or asking for something else ("German" / "Spanish", "SMS" / "push"), a near post stays
+  // listed in similar_posts and the feedback becomes a post of its own.
   const duplicate = similar.find(
     (hit) =>
-      hit.similarity >= DEFAULT_THRESHOLD &&
+      hit.similarity >= absorbThreshold(hit) &&
       !NEVER_ABSORBS.includes(hit.status) &&
-      !titlesSetApart(hit.title, extracted.title),
+      !titlesAskApart(hit.title, extracted.title),
   );
   if (duplicate) {
     // The customer's words are kept on the matched post, for the team only: a match can be wrong (a long
@@ -303,17 +321,23 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
       }
     }
     // A duplicate points at a post that came first or is already triaged, so two pending copies of one
-    // idea never point at each other.
+    // idea never point at each other. A post whose title asks for something else ("SMS reminders" /
+    // "Push notification reminders") is never one: the nearest such post is named as related instead.
     let nearestEarlier: { id: string; title: string; similarity: number } | null = null;
+    let nearestApart: { id: string; title: string; similarity: number } | null = null;
     for (const { row: other, similarity } of vector
       ? await neighboursOf(ai, projectId, post, vector, 5)
       : []) {
-      if (other.id === post.id || titlesSetApart(other.title, post.title)) continue;
+      if (other.id === post.id) continue;
       if (
         other.status !== "PENDING" ||
         other.created_at < post.created_at ||
         (other.created_at === post.created_at && other.id < post.id)
       ) {
+        if (titlesAskApart(other.title, post.title)) {
+          nearestApart ??= { id: other.id, title: other.title, similarity };
+          continue;
+        }
         nearestEarlier = { id: other.id, title: other.title, similarity };
         break;
       }
@@ -322,6 +346,8 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
     const duplicate =
       nearestEarlier && nearestEarlier.similarity >= TRIAGE_DUPLICATE_THRESHOLD ? nearestEarlier : null;
     const related = duplicate ? null : nearestEarlier;
+    // Neighbours come best first, so a post set apart was nearer than the related one.
+    const askedApart = duplicate ? null : nearestApart;
     const ageDays = Math.floor((now - post.created_at) / DAY_MS);
     const priority = priorityOf(post.vote_count, post.spend_cents, ageDays);
     const facts = [plural(post.vote_count, "vote")];
@@ -331,6 +357,9 @@ export async function triageInbox(ai: AiRuntime, projectId: string, input: Triag
     const reason = duplicate
       ? `Likely duplicate of "${duplicate.title}" (similarity ${duplicate.similarity.toFixed(2)}); merge it there. ${facts.join(", ")}.`
       : `${priority[0]!.toUpperCase()}${priority.slice(1)} priority: ${facts.join(", ")}.${note?.note ? ` ${note.note}` : ""}` +
+        (askedApart
+          ? ` Related to "${askedApart.title}" (similarity ${askedApart.similarity.toFixed(2)}), but its title asks for something else (another name, channel, format or platform): not a duplicate.`
+          : "") +
         (related
           ? ` Related to "${related.title}" (similarity ${related.similarity.toFixed(2)}): compare them before merging; not close enough to call a duplicate.`
           : "") +

@@ -6,7 +6,7 @@ import { unusableQueryVector } from "./model-answers";
 import { type AiProvider, calibrate, isRejected } from "./provider";
 import type { SignatureIndex } from "./signature-index";
 import * as store from "./store";
-import { onePlaceApart, plainWords, terms } from "./text";
+import { onePlaceApart, plainWords, terms, titlesSetApart } from "./text";
 import { dot, signature } from "./vectors";
 
 /** Up to this many posts a project is scanned exactly; above it the signature index finds candidates. */
@@ -30,6 +30,16 @@ export function pairSimilarity(
   titleTermsB: readonly string[],
 ): number {
   return onePlaceApart(titleTermsA, titleTermsB) ? similarity * ONE_PLACE_APART_SHARE : similarity;
+}
+
+/**
+ * True when two titles ask for different things, whatever their similarity: each names a platform,
+ * vendor, direction, format or channel the other does not (titlesSetApart), or they read the same but for
+ * one place (onePlaceApart). from-text never files feedback on such a post and triage never proposes
+ * closing one as a duplicate of the other: they are listed as related (docs/ai.md, "Endpoints").
+ */
+export function titlesAskApart(titleA: string, titleB: string): boolean {
+  return titlesSetApart(titleA, titleB) || onePlaceApart(terms(titleA), terms(titleB));
 }
 
 export interface SimilarPost {

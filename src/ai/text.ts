@@ -247,18 +247,60 @@ export const CONTRAST_TERMS = new Set([
 const FILE_FORMATS = new Set(["pdf", "spreadsheet", "json", "xml"]);
 
 /**
- * True when two titles each name a contrast term (or a file format) the other does not ("Desktop client
- * for Mac" and "Desktop client for Windows"): two requests, however alike the rest of their text, so never duplicates.
- * Titles only: a description often names every platform the customer uses.
+ * Channels a message goes out on, as phrases fold them ("text message" is "sms"; Slack and Teams are
+ * contrast terms already). A push notification is read from the words themselves: the phrases fold it into
+ * "notification", which names no channel. Only the duplicate decision reads them, as FILE_FORMATS.
+ */
+const CHANNELS = new Set(["sms", "email", "whatsapp"]);
+/**
+ * Languages a product is translated into: "Translate the app into Portuguese" and "Italian translation"
+ * are two requests (0.82 by meaning; an audit's board filed German feedback on "Spanish translation").
+ */
+const LANGUAGES = new Set(
+  (
+    "english spanish german french italian portuguese dutch danish swedish norwegian finnish icelandic " +
+    "polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian serbian croatian " +
+    "slovenian estonian latvian lithuanian arabic hebrew persian farsi hindi bengali urdu tamil telugu " +
+    "thai vietnamese indonesian malay tagalog filipino chinese mandarin cantonese japanese korean " +
+    "swahili catalan basque galician welsh irish afrikaans"
+  ).split(" "),
+);
+const PUSH_NOTIFICATION = /\bpush\s+(notifications?|alerts?|messages?)\b/i;
+
+/**
+ * Products a title names: a word written with a capital that is neither a general-English word (the word
+ * vectors' vocabulary) nor one the lexicon knows ("Strava", "Zapier", "HubSpot"; not "Export", "German",
+ * "SAML"). "Strava export" and "Export workout history to CSV" send the data to two places.
+ */
+function namedProducts(title: string): string[] {
+  return (title.match(/\b[A-Z][A-Za-z0-9]{2,}\b/g) ?? [])
+    .map((word) => plainText(word).trim())
+    .filter((word) => word.length >= 3 && !inVocabulary(word) && !lexiconWord(word));
+}
+
+/**
+ * True when two titles each name a contrast term, a file format, a channel, a language or a product the
+ * other does not ("Desktop client for Mac" and "Desktop client for Windows", "SMS reminders" and "Push
+ * notification reminders", "Strava export" and "Export history to CSV"): two requests, however alike the
+ * rest of their text, so never duplicates. Titles only: a description often names every platform the
+ * customer uses.
  */
 export function titlesSetApart(a: string, b: string): boolean {
+  // A product name counts only between titles that share a term besides it ("Strava export" / "Export
+  // workout history to CSV"): between reworded titles two names are often jargon for one thing ("Passkey
+  // support" / "Save FIDO2 / WebAuthn logins").
+  const termsOfB = new Set(terms(b));
+  const withNames = terms(a).some((term) => termsOfB.has(term));
   // Unstemmed words too: "windows" is a platform, its stem "window" is not.
   const contrasts = (title: string) =>
-    new Set(
-      [...normalise(title).split(" "), ...terms(title)].filter(
-        (word) => CONTRAST_TERMS.has(word) || FILE_FORMATS.has(word),
+    new Set([
+      ...[...normalise(title).split(" "), ...terms(title)].filter(
+        (word) =>
+          CONTRAST_TERMS.has(word) || FILE_FORMATS.has(word) || CHANNELS.has(word) || LANGUAGES.has(word),
       ),
-    );
+      ...(PUSH_NOTIFICATION.test(title) ? ["push"] : []),
+      ...(withNames ? namedProducts(title) : []),
+    ]);
   const first = contrasts(a);
   const second = contrasts(b);
   const onlyIn = (one: Set<string>, other: Set<string>) => [...one].some((term) => !other.has(term));

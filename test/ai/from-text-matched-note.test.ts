@@ -59,7 +59,11 @@ describe("from-text keeps the customer's words when it matches an existing reque
     const key = freshKey();
     const reminders = await makePost(
       t,
-      { title: "Automatic payment reminders", description: "Email clients when an invoice is overdue." },
+      {
+        title: "Automatic payment reminders",
+        description: "Email clients when an invoice is overdue.",
+        status: "APPROVED",
+      },
       key,
     );
     const ask = "Please send automatic payment reminders to clients whose invoice is overdue.";

@@ -68,7 +68,8 @@ describe("POST /posts/from-text", () => {
 
   test("a near duplicate is still matched_duplicate", async () => {
     const key = freshKey();
-    const existing = await makePost(t, webhooks, key);
+    // A reviewed request: an unvoted PENDING one absorbs feedback only from a stricter cut (from-text-unreviewed).
+    const existing = await makePost(t, { ...webhooks, status: "APPROVED" }, key);
     const response = await fromText(key, webhooksAgain);
     expect(response.body.data).toMatchObject({ action: "matched_duplicate", post: { id: existing.id } });
     expect(await postCount(key)).toBe(1);
