@@ -575,7 +575,7 @@ export function readText(text: string): ReadText {
     readCache.set(text, read);
     readCacheChars += text.length;
     for (const [oldest] of readCache) {
-      if (readCacheChars <= READ_CACHE_CHARS) break;
+      if (readCacheChars <= READ_CACHE_CHARS && readCache.size <= READ_CACHE_ENTRIES) break;
       readCache.delete(oldest);
       readCacheChars -= oldest.length;
     }
@@ -594,12 +594,19 @@ export interface ReadText {
  * spelling repair (0.1–3 ms), and the AI workflows read the same texts over and over: a summary reads each
  * post three times and every word and short phrase of it again (its themes' written forms), triage and
  * the similar-post ranking read the same titles for every post they compare. A 100-post summary held the
- * event loop 300–500 ms. Bounded by characters, least recently read first out; a text longer than
- * `READ_CACHE_LONGEST_TEXT` is read each time.
+ * event loop 300–500 ms. Bounded by characters and by entries (most are single words and short phrases,
+ * each a few hundred bytes with its terms), least recently read first out: a few megabytes at most. A
+ * text longer than `READ_CACHE_LONGEST_TEXT` is read each time.
  */
 const readCache = new Map<string, ReadText>();
 let readCacheChars = 0;
-const READ_CACHE_CHARS = 2_000_000;
+const READ_CACHE_CHARS = 1_000_000;
+export const READ_CACHE_ENTRIES = 10_000;
+
+/** How much `readText` remembers now: for the tests of its bounds. */
+export function readCacheSize(): { entries: number; chars: number } {
+  return { entries: readCache.size, chars: readCacheChars };
+}
 const READ_CACHE_LONGEST_TEXT = 20_000;
 
 function readUncached(text: string): ReadText {

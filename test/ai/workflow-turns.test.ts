@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { READ_CACHE_ENTRIES, readCacheSize, readText } from "../../src/ai/text";
 import { inSlices } from "../../src/turns";
 import type { TestApp } from "../support/app";
 import { createAiTestApp } from "./support";
@@ -65,5 +66,17 @@ describe("the AI workflows on a board of 150 posts", () => {
     expect(status).toBe(200);
     // About 30 here; read on one turn, 0 for the summary and 5 for triage (its own waits).
     expect(turns).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("what the local reading of texts remembers", () => {
+  test("stays within its bounds however many texts are read, and reads a text again the same", () => {
+    const first = readText("Export the roadmap as a PDF for the board meeting");
+    for (let i = 0; i < READ_CACHE_ENTRIES + 500; i++) readText(`zq${i.toString(36)} widget ${i}`);
+    const size = readCacheSize();
+    expect(size.entries).toBeLessThanOrEqual(READ_CACHE_ENTRIES);
+    expect(size.chars).toBeLessThanOrEqual(1_000_000);
+    // Forgotten by now, and read again to the same answer.
+    expect(readText("Export the roadmap as a PDF for the board meeting")).toEqual(first);
   });
 });
