@@ -6,7 +6,7 @@ import { type Db, inTransaction } from "../db/connection";
 import { appendEvent } from "../events/outbox";
 import { ApiError, validationError } from "../http/errors";
 import { requireValid } from "../http/validation-message";
-import { createPost, listPostRows, tagsOfPosts, toPost } from "../posts/service";
+import { createPost, findPostRow, listPostRows, tagsOfPosts, toPost } from "../posts/service";
 import { createRelease, listAllReleases } from "../releases/service";
 import { createTag, findTagByLabel, listTags } from "../tags/service";
 import { toCents } from "../users/money";
@@ -208,7 +208,8 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
     return { id: users.upsertUserByEmail(db, projectId, input, origin).user.id, made: true };
   });
 
-  const posts = list("posts").flatMap((row) => postLinksOf(row) ?? []);
+  const postRows = list("posts");
+  const posts = postRows.flatMap((row) => postLinksOf(row) ?? []);
   each("posts", ExportPostSchema, (post) => {
     const author =
       post.createdByBoardUserId === null ? undefined : requireTarget("user", post.createdByBoardUserId);
@@ -229,17 +230,23 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
   });
   // Merge links need both posts, so they follow once every post exists.
   inTransaction(db, () => {
-    for (const post of posts) {
-      if (typeof post.id !== "string" || typeof post.mergedIntoId !== "string") continue;
+    postRows.forEach((row, index) => {
+      const post = postLinksOf(row);
+      if (post === null || typeof post.id !== "string" || typeof post.mergedIntoId !== "string") return;
       const postId = target("post", post.id);
       const intoId = target("post", post.mergedIntoId);
       // Either end new: the link is made, also when its target arrives in a later import than the post.
-      if (postId !== null && intoId !== null && (newlyCreated.has(postId) || newlyCreated.has(intoId))) {
-        store.setMergedInto(db, projectId, postId, intoId);
-        // A merged post is a known duplicate: like a merge over the API, it leaves similarity search.
-        forgetPost(db, postId);
+      if (postId === null || intoId === null || !(newlyCreated.has(postId) || newlyCreated.has(intoId)))
+        return;
+      const refusal = mergeRefusal(db, projectId, postId, intoId);
+      if (refusal !== null) {
+        errors.push({ row: index + 1, entity: "posts", error_code: "VALIDATION_ERROR", message: refusal });
+        return;
       }
-    }
+      store.setMergedInto(db, projectId, postId, intoId);
+      // A merged post is a known duplicate: like a merge over the API, it leaves similarity search.
+      forgetPost(db, postId);
+    });
   });
 
   each("votes", ExportVoteSchema, (vote) => {
@@ -299,6 +306,18 @@ export function importBoardExport(db: Db, projectId: string, data: unknown): Imp
 
   const imported = Object.values(created).reduce((sum, count) => sum + count, 0);
   return { imported, skipped, errors, created };
+}
+
+/**
+ * Why an export's merge link cannot be kept, as a merge over the API would refuse it: a post merged into
+ * itself, or into a post that is merged itself (two posts merged into each other made each say the other
+ * holds its votes). The post stays, unmerged; the link is reported as its row's error.
+ */
+function mergeRefusal(db: Db, projectId: string, postId: string, intoId: string): string | null {
+  if (postId === intoId) return "Invalid 'mergedIntoId': must be another post than the one merged";
+  const into = findPostRow(db, projectId, intoId);
+  if (into?.merged_into_id) return `Invalid 'mergedIntoId': that post was merged into ${into.merged_into_id}`;
+  return null;
 }
 
 /**

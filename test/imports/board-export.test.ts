@@ -274,6 +274,42 @@ describe("board export", () => {
     }
   });
 
+  test("merge links a merge would refuse (into itself, into each other) are row errors; the posts stay", async () => {
+    const original = await exportOf(source);
+    const row = (id: string, mergedIntoId: string) => ({
+      ...structuredClone(original.posts[0]),
+      id,
+      title: `Loop ${id}`,
+      mergedIntoId,
+    });
+    const posts = [row("a", "b"), row("b", "a"), row("c", "c")];
+    const looped = { ...original, posts, votes: [], comments: [], releases: [] };
+    const fresh = createTestApp();
+    try {
+      const result = await importInto(fresh, looped);
+      expect(result.created.posts).toBe(3);
+      expect(result.errors).toEqual([
+        expect.objectContaining({ row: 2, entity: "posts", message: expect.stringContaining("merged into") }),
+        expect.objectContaining({
+          row: 3,
+          entity: "posts",
+          message: expect.stringContaining("another post"),
+        }),
+      ]);
+      const stored = (await exportOf(fresh)).posts as {
+        id: string;
+        title: string;
+        mergedIntoId: string | null;
+      }[];
+      const byTitle = new Map(stored.map((post) => [post.title, post]));
+      expect(byTitle.get("Loop a")!.mergedIntoId).toBe(byTitle.get("Loop b")!.id);
+      expect(byTitle.get("Loop b")!.mergedIntoId).toBeNull();
+      expect(byTitle.get("Loop c")!.mergedIntoId).toBeNull();
+    } finally {
+      fresh.close();
+    }
+  });
+
   test("rows with source board-export (each with a title, as the specification gives data) are imported as rows", async () => {
     const imported = await elsewhere.call("POST", "/api/v1/import", {
       body: {
