@@ -67,7 +67,7 @@ const MENTIONS = /^\s*(?:[@#][a-z][\w.-]*[\s,:;–—-]*)+/i;
 const HEADS_UP = /^\s*(?:fyi|heads[\s-]?up|psa)\b(?:\s+(?:from|via)\s+[^:\n]{1,40})?\s*[:,–—-]+\s*/i;
 
 const GREETING_WORD =
-  /^\s*(?:hi|hiya|hello|hallo|hey|heya|hola|bonjour|greetings|yo|dear|good\s+(?:morning|afternoon|evening|day))\b/i;
+  /^\s*(?:hi|hiya|hello|hallo|hey|heya|hola|bonjour|greetings|yo|dear|good\s+(?:morning|afternoon|evening|day)|guten\s+(?:tag|morgen|abend)|moin|servus|buenos\s+d[ií]as|buongiorno|ciao|salut|bom\s+dia|ol[aá]|hej|goedemorgen|dag)\b/i;
 /**
  * After the greeting word: a short address ended by punctuation, a dash between spaces or the line's end
  * ("team,", "Billfold!", "folks -", "Billfold-Team,").
@@ -428,14 +428,14 @@ function withoutFraming(title: string): string {
 export const TITLE_MOST_CHARS = 80;
 const TITLE_FEWEST_CHARS = 25;
 const CLAUSE_END =
-  /,\s|;\s|\s[-–—]\s|\s(?:and then|because|since|so that|so|when|as|but|which|while|if|where|otherwise|instead of)\s/gi;
+  /,\s|;\s|\s[-–—]\s|\s(?:and then|because|since|so that|when|as|but|which|while|if|where|otherwise|instead of)\s/gi;
 
 /**
  * Why a request is wanted, after what is wanted ("…, so clients see the hours"): the description's part.
  * When only the reason complains ("We keep losing deals because quotes can't hold optional items"), the
  * reason is the request.
  */
-const PURPOSE = /,?\s+(?:so\s+that|so|because|since)\s+/i;
+const PURPOSE = /,\s+so\s+(?:that\s+)?|\s+so\s+that\s+|,?\s+(?:because|since)\s+/i;
 const CAUSE = /^,?\s+(?:because|since)\s+$/i;
 const PURPOSE_AFTER_CHARS = 12;
 

@@ -168,3 +168,21 @@ describe("a letter's closing courtesies are never the request", () => {
     ).toBe("A bulk delete for old tickets");
   });
 });
+
+describe("a plain 'so' is no reason, and greetings in other languages are greetings", () => {
+  test("'not so fluent', 'a contractor so I move' are not cut as 'so that'", () => {
+    const contractor = localTitle(
+      "Some background: I'm a contractor so I move between three offices every week. " +
+        "Could the home screen show the last meeting's minutes at the top?",
+    );
+    expect(contractor).toContain("minutes");
+    expect(contractor).not.toContain("contractor");
+    const polish = localTitle(
+      "Guten Morgen, our drivers are not so fluent in english. Is it planned to have the app in Polish?",
+    );
+    expect(polish).toContain("Polish");
+    expect(polish).not.toContain("Guten");
+    // A reason after a comma still goes to the description.
+    expect(localTitle("Please add CSV export, so our accountant can import it.")).toBe("Add CSV export");
+  });
+});
