@@ -199,6 +199,11 @@ export function dashboardKit(ctx: AppContext) {
    */
   const sentForms = new Set<string>();
   const SENT_FORMS_KEPT = 10_000;
+  /**
+   * The shape of the ids the dashboard gives its forms (a UUID, pages.ts), with room to spare. Anything else
+   * is refused and never kept: up to 10,000 ids of any length would let one member pin memory at will.
+   */
+  const FORM_ID = /^[A-Za-z0-9-]{1,64}$/;
   const claimForm = (once: string): boolean => {
     if (sentForms.has(once)) return false;
     sentForms.add(once);
@@ -212,6 +217,14 @@ export function dashboardKit(ctx: AppContext) {
     request: Request,
     run: () => Promise<string | Html> | string | Html,
   ): Promise<Response> => {
+    if (once !== "" && !FORM_ID.test(once)) {
+      throw new DashboardRefusal(
+        "VALIDATION_ERROR",
+        "This form could not be read: nothing was changed",
+        "Open the page again and fill in the form there.",
+        formPageOf(request) ?? href(chrome, "/admin"),
+      );
+    }
     if (once !== "" && !claimForm(once)) {
       return page(
         errorPage(

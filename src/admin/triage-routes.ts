@@ -237,7 +237,8 @@ export function triageRoutes(kit: DashboardKit) {
           act(caller, () => updatePost(db, caller.membership.projectId, postId, { status, notify }));
         } else {
           // The request page's "Message to subscribers": posted as an official reply, sent in the status email.
-          const { body } = requireValid(CommentCreateSchema, { body: message }, "message");
+          // Checked as the form's own field, so a refusal names `message`, not the API's `body`.
+          const body = requireValid(CommentCreateSchema.properties.body, message, "message");
           act(caller, () =>
             changeStatusWithMessage(db, caller.membership.projectId, postId, {
               status,

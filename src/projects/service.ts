@@ -114,15 +114,22 @@ export function ensureBootstrapProject(db: Db, presetSecretKey: string | null): 
   });
 }
 
+/** C0 and C1 control characters and DEL (Unicode category Cc). */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
 /**
  * A key's optional name, to tell a project's keys apart (docs/dashboard.md): trimmed, blank is no name, at
- * most `apiKeyNameLength` characters.
+ * most `apiKeyNameLength` characters, no control characters.
  */
 function keyNameOf(name: string | null | undefined): string | null {
   const trimmed = (name ?? "").trim();
   if (trimmed === "") return null;
   if (trimmed.length > LIMITS.apiKeyNameLength) {
     throw validationError("name", `must be at most ${LIMITS.apiKeyNameLength} characters`);
+  }
+  // A line break or tab forged a row of `keys list`, and NUL or ESC reached the terminal printing it.
+  if (CONTROL_CHARACTER.test(trimmed)) {
+    throw validationError("name", "must not contain control characters (line breaks, tabs and the like)");
   }
   return trimmed;
 }
