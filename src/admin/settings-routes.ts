@@ -36,7 +36,7 @@ import {
   requireRole,
   withdrawInvites,
 } from "../team/service";
-import { type DashboardKit, DashboardRefusal, redirect, withNotice } from "./dashboard";
+import { type DashboardKit, redirect, withNotice } from "./dashboard";
 import { href } from "./pages";
 import { type Caller, callerIn } from "./session";
 import {
@@ -303,7 +303,6 @@ export function settingsRoutes(kit: DashboardKit) {
           const text = (await file.text()).replace(/^\uFEFF/, "");
           const { projectId, projectSlug } = caller.membership;
           const start = text.trimStart();
-          if (start === "") throw noRowsInFile();
           // A board export is an object or an array holding it, as the API takes it (docs/export-format.md).
           if (start.startsWith("{") || start.startsWith("[")) {
             let document: unknown;
@@ -317,8 +316,6 @@ export function settingsRoutes(kit: DashboardKit) {
             const result = await act(caller, () => importData(db, projectId, input));
             return importPage(chrome, { job: null, result });
           }
-          // A CSV of one line is its header alone: there is nothing to import.
-          if (!start.trimEnd().includes("\n")) throw noRowsInFile();
           const job = await ctx.imports.start(projectId, text, caller.actor);
           return href({ projectSlug }, `/admin/import/${job.id}`);
         }),
@@ -449,15 +446,6 @@ export function settingsRoutes(kit: DashboardKit) {
  * The events a webhook form chose: the events ticked, else every event when "Every event" is ticked (the
  * new endpoint's default, which ticking an event unticks: docs/dashboard.md).
  */
-/** An empty file, or a CSV with nothing under its header: said so rather than a finished job of 0 rows. */
-function noRowsInFile(): DashboardRefusal {
-  return new DashboardRefusal(
-    "VALIDATION_ERROR",
-    "No rows found in the file",
-    "A CSV needs a header line and a line for each request under it; a board export is the file the Export button saves.",
-  );
-}
-
 function eventsOf(form: URLSearchParams): string[] {
   const ticked = form.getAll("events");
   const chosen = ticked.filter((event) => event !== "*");

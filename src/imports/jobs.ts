@@ -1,6 +1,6 @@
 import { actAs } from "../activity/service";
 import { type ActingMember, type Db, whenCommitted } from "../db/connection";
-import { notFound } from "../http/errors";
+import { ApiError, notFound } from "../http/errors";
 import type { Logger } from "../log";
 import { describeError } from "../log";
 import { checkCsvImport } from "./csv-import";
@@ -44,6 +44,15 @@ export class ImportJobs {
    */
   async start(projectId: string, csv: string, actor: ActingMember | null = null): Promise<ImportJob> {
     const rows = await csvRowsOf({ csv });
+    // An empty file, or a header with no row under it (a quoted header cell may hold a line break), is
+    // said to be so, not a finished job of 0 rows.
+    if (rows.length === 0) {
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        "No rows found in the file",
+        "A CSV needs a header line and a line for each request under it; a board export is the file the Export button saves.",
+      );
+    }
     checkCsvImport(rows);
     const job: ImportJob = {
       id: Bun.randomUUIDv7(),

@@ -110,7 +110,15 @@ describe("the dashboard refuses what it cannot use", () => {
   });
 
   test("an empty file or a CSV of its header alone says there are no rows", async () => {
-    for (const content of ["", "  \n", "\uFEFF", "title,description\n", "title\r\n\r\n"]) {
+    // The last: a header alone whose quoted cell holds a line break (two lines, no row).
+    for (const content of [
+      "",
+      "  \n",
+      "\uFEFF",
+      "title,description\n",
+      "title\r\n\r\n",
+      '"title of\nthe request",description\n',
+    ]) {
       const refused = await importFile(content, "requests.csv");
       expect({ content, status: refused.status }).toEqual({ content, status: 400 });
       expect(await alertOf(refused)).toBe("No rows found in the file");
