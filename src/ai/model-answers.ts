@@ -122,32 +122,11 @@ function parseJson(text: string): unknown {
 function parseLenient(text: string): unknown {
   const strict = parseJson(text);
   if (strict !== undefined) return strict;
-  return parseJson(withoutTrailingCommas(withoutComments(text)));
+  return parseJson(withoutCommentsOrTrailingCommas(text));
 }
 
-function withoutComments(text: string): string {
-  let kept = "";
-  let index = 0;
-  while (index < text.length) {
-    const char = text[index]!;
-    if (char === '"') {
-      const end = stringEnd(text, index);
-      kept += text.slice(index, end);
-      index = end;
-    } else if (char === "/" && text[index + 1] === "/") {
-      while (index < text.length && text[index] !== "\n") index++;
-    } else if (char === "/" && text[index + 1] === "*") {
-      const close = text.indexOf("*/", index + 2);
-      index = close === -1 ? text.length : close + 2;
-    } else {
-      kept += char;
-      index++;
-    }
-  }
-  return kept;
-}
-
-function withoutTrailingCommas(text: string): string {
+/** The text without its comments and trailing commas, in one pass that keeps every string as written. */
+function withoutCommentsOrTrailingCommas(text: string): string {
   let kept = "";
   let index = 0;
   while (index < text.length) {
@@ -158,18 +137,41 @@ function withoutTrailingCommas(text: string): string {
       index = end;
       continue;
     }
-    if (char === ",") {
-      let next = index + 1;
-      while (next < text.length && /\s/.test(text[next]!)) next++;
-      if (text[next] === "}" || text[next] === "]") {
-        index++;
-        continue;
-      }
+    const afterComment = commentEnd(text, index);
+    if (afterComment !== index) index = afterComment;
+    else if (char === "," && closesNext(text, index + 1)) index++;
+    else {
+      kept += char;
+      index++;
     }
-    kept += char;
-    index++;
   }
   return kept;
+}
+
+/** The index just after a `//` or `/* … *\/` comment opening at `index`, or `index` when none opens there. */
+function commentEnd(text: string, index: number): number {
+  if (text[index] !== "/") return index;
+  if (text[index + 1] === "/") {
+    const lineEnd = text.indexOf("\n", index);
+    return lineEnd === -1 ? text.length : lineEnd;
+  }
+  if (text[index + 1] === "*") {
+    const close = text.indexOf("*/", index + 2);
+    return close === -1 ? text.length : close + 2;
+  }
+  return index;
+}
+
+/** Whether the next thing from `from` on, past spaces and comments, closes an object or an array. */
+function closesNext(text: string, from: number): boolean {
+  let next = from;
+  for (;;) {
+    while (next < text.length && /\s/.test(text[next]!)) next++;
+    const afterComment = commentEnd(text, next);
+    if (afterComment === next) break;
+    next = afterComment;
+  }
+  return text[next] === "}" || text[next] === "]";
 }
 
 /** The index just after the JSON string that opens at `start` (a `"`), escapes respected. */
