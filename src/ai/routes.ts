@@ -71,7 +71,7 @@ export function aiRoutes(ctx: AppContext) {
         summary: "Create a post from free text",
         description:
           "Extracts a title, description and tags (among the project's) from raw feedback. When an existing " +
-          "post that is not CLOSED or ARCHIVED is at least 0.75 similar (0.82 for a PENDING post without votes; " +
+          "post that is not CLOSED or ARCHIVED is at least 0.78 similar (0.7 when the text names every word of its title; 0.82 for a PENDING post without votes; " +
           "not when two posts are within 0.02 of each other), no post is created: `action` is " +
           "`matched_duplicate`, `post` is that post, and the text (with `source` and `source_url`) is kept " +
           "on it as an internal note for the team. Otherwise a PENDING post is created (`action` " +
