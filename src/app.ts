@@ -33,11 +33,13 @@ import { integrationRoutes } from "./integrations/routes";
 /**
  * How long a connection may carry no bytes, answer included. Elysia's 30 s closed the connection of a
  * request still waiting on the model server (a similar-post search during a model's cold start) with an
- * empty reply, while the log later said 200: it covers two model calls in a row (from-text reads the
- * words, then embeds them) and a margin, within Bun's own cap of 255 s (docs/ai.md, "Endpoints").
+ * empty reply, while the log later said 200. It covers the longest a request waits on the model server,
+ * from-text's: the words with their retries, then one attempt at the embedding ((2 + retries) time-outs;
+ * README.md, the AI time-out), a margin of 10 s, within Bun's own cap of 255 s (docs/ai.md, "Endpoints").
  */
-export function idleTimeoutSeconds(config: { ai: { timeoutMs: number } }): number {
-  return Math.min(255, Math.max(30, Math.ceil((2 * config.ai.timeoutMs) / 1000) + 10));
+export function idleTimeoutSeconds(config: { ai: { timeoutMs: number; maxRetries: number } }): number {
+  const longestWaitMs = (2 + config.ai.maxRetries) * config.ai.timeoutMs;
+  return Math.min(255, Math.max(30, Math.ceil(longestWaitMs / 1000) + 10));
 }
 
 /** The one place that shows every route: shared plumbing first, then each capability's plugin. */

@@ -61,9 +61,10 @@ describe("configuration", () => {
 
 describe("the connection idle time-out", () => {
   test("outlasts two model calls in a row, within Bun's cap, and is what the app serves with", () => {
-    expect(idleTimeoutSeconds({ ai: { timeoutMs: 30_000 } })).toBe(70);
-    expect(idleTimeoutSeconds({ ai: { timeoutMs: 1_000 } })).toBe(30);
-    expect(idleTimeoutSeconds({ ai: { timeoutMs: 600_000 } })).toBe(255);
+    // from-text with the defaults: the words (3 attempts of 30 s), then one embedding attempt, + 10 s.
+    expect(idleTimeoutSeconds({ ai: { timeoutMs: 30_000, maxRetries: 2 } })).toBe(130);
+    expect(idleTimeoutSeconds({ ai: { timeoutMs: 1_000, maxRetries: 2 } })).toBe(30);
+    expect(idleTimeoutSeconds({ ai: { timeoutMs: 600_000, maxRetries: 0 } })).toBe(255);
     const t = createTestApp();
     try {
       expect(t.app.config.serve?.idleTimeout).toBe(idleTimeoutSeconds(t.ctx.config));
