@@ -45,15 +45,21 @@ describe("the delivery worker", () => {
   });
 });
 
+/** A receiver that answers nothing until `release` is called: an endpoint that hangs. */
+function hangingReceiver() {
+  let release!: () => void;
+  const never = new Promise<void>((resolve) => (release = resolve));
+  const receiver = startReceiver(async () => {
+    await never;
+    return new Response("too late");
+  });
+  return { receiver, release };
+}
+
 describe("one hanging endpoint", () => {
   test("takes at most 4 of the attempts in flight: a healthy endpoint and an integration get a burst at once", async () => {
     const t = createTestApp({ FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" });
-    let release!: () => void;
-    const never = new Promise<void>((resolve) => (release = resolve));
-    const hanging = startReceiver(async () => {
-      await never;
-      return new Response("too late");
-    });
+    const { receiver: hanging, release } = hangingReceiver();
     const healthy = startReceiver();
     const chat = startReceiver();
     for (const url of [`${hanging.url}/a`, `${hanging.url}/b`, healthy.url]) {
@@ -87,12 +93,7 @@ describe("many hanging endpoints", () => {
       FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true",
       FEATUREBOARD_DELIVERY_TIMEOUT: "30s",
     });
-    let release!: () => void;
-    const never = new Promise<void>((resolve) => (release = resolve));
-    const hanging = startReceiver(async () => {
-      await never;
-      return new Response("too late");
-    });
+    const { receiver: hanging, release } = hangingReceiver();
     const healthy = startReceiver();
     // Five endpoints at 4 attempts each would take all 16 slots until their time-outs.
     for (const path of ["a", "b", "c", "d", "e"]) {
