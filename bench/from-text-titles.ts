@@ -2,7 +2,8 @@
 // of test/fixtures/from-text-titles.json is pasted feedback with what a product manager would accept as its
 // title; the title is made as the local provider makes it (cleanFeedback, then titleOf) and is right when it
 // holds every `mustInclude` word and none of `mustNotInclude` (lower case, at the start of a word, so a stem
-// matches "invoices"), in at most TITLE_MOST_CHARS. Items fall into a `tuning` and a `held-out` half by a hash
+// matches "invoices"), in at most TITLE_MOST_CHARS, and reads as a title: a capital first, no trailing punctuation
+// or "please", no request's frame left at its start ("I would like to", "Can you", "Customer says"). Items fall into a `tuning` and a `held-out` half by a hash
 // of their text; only the tuning half's failures are printed: reading the held-out ones would be tuning on them.
 //
 //   bun bench/from-text-titles.ts
@@ -16,6 +17,8 @@ export interface TitleCase {
   text: string;
   mustInclude: string[];
   mustNotInclude: string[];
+  /** Which set of items it came with (absent: the first set); the bench scores each set apart too. */
+  batch?: string;
 }
 
 export type Half = "tuning" | "held-out";
@@ -41,6 +44,18 @@ function holdsWord(title: string, word: string): boolean {
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}`, "u").test(title.toLowerCase().replace(/[’‘]/g, "'"));
 }
 
+/** The frame of a request, which its title drops: "I would like to be able to", "Can you", "Customer says". */
+const REQUEST_FRAME =
+  /^(?:(?:i|we)(?:['’]d|\s+would)?\s+(?:really\s+)?(?:love|like|want|need|wish)\b|would\s+(?:love|like|be|it)\b|(?:can|could|would|will)\s+(?:you|u|we|i)\b|please\b|pls\b|kindly\b|is\s+there\s+(?:a|any)\s+way|any\s+chance|it\s+would\s+be|(?:is|was)\s+it\s+possible|(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:hoping|wondering)|(?:the\s+)?(?:customer|client|prospect|user)s?\s+(?:says|said|asks|asked|wants|would|reports|is\s+requesting)\b|per\s+our\b|from\s+\w+:)/i;
+
+/** Why a title does not read as a title, or null. */
+export function formProblem(title: string): string | null {
+  if (/^\p{Ll}/u.test(title)) return "starts lower-case";
+  if (/[.,;:!?\-–—]$|\b(?:please|pls)$/i.test(title)) return "ends with punctuation or please";
+  if (REQUEST_FRAME.test(title)) return "starts with a request's frame";
+  return null;
+}
+
 /** Why a title is wrong for its item, or null when a product manager would accept it. */
 export function titleProblem(item: TitleCase, title: string): string | null {
   const missing = item.mustInclude.filter((word) => !holdsWord(title, word));
@@ -49,6 +64,7 @@ export function titleProblem(item: TitleCase, title: string): string | null {
     ...(missing.length > 0 ? [`lacks ${missing.join(", ")}`] : []),
     ...(extra.length > 0 ? [`holds ${extra.join(", ")}`] : []),
     ...(title.length > TITLE_MOST_CHARS ? [`${title.length} characters`] : []),
+    ...[formProblem(title)].filter((problem) => problem !== null),
   ];
   return problems.length > 0 ? problems.join("; ") : null;
 }
@@ -74,13 +90,18 @@ export function scoreTitles(items: readonly TitleCase[]): HalfScore {
 
 if (import.meta.main) {
   const items = await loadTitleCases();
+  const batches = [...new Set(items.map((item) => item.batch ?? "first set"))];
   for (const half of ["tuning", "held-out"] as const) {
     const inHalf = items.filter((item) => halfOf(item) === half);
     const score = scoreTitles(inHalf);
     const hard = scoreTitles(inHalf.filter((item) => item.hard));
+    const byBatch = batches.map((batch) => {
+      const inBatch = scoreTitles(inHalf.filter((item) => (item.batch ?? "first set") === batch));
+      return `${batch} ${inBatch.right}/${inBatch.total}`;
+    });
     console.log(
       `${half.padEnd(8)} ${score.right}/${score.total} = ${score.accuracy.toFixed(3)}` +
-        `   (hard items ${hard.right}/${hard.total})`,
+        `   (hard items ${hard.right}/${hard.total}; ${byBatch.join(", ")})`,
     );
     if (half === "tuning") for (const failure of score.failures) console.log(`    ${failure}`);
   }
