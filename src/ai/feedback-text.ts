@@ -346,12 +346,14 @@ function requestPart(sentence: string): string {
 
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN =
-  /^(a\s+suggestion|it\s+would\s+be\s+(great|nice|awesome|helpful|good)\s+(if|to)(\s+(you|we|i)\s+could)?|also|(would|will|is)\s+it\s+(be\s+)?possible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|(can|could|would)\s+(you|we|i)(\s+please)?(\s+(get|have))?|please|pls|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+)?(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
+  /^(a\s+suggestion|(it\s+)?would\s+be\s+(really\s+|so\s+|very\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing)\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|(would|will|is)\s+it\s+(be\s+)?possible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
+/** "Is there a way for customers to skip a week": who should be able to is kept, as "Let customers skip a week". */
+const WAY_FOR = /^(?:is\s+there\s+)?(?:a|any)\s+way\s+for\s+([^,;:?]{1,40}?)\s+to\s+/i;
 /** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
 const ASK_NOUN =
   /(?:#1|main|biggest|big|top|only|one|number\s+one|first)\s+(?:ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|complaint|reason)/;
 const ASK_IS = new RegExp(
-  String.raw`^(?:(?:the|our|their|my|his|her)\s+)?(?:${ASK_NOUN.source}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,4}?\s+(?:is|was)\s+(?:that\s+)?`,
+  String.raw`^(?:(?:the|our|their|my|his|her)\s+)?(?:${ASK_NOUN.source}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,4}?\s+(?:is|was)\s+(?:that\s+|to\s+)?`,
   "i",
 );
 /** A lead that only names the ask ("Biggest blocker for them: …", "Main ask: …") is a label too. */
@@ -359,7 +361,7 @@ const ASK_LABEL = new RegExp(String.raw`^(?:(?:the|our|their|my|his|her)\s+)?${A
 
 /** A label before a colon ("Quick question:", "From CS:") is not the request either. */
 const LABEL =
-  /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|note|fyi|heads[\s-]?up|update|from\s+[^:\n]{1,60}|customer\s+(?:asks?|requests?|feedback))\s*:\s+/i;
+  /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|note|fyi|heads[\s-]?up|update|from\s+[^:\n]{1,60}|(?:customer|client|prospect|user)s?\s+(?:asks?|asked|requests?|requested|feedback|reports?|says|said|wrote))\s*:\s+/i;
 /** Any short lead before a colon that asks nothing itself: "Notes from call w/ Rivera:", "Background:". */
 const SHORT_LEAD = /^([^:\n]{1,50}):\s+(?=\S)/;
 const SHORT_LEAD_MOST_WORDS = 7;
@@ -367,6 +369,24 @@ const SHORT_LEAD_MOST_WORDS = 7;
 const REPORTED =
   /^(.{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
 const REPORTER_FEWEST_WORDS = 3;
+/**
+ * Whoever asks, by their role or their name: "Customer says…", "Mariner Hotels needs…", "Our accountant
+ * needs…". A party is never the request, however briefly named.
+ */
+const PARTY_ROLE =
+  /\b(?:customers?|clients?|prospects?|users?|members?|buyers?|leads?|team|staff|people|everyone|accountants?|managers?|admins?|owners?|directors?|ceo|cfo|coo|cto|partners?|colleagues?|drivers?|teachers?|parents?|patients?|guests?|tenants?|landlords?|students?|volunteers?|agents?|reps?|they|he|she)\b/i;
+/** A name after the first word: "Mariner Hotels", "Prospect at Greenfield". */
+const NAMED = /^\S+\s+(?:\S+\s+)*?\p{Lu}/u;
+const isParty = (lead: string) => PARTY_ROLE.test(lead) || NAMED.test(lead);
+/**
+ * Who wants it, named before "wants", "would like", "asked for" (only a party wants), or a party before
+ * "needs" a thing: "Our dispatchers would like to print…", "In our laundrette the customers want pay by QR",
+ * "Mariner Hotels needs group bookings". What follows is the request.
+ */
+const WANTED_BY =
+  /^(.{2,60}?)\s+(?:also\s+|really\s+)?(?:(wants?|wanted|would\s+(?:really\s+)?(?:like|love)|['’]d\s+(?:really\s+)?(?:like|love)|asked\s+for|asks\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)|(needs?)(?=\s+(?!to\b)))\s+(?:to\s+)?(?:be\s+able\s+to\s+)?/i;
+/** A lead that is itself a clause ("Show what customers want", "A way to see who needs…") is no party. */
+const NOT_A_PARTY = /\b(?:what|which|who|whom|how|that|if|whether|to)\b|[,;:]/i;
 /** Whoever only wonders or hopes is framing, however briefly named: "Our accountant wanted to know if…". */
 const WONDERED =
   /^(.{2,60}?)\s+(?:(?:wanted|wants|would\s+like|['’]d\s+like)\s+to\s+know|(?:is|was|are|were|['’]s|['’]re)\s+(?:wondering|hoping)|wonder(?:s|ed)|hope[sd])\s+(?:(?:whether|if|that)\s+)?/i;
@@ -400,10 +420,24 @@ function withoutFraming(title: string): string {
   ) {
     rest = rest.slice(lead[0].length);
   }
-  rest = rest.replace(LEAD_IN, "").replace(ASK_IS, "");
+  rest = rest.replace(WAY_FOR, "let $1 ").replace(LEAD_IN, "").replace(ASK_IS, "");
+  const wantedBy = WANTED_BY.exec(rest);
+  if (
+    wantedBy &&
+    !REQUEST_CUE.test(wantedBy[1]!) &&
+    !NOT_A_PARTY.test(wantedBy[1]!) &&
+    !IMPERATIVE.test(wantedBy[1]!) &&
+    (wantedBy[2] !== undefined || isParty(wantedBy[1]!))
+  ) {
+    rest = rest.slice(wantedBy[0].length);
+  }
   const reported = REPORTED.exec(rest);
   const wondered = WONDERED.exec(rest);
-  if (reported && wordCount(reported[1]!) >= REPORTER_FEWEST_WORDS && !REQUEST_CUE.test(reported[1]!)) {
+  if (
+    reported &&
+    (wordCount(reported[1]!) >= REPORTER_FEWEST_WORDS || isParty(reported[1]!)) &&
+    !REQUEST_CUE.test(reported[1]!)
+  ) {
     rest = rest.slice(reported[0].length).replace(ENABLING, "");
   } else if (wondered && !REQUEST_CUE.test(wondered[1]!)) {
     rest = rest.slice(wondered[0].length).replace(ENABLING, "");

@@ -36,7 +36,7 @@ describe("the sentence that asks wins over the one that sets the scene", () => {
   test("a question or a complaint, after a self-description", () => {
     expect(
       localTitle("I'm the IT admin at a school with 900 pupils. Any chance of single sign-on with Google?"),
-    ).toBe("Any chance of single sign-on with Google");
+    ).toBe("Single sign-on with Google");
     expect(
       localTitle(
         "Our studio has 12 editors on the Pro plan. The timeline export only does MP4; ProRes would be far better.",
@@ -145,7 +145,7 @@ describe("what is wanted wins over who wants it, threats, support demands and ex
       localTitle(
         "For pottery classes students want to pick a specific wheel (they have favourites)… and see who else booked.",
       ),
-    ).toBe("For pottery classes students want to pick a specific wheel");
+    ).toBe("Pick a specific wheel");
     expect(localTitle("Please add export to spreadsheets (CSV or Excel).")).toBe(
       "Add export to spreadsheets (CSV or Excel)",
     );
@@ -159,7 +159,7 @@ describe("a letter's closing courtesies are never the request", () => {
         "Hello, our dispatchers would like to print the day's route sheet for each driver. " +
           "Please reach out to me if anything is unclear.",
       ),
-    ).toBe("Our dispatchers would like to print the day's route sheet for each driver");
+    ).toBe("Print the day's route sheet for each driver");
     expect(
       localTitle("Feel free to reach out to me. Could the calendar show public holidays for each country?"),
     ).toBe("Could the calendar show public holidays for each country");
@@ -184,5 +184,48 @@ describe("a plain 'so' is no reason, and greetings in other languages are greeti
     expect(polish).not.toContain("Guten");
     // A reason after a comma still goes to the description.
     expect(localTitle("Please add CSV export, so our accountant can import it.")).toBe("Add CSV export");
+  });
+});
+
+describe("a title reads as the request itself, not as who asks or how politely", () => {
+  test("a request's frame goes: 'Would be great to have', 'Any chance you could', 'We'd really like to', 'can u'", () => {
+    expect(localTitle("Would be great to have tide times on the launch screen.")).toBe(
+      "Tide times on the launch screen",
+    );
+    expect(localTitle("Any chance you could show the pitch number on the booking receipt?")).toBe(
+      "Show the pitch number on the booking receipt",
+    );
+    expect(localTitle("we'd really like to be able to tag photos by species")).toBe("Tag photos by species");
+    expect(localTitle("pls can u make the kiosk print a queue ticket")).toBe(
+      "Make the kiosk print a queue ticket",
+    );
+  });
+
+  test("'is there a way for someone to' keeps who should be able to", () => {
+    expect(localTitle("Is there a way for owners to approve a booking from the email?")).toBe(
+      "Let owners approve a booking from the email",
+    );
+  });
+
+  test("a party that wants or needs a thing is not the title: a role, a name, a setting before it", () => {
+    expect(localTitle("Per our call, Halden Marinas needs berth invoices split by season.")).toBe(
+      "Berth invoices split by season",
+    );
+    expect(localTitle("At our bakery the staff want to see tomorrow's orders on the tablet.")).toBe(
+      "See tomorrow's orders on the tablet",
+    );
+    expect(localTitle("Client says they need to export timesheets per project.")).toBe(
+      "Export timesheets per project",
+    );
+    // A thing that needs something is the request's subject, not a party.
+    expect(localTitle("The export needs a total row at the bottom.")).toBe(
+      "The export needs a total row at the bottom",
+    );
+  });
+
+  test("'what we really need is to …' leaves the verb", () => {
+    expect(localTitle("What we really need is to merge duplicate patients.")).toBe(
+      "Merge duplicate patients",
+    );
   });
 });
