@@ -206,7 +206,7 @@ const PLEASANTRY =
 const WISH = /\bwould\b|\b(?:i|we|they|it|that)['’]d\s+(?!been\b)|\bwill\s+only\b/i;
 /** Needs said without a verb of REQUEST_CUE: "being able to", "is a must", "our #1 ask is", "any chance of". */
 const NEED =
-  /\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:main|biggest|big|top|#1|number\s+one|only|one)\s+(?:ask|request|need|blocker|pain\s+point|wish|thing|problem|issue|feature)|keeps?\s+asking\s+(?:for|to|about)|could\s+(?:really\s+)?use|miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b/i;
+  /\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:main|biggest|big|top|#1|number\s+one|only|one)\s+(?:ask|request|need|blocker|pain\s+point|wish|thing|problem|issue|feature)|keeps?\s+asking\s+(?:for|to|about)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b/i;
 /** A question that asks whether the product can do something, or when it will. */
 const CAPABILITY_QUESTION =
   /^(?:is|are|can|could|does|do|will|would|when|how|where|why|any|what\s+about|how\s+about)\b[^?]*\?/i;
@@ -220,7 +220,7 @@ const IMPERATIVE =
 const REQUEST_LABEL =
   /^(?:feature\s+)?(?:requests?|asks?|ideas?|suggestions?|wish|thoughts?|asked\s+for)\s*:/i;
 /** A line of a list: "- recurring tasks", "• Reports are slow", "2. Show weekends greyed out". */
-const LIST_ITEM = /^(?:[-•*▪◦‣–]|\d{1,2}[.)])\s+/;
+const LIST_ITEM = /^(?:[-•*▪◦‣–—]|\d{1,2}[.)])\s+/;
 
 /** Who is writing: "We're a 40-person agency", "I manage a team of 9", "Our company uses X", "My name is…". */
 const SELF_DESCRIPTION =
@@ -234,7 +234,10 @@ const HEADCOUNT =
 /** Praise on its own: "Happy overall.", "Good product", "Does what it says.", "Onboarding was smooth". */
 const PRAISE =
   /^(?:(?:really\s+|very\s+)?(?:happy|good|great|decent|nice|solid|awesome|lovely|excellent)\b(?:\s+\w+){0,2}\s*[.!]*$|does\s+what\s+it\s+says|(?:[\w-]+\s+){1,4}(?:is|are|was|were)\s+(?:(?:really|very|so|super|pretty)\s+)?(?:smooth|great|good|easy|fine|excellent|awesome|perfect|fantastic|amazing|nice|lovely|helpful|fast|quick|intuitive|simple)\b\s*[.!]*$)/i;
-/** Words that name nothing: a sentence of these only ("Bring it back 🙏", "Include please?") points elsewhere. */
+/**
+ * Words that name nothing: a sentence of these only ("Bring it back 🙏", "Include please?", a sales rep's "Can
+ * we get that on the roadmap?") points elsewhere.
+ */
 const EMPTY_WORDS = new Set(
   (
     "the and but for you your our can could would will please pls this that these those them they its with just " +
@@ -242,7 +245,7 @@ const EMPTY_WORDS = new Set(
     "some more really thanks thank yes bring back get put make take include again asap now it is to of on in at " +
     "be me my we us an or so do up by as if no great nice good awesome amazing helpful useful better cool lovely " +
     "perfect ideal add allow support build implement fix change have something anything thing feature option sort " +
-    "out today"
+    "out today roadmap prioritise prioritize priority escalate escalated consider considered possible soon"
   ).split(" "),
 );
 
@@ -346,7 +349,7 @@ function requestPart(sentence: string): string {
 
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN =
-  /^(a\s+suggestion|(it\s+)?would\s+be\s+(really\s+|so\s+|very\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing)\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|(would|will|is)\s+it\s+(be\s+)?possible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
+  /^(a\s+suggestion|(it\s+)?would\s+be\s+(really\s+|so\s+|very\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing)\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
 /** "Is there a way for customers to skip a week": who should be able to is kept, as "Let customers skip a week". */
 const WAY_FOR = /^(?:is\s+there\s+)?(?:a|any)\s+way\s+for\s+([^,;:?]{1,40}?)\s+to\s+/i;
 /** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
@@ -374,17 +377,27 @@ const REPORTER_FEWEST_WORDS = 3;
  * needs…". A party is never the request, however briefly named.
  */
 const PARTY_ROLE =
-  /\b(?:customers?|clients?|prospects?|users?|members?|buyers?|leads?|team|staff|people|everyone|accountants?|managers?|admins?|owners?|directors?|ceo|cfo|coo|cto|partners?|colleagues?|drivers?|teachers?|parents?|patients?|guests?|tenants?|landlords?|students?|volunteers?|agents?|reps?|they|he|she)\b/i;
+  /\b(?:customers?|clients?|prospects?|users?|members?|buyers?|leads?|team|staff|people|everyone|accountants?|managers?|admins?|owners?|directors?|ceo|cfo|coo|cto|partners?|colleagues?|drivers?|teachers?|parents?|patients?|guests?|tenants?|landlords?|students?|volunteers?|agents?|reps?|attendees?|visitors?|employees?|workers?|technicians?|coaches|coach|players?|families|kids|readers?|subscribers?|donors?|candidates?|recruiters?|carers?|nurses?|doctors?|therapists?|they|he|she)\b/i;
 /** A name after the first word: "Mariner Hotels", "Prospect at Greenfield". */
 const NAMED = /^\S+\s+(?:\S+\s+)*?\p{Lu}/u;
-const isParty = (lead: string) => PARTY_ROLE.test(lead) || NAMED.test(lead);
+/** Many of a kind: "Several schools", "3 clinics", "a few agencies". */
+const COUNTED = /^(?:several|many|some|most|all|a\s+few|few|two|three|four|five|\d+)\s+(?:\S+\s+)?\S+s$/i;
+const isParty = (lead: string) => PARTY_ROLE.test(lead) || NAMED.test(lead) || COUNTED.test(lead.trim());
 /**
  * Who wants it, named before "wants", "would like", "asked for" (only a party wants), or a party before
  * "needs" a thing: "Our dispatchers would like to print…", "In our laundrette the customers want pay by QR",
  * "Mariner Hotels needs group bookings". What follows is the request.
  */
 const WANTED_BY =
-  /^(.{2,60}?)\s+(?:also\s+|really\s+)?(?:(wants?|wanted|would\s+(?:really\s+)?(?:like|love)|['’]d\s+(?:really\s+)?(?:like|love)|asked\s+for|asks\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)|(needs?)(?=\s+(?!to\b)))\s+(?:to\s+)?(?:be\s+able\s+to\s+)?/i;
+  /^(.{2,60}?)(?:\s+|(?=['’]d\s))(?:also\s+|really\s+)?(?:((?:wants?|wanted)(?!\s+to\s+know\b)|would\s+(?:really\s+)?(?:like|love)|['’]d\s+(?:really\s+)?(?:like|love)|asked\s+for|asks\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)|(needs?)(?=\s+(?!to\b)))\s+(?:to\s+)?(?:be\s+able\s+to\s+)?/i;
+/**
+ * People who should be able to do something, once who asks is gone: "drivers to capture a photo",
+ * "patients to be able to reschedule", "attendees could pick their seats" read as "Let drivers capture…".
+ */
+const PEOPLE_ABLE = new RegExp(
+  String.raw`^((?:(?:the|our|their|all|new|other)\s+)?(?:\S+\s+)?(?!(?:they|he|she)\b)${PARTY_ROLE.source.slice(2, -2)})\s+(?:(?:should\s+)?(?:to\s+)?be\s+able\s+to|to|could|can)\s+(?!not\b)`,
+  "i",
+);
 /** A lead that is itself a clause ("Show what customers want", "A way to see who needs…") is no party. */
 const NOT_A_PARTY = /\b(?:what|which|who|whom|how|that|if|whether|to)\b|[,;:]/i;
 /** Whoever only wonders or hopes is framing, however briefly named: "Our accountant wanted to know if…". */
@@ -431,6 +444,7 @@ function withoutFraming(title: string): string {
   ) {
     rest = rest.slice(wantedBy[0].length);
   }
+  rest = rest.replace(PEOPLE_ABLE, "let $1 ");
   const reported = REPORTED.exec(rest);
   const wondered = WONDERED.exec(rest);
   if (
@@ -455,7 +469,7 @@ function withoutFraming(title: string): string {
       rest = subject;
     }
   }
-  return rest;
+  return rest.replace(/^to\s+(?=\p{L})/iu, "");
 }
 
 /** A title's longest, cut at a clause or a word boundary: a title is read in a list, not as a paragraph. */
@@ -516,11 +530,18 @@ function shortened(request: string): string {
   return `${withoutOpenAside(words).replace(/[\s,;:]+$/, "")}…`;
 }
 
+/**
+ * What a title never ends with: punctuation, "please", "asap", emoji ("… when someone cancels 🙏"), and a
+ * "would be" whose praise was an emoji ("Real-time tracking would be 🔥").
+ */
+const TITLE_TAIL =
+  /(?:[\s.!?…,;:–—-]|\p{Extended_Pictographic}|\uFE0F|\u200D|\b(?:please|pls|plz|asap|thanks|thx|would\s+be)\b)+$/iu;
+
 /** A sentence's part that asks, as a title: without its framing, its reason, and at most TITLE_MOST_CHARS. */
 function titleFrom(part: string): string {
   let title = part.trim();
   for (let pass = 0; pass < 3; pass++) title = withoutFraming(title);
-  return shortened(title.replace(/[.!?…\s]+$/, "").trim());
+  return shortened(title.replace(TITLE_TAIL, "").trim());
 }
 
 /** A sentence that asks only by saying what is wrong: "At the moment it only shows the total". */
@@ -532,13 +553,27 @@ const onlyComplains = (part: string) =>
   !REQUEST_LABEL.test(part) &&
   !LIST_ITEM.test(part);
 /** A sentence that says what is wanted, and is no pleasantry. */
-const wishes = (part: string) => strongAsk(part) && !PLEASANTRY.test(part) && !THREAT.test(part);
+const wishes = (part: string) =>
+  (strongAsk(part) || IMPERATIVE.test(part)) && !PLEASANTRY.test(part) && !THREAT.test(part);
 
 /**
  * A title that names nothing ("Bring it back", "Fix it") points at another sentence: it loses even to a
  * sentence that only reports what went wrong.
  */
 const NAMES_NOTHING = 4;
+
+/**
+ * A quoted line of an earlier message ("> Hi Tom, you can export the list…"): what the writer answers, so it
+ * gives way to what the writer asks now, and a title only when nothing else asks.
+ */
+const QUOTE_MARK = /^(?:>\s*)+/;
+const QUOTED = 3;
+/**
+ * A question answered after a dash ("What could we do better? — A proper search"): a survey's or an agent's
+ * question, the scene of the answer, which is the feedback.
+ */
+const ANSWER = /^[-–—]\s/;
+const ANSWERED_QUESTION = 3;
 
 /**
  * A title for cleaned feedback: the sentence that asks most and sets the scene least (the first of equals),
@@ -548,11 +583,18 @@ const NAMES_NOTHING = 4;
  * TITLE_MOST_CHARS.
  */
 export function titleOf(cleaned: string): string {
-  const candidates = sentencesOf(cleaned).map((said) => {
+  const sentences = sentencesOf(cleaned);
+  const candidates = sentences.map((written, index) => {
+    const said = written.replace(QUOTE_MARK, "");
     const part = requestPart(said.replace(ULTIMATUM, "") || said);
     const title = titleFrom(part);
     const namesSomething = contentWords(title) > 0;
-    return { part, title, namesSomething, score: titleScore(part) - (namesSomething ? 0 : NAMES_NOTHING) };
+    const answered = said.endsWith("?") && ANSWER.test(sentences[index + 1] ?? "");
+    const setAside =
+      (namesSomething ? 0 : NAMES_NOTHING) +
+      (said === written ? 0 : QUOTED) +
+      (answered ? ANSWERED_QUESTION : 0);
+    return { part, title, namesSomething, score: titleScore(part) - setAside };
   });
   let at = -1;
   candidates.forEach((candidate, index) => {

@@ -229,3 +229,75 @@ describe("a title reads as the request itself, not as who asks or how politely",
     );
   });
 });
+
+describe("the ask wins over replies, survey questions, complaints and roadmap talk around it", () => {
+  test("a quoted earlier message gives way to what the writer asks now", () => {
+    expect(
+      localTitle(
+        "Thanks Omar.\n\nOn Mon, 3 Nov, Omar (Support) wrote:\n> Would re-sending each one by hand work for " +
+          "now?\n\nWhat we really need is to resend all failed payslips at once.",
+      ),
+    ).toBe("Resend all failed payslips at once");
+  });
+
+  test("a question answered after a dash is the answer's scene", () => {
+    expect(
+      localTitle("What is the one thing we should build next? — Shared shopping lists with my flatmates."),
+    ).toBe("Shared shopping lists with my flatmates");
+    expect(
+      localTitle("How could we make booking easier? — If I could book the same court every Tuesday."),
+    ).toBe("Book the same court every Tuesday");
+  });
+
+  test("asking for the roadmap or an escalation names nothing", () => {
+    expect(
+      localTitle("Harbour Dental needs recall letters sent by SMS. Can we get this on the roadmap asap?"),
+    ).toBe("Recall letters sent by SMS");
+  });
+
+  test("'we'd appreciate', 'why can't I', 'how do I', 'is possible to' are frames too", () => {
+    expect(localTitle("We would really appreciate a weekly digest of overdue loans.")).toBe(
+      "A weekly digest of overdue loans",
+    );
+    expect(localTitle("Why can't I duplicate a quote?")).toBe("Duplicate a quote");
+    expect(localTitle("How do I hide sold items from the shop page?")).toBe(
+      "Hide sold items from the shop page",
+    );
+    expect(localTitle("Is posible to make the receipt in Portuguese?")).toBe(
+      "Make the receipt in Portuguese",
+    );
+  });
+
+  test("people someone wants to be able to do something become 'Let …'", () => {
+    expect(localTitle("They'd like visitors to pay for parking at the gate.")).toBe(
+      "Let visitors pay for parking at the gate",
+    );
+    expect(localTitle("Coach asked if players could swap shifts between themselves.")).toBe(
+      "Let players swap shifts between themselves",
+    );
+    expect(localTitle("Several schools asked to book the hall for a whole term.")).toBe(
+      "Book the hall for a whole term",
+    );
+  });
+
+  test("a title ends on its words: no 'please', emoji or a 'would be' left open", () => {
+    expect(localTitle("add a dark mode to the reader please 🙏")).toBe("Add a dark mode to the reader");
+    expect(localTitle("Live seat counts would be 🔥")).toBe("Live seat counts");
+  });
+
+  test("a complaint gives way to the order next to it", () => {
+    expect(
+      localTitle(
+        "Every time a guest checks out we copy the minibar charges onto the bill by hand. " +
+          "Put the minibar charges on the bill automatically.",
+      ),
+    ).toBe("Put the minibar charges on the bill automatically");
+    // Someone who misses the recipe is no request: the wish after it is.
+    expect(
+      localTitle(
+        "I plate the dishes and the waiters miss the allergy notes on the printout. " +
+          "Would be great to have allergies printed in bold.",
+      ),
+    ).toBe("Allergies printed in bold");
+  });
+});
