@@ -349,7 +349,7 @@ function requestPart(sentence: string): string {
 
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN =
-  /^(a\s+suggestion|(it\s+)?would\s+be\s+(really\s+|so\s+|very\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing)\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
+  /^(a\s+suggestion|(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(to\s+)?be\s+able\s+to|for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
 /** "Is there a way for customers to skip a week": who should be able to is kept, as "Let customers skip a week". */
 const WAY_FOR = /^(?:is\s+there\s+)?(?:a|any)\s+way\s+for\s+([^,;:?]{1,40}?)\s+to\s+/i;
 /** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
@@ -503,6 +503,10 @@ const ASIDE = /\s*\([^()]*\)/g;
 const ASIDE_SAYING =
   /\s*\((?:i|we|you|they|he|she|it|that|this|there|which|who|because|since|as|so|otherwise)\b[^()]*\)/gi;
 
+/** An aside between commas, before the object: "export, for each member and season, the attendance history". */
+const COMMA_ASIDE =
+  /,\s+(?:for|in|on|at|with|from|across|per|by|ideally|maybe|perhaps|if\s+possible)\b[^,;:()]{0,60},(?=\s)/gi;
+
 /** The text before a bracket it leaves open, so a title never ends inside an aside. */
 function withoutOpenAside(text: string): string {
   let depth = 0;
@@ -515,19 +519,30 @@ function withoutOpenAside(text: string): string {
   return before || text;
 }
 
-/** At most TITLE_MOST_CHARS: without the reason, then without asides, then cut at a clause or a word. */
+/**
+ * Words that leave what is wanted unsaid when a title ends on them ("…to be able to", "…export all the"): a
+ * cut never stops after one; the object is kept whole or the cut goes before it.
+ */
+const FUNCTION_WORD = String.raw`(?:a|an|the|to|of|for|with|by|from|in|on|at|into|onto|our|my|their|your|its|his|her|and|or|be|able|can|could|would|will|should|is|are|have|has|all|each|every|some|any|this|that|these|those)`;
+const DANGLING = new RegExp(String.raw`\b${FUNCTION_WORD}\s*$`, "i");
+const DANGLING_WORDS = new RegExp(String.raw`(?:\s+${FUNCTION_WORD}\b)+\s*$`, "i");
+
+/** At most TITLE_MOST_CHARS: without the reason, then without asides (brackets, then commas), then cut at a clause or a word. */
 function shortened(request: string): string {
   const whole = withoutOpenAside(withoutPurpose(request)).replace(ASIDE_SAYING, "");
   if (whole.length <= TITLE_MOST_CHARS) return whole;
-  const title = whole.replace(ASIDE, "");
+  const withoutBrackets = whole.replace(ASIDE, "");
+  if (withoutBrackets.length <= TITLE_MOST_CHARS) return withoutBrackets;
+  const title = withoutBrackets.replace(COMMA_ASIDE, "");
   if (title.length <= TITLE_MOST_CHARS) return title;
   const clauseEnds = [...title.matchAll(CLAUSE_END)]
     .map((match) => match.index)
-    .filter((at) => at >= TITLE_FEWEST_CHARS && at <= TITLE_MOST_CHARS);
+    .filter((at) => at >= TITLE_FEWEST_CHARS && at <= TITLE_MOST_CHARS && !DANGLING.test(title.slice(0, at)));
   if (clauseEnds.length > 0) return withoutOpenAside(title.slice(0, clauseEnds[clauseEnds.length - 1]));
   const cut = title.slice(0, TITLE_MOST_CHARS - 1);
   const words = cut.slice(0, Math.max(cut.lastIndexOf(" "), TITLE_FEWEST_CHARS));
-  return `${withoutOpenAside(words).replace(/[\s,;:]+$/, "")}…`;
+  const wholeWords = withoutOpenAside(words).replace(/[\s,;:]+$/, "");
+  return `${wholeWords.replace(DANGLING_WORDS, "") || wholeWords}…`;
 }
 
 /**
@@ -576,6 +591,23 @@ const ANSWER = /^[-–—]\s/;
 const ANSWERED_QUESTION = 3;
 
 /**
+ * An ask split over two sentences ("We run three locations. It would help to see them in one report."): a
+ * title whose object is "them" or "those" names the plural the sentence before ends on ("See three
+ * locations in one report").
+ */
+const POINTING_OBJECT = /^(\p{L}+)\s+(?:them|those)\b/iu;
+const LAST_PLURAL =
+  /(?:^|\s)((?:(?:the|our|my|their|all|both|several|many|two|three|four|five|six|\d+)\s+)?(?:[\p{L}-]+\s+)?[\p{L}-]+s)\s*[.!?…]*$/iu;
+
+function withAntecedent(title: string, before: string | undefined): string {
+  const pointing = POINTING_OBJECT.exec(title);
+  const plural = before && LAST_PLURAL.exec(before.trim())?.[1];
+  if (!pointing || !plural || /^(?:us|its|this|is|was|has|does)$/i.test(plural)) return title;
+  const named = `${pointing[1]} ${plural}${title.slice(pointing[0].length)}`;
+  return named.length <= TITLE_MOST_CHARS ? named : title;
+}
+
+/**
  * A title for cleaned feedback: the sentence that asks most and sets the scene least (the first of equals),
  * without a threat after it ("… or I'm cancelling"); a sentence that only explains a problem gives way to
  * the wish next to it. From its clause that asks, without its lead-in ("could you", "we need", "she
@@ -607,6 +639,10 @@ export function titleOf(cleaned: string): string {
       .sort((one, other) => other.score - one.score)[0];
     if (wishNextToIt) at = candidates.indexOf(wishNextToIt);
   }
-  const title = candidates[at]?.title || cleaned.slice(0, TITLE_MOST_CHARS).trim() || "Feedback";
+  const chosen = candidates[at]?.title;
+  const title =
+    (chosen && withAntecedent(chosen, sentences[at - 1])) ||
+    cleaned.slice(0, TITLE_MOST_CHARS).trim() ||
+    "Feedback";
   return title[0]!.toUpperCase() + title.slice(1);
 }

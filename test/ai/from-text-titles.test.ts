@@ -301,3 +301,29 @@ describe("the ask wins over replies, survey questions, complaints and roadmap ta
     ).toBe("Allergies printed in bold");
   });
 });
+
+describe("an ask split over sentences or clauses keeps its object", () => {
+  test("'them' in the ask names the plural the sentence before ends on", () => {
+    expect(localTitle("We run four food trucks. It would help to see them on one sales report.")).toBe(
+      "See four food trucks on one sales report",
+    );
+  });
+
+  test("an aside between commas goes before the object is cut away", () => {
+    expect(
+      localTitle(
+        "It would be a huge help to be able to print, for every class and every term, the full register " +
+          "with the parents' phone numbers",
+      ),
+    ).toBe("Print the full register with the parents' phone numbers");
+  });
+
+  test("a cut never ends on a word that leaves the object unsaid", () => {
+    const title = localTitle(
+      "Add a button on the member profile page that exports all past visits of a member into the accounting " +
+        "spreadsheet",
+    );
+    expect(title.length).toBeLessThanOrEqual(80);
+    expect(title).toBe("Add a button on the member profile page that exports all past visits…");
+  });
+});
