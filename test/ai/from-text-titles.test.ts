@@ -1,5 +1,7 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { halfOf, loadTitleCases, localTitle, scoreTitles } from "../../bench/from-text-titles";
+import { createProject } from "../../src/projects/service";
+import { createAiTestApp } from "./support";
 
 /**
  * Titles of pasted feedback (docs/ai.md, "Titles of pasted feedback"): the sentence that asks, not the one
@@ -325,5 +327,25 @@ describe("an ask split over sentences or clauses keeps its object", () => {
     );
     expect(title.length).toBeLessThanOrEqual(80);
     expect(title).toBe("Add a button on the member profile page that exports all past visits…");
+  });
+});
+
+describe("POST /posts/from-text creates the post under the request's title", () => {
+  const t = createAiTestApp();
+  afterAll(() => t.close());
+
+  test("a sales rep's forwarded note becomes a post titled by what the customer asks", async () => {
+    const { secretKey } = createProject(t.ctx.db, { slug: "from-text-titles-http", plan: "growth" });
+    const response = await t.call("POST", "/api/v1/posts/from-text", {
+      key: secretKey,
+      body: {
+        text:
+          "@product per our call, Halden Marinas needs berth invoices split by season. " +
+          "Can we get this on the roadmap? They renew in May 🙏",
+      },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.data.action).toBe("created");
+    expect(response.body.data.post.title).toBe("Berth invoices split by season");
   });
 });
