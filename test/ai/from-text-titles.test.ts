@@ -8,15 +8,15 @@ import { createAiTestApp } from "./support";
  * that says who writes. The fixture's held-out half was never looked at while the rules were written; its
  * accuracy and the tuning half's are held at what they reached, less a margin of about three items.
  */
-const HELD_OUT_AT_LEAST = 0.88; // reached 0.921 (70 of 76)
-const TUNING_AT_LEAST = 0.92; // reached 0.971 (67 of 69)
+const HELD_OUT_AT_LEAST = 0.88; // reached 0.919 (91 of 99)
+const TUNING_AT_LEAST = 0.96; // reached 0.991 (108 of 109)
 
 describe("from-text titles of feedback it never saw", () => {
   test("the fixture's held-out and tuning halves keep their accuracy", async () => {
     const items = await loadTitleCases();
     const heldOut = scoreTitles(items.filter((item) => halfOf(item) === "held-out"));
     const tuning = scoreTitles(items.filter((item) => halfOf(item) === "tuning"));
-    expect(heldOut.total + tuning.total).toBeGreaterThanOrEqual(120);
+    expect(heldOut.total + tuning.total).toBeGreaterThanOrEqual(200);
     expect(heldOut.accuracy).toBeGreaterThanOrEqual(HELD_OUT_AT_LEAST);
     expect(tuning.accuracy).toBeGreaterThanOrEqual(TUNING_AT_LEAST);
   });
