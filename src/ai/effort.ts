@@ -1,56 +1,371 @@
-/** What the size of a request is judged from: its own words (docs/ai.md, "Endpoints"). */
+/**
+ * How big a feature request looks from its own words, as a product manager would read it: a small change
+ * (a wording change, a toggle, a default, a sort order, a column…), a larger build (an integration with
+ * another product, offline use, a native app, roles, SSO, payments…), or a size the text leaves unclear.
+ * Pure: the sprint plan (src/ai/service.ts) ranks quick wins by it and writes its reasons from it
+ * (docs/ai.md, "Endpoints").
+ */
+
+/** What the size of a request is judged from: its own words. */
 export interface SizedRequest {
   title: string;
   description: string | null;
 }
 
 /**
- * Words that hint at a request's size, each a whole word: small touches (read in the title only: a
- * description mentions a button or a link in passing), and pieces of work that are never small (title or
- * description). "link", "default", "setting" and "filter" are not signs: "the invoice link", "a setting
- * to hide the footer" say nothing of the work.
- */
-const SMALL_SIGNS =
-  /\b(button|toggle|label|rename|sort(ing)?|shortcut|tooltip|colou?r|icon|placeholder|typo|font|text size|wording)\b/i;
-const LARGE_SIGNS =
-  /\b(integration|integrate|sync|migrat\w*|mobile app|android|ios|offline|permissions?|roles?|sso|saml|api|import|export|real[\s-]?time|multi[\s-]?\w+|workflow|automation|reporting|dashboard)\b/i;
-
-/**
  * A request's size as its text shows it: a small change, a larger build, or unknown (a one-line request, or
  * a longer one whose size the text leaves unclear).
  */
-type EffortKind = "small" | "one-line" | "unclear" | "large";
+export type EffortKind = "small" | "one-line" | "unclear" | "large";
+
+export interface Effort {
+  kind: EffortKind;
+  /** Ranks quick wins: 1 for a small change, 2 for an unknown size, 4 for a larger build. */
+  units: number;
+  /** Why, naming the signal it read: `likely a small change ("rename"): a wording change`. */
+  words: string;
+}
 
 /**
- * How big a request looks from its text: a sign of a larger build (an integration, a mobile app, SSO…)
- * in its title, else of a small change (a button, a rename…) in its title, else of a larger build in its
- * description, else unknown. `units` ranks quick wins (1 is a small change; a request of unknown size
- * counts 2 + its length, since a longer request usually hides more work, so a known small one comes
- * first); `words` says why, as a product manager reads it. One estimate for both, so a plan never ranks as
- * quick what its reason calls large. A short text is no sign of a small change: "On-demand video" or
- * "Spanish translation" are one line each and weeks of work (docs/ai.md, "Endpoints").
+ * One kind of work a product manager recognises, and the words that show it. A sign that is a bare noun
+ * ("a label", "the default", "a column") is read in the title only, where it is the request; a description
+ * mentions a setting or a button in passing ("there is a setting for the default currency"). A sign that
+ * is an action on an object ("rename", "turn off", "sort by", "sync with") is read in both.
  */
-export function effortOf(post: SizedRequest): { kind: EffortKind; units: number; words: string } {
-  const text = `${post.title} ${post.description ?? ""}`;
-  const length = text.split(/\s+/).filter(Boolean).length;
-  const byLength = 1 + length / 40;
-  const large = LARGE_SIGNS.exec(post.title)?.[0];
-  const small = SMALL_SIGNS.exec(post.title)?.[0];
-  const described = LARGE_SIGNS.exec(post.description ?? "")?.[0];
-  const largeSign = large ?? (small ? undefined : described);
-  if (largeSign) {
+export interface EffortSign {
+  /** What the work is, as the reason names it: "a wording change". */
+  concept: string;
+  pattern: RegExp;
+  inDescription: boolean;
+}
+
+/** Other products whose name in a request means connecting to them: an integration (or a move from them). */
+export const OTHER_PRODUCTS: readonly string[] = [
+  "QuickBooks",
+  "Xero",
+  "Sage",
+  "FreshBooks",
+  "Salesforce",
+  "HubSpot",
+  "Pipedrive",
+  "Zapier",
+  "Make.com",
+  "IFTTT",
+  "Google Calendar",
+  "Google Sheets",
+  "Google Drive",
+  "Outlook",
+  "Office 365",
+  "Microsoft Teams",
+  "Slack",
+  "Discord",
+  "Mailchimp",
+  "Klaviyo",
+  "Shopify",
+  "WooCommerce",
+  "Trello",
+  "Jira",
+  "Asana",
+  "Notion",
+  "Airtable",
+  "Zoom",
+  "Dropbox",
+  "OneDrive",
+  "Zendesk",
+  "Intercom",
+  "GitHub",
+  "GitLab",
+  "DocuSign",
+  "Twilio",
+  "WhatsApp",
+  "UPS",
+  "FedEx",
+  "DHL",
+  "USPS",
+  "Amazon",
+  "eBay",
+  "Etsy",
+  "Google Classroom",
+  "Canvas",
+  "Moodle",
+];
+
+/** Product names that are also common words count only when written with their capital: "pinch and zoom". */
+const COMMON_WORDS = new Set(["zoom", "sage", "notion", "slack", "canvas", "teams", "make.com"]);
+
+const escaped = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
+const PRODUCT_PATTERN = new RegExp(`\\b(${OTHER_PRODUCTS.map(escaped).join("|")})\\b`, "gi");
+
+const title = (concept: string, pattern: RegExp): EffortSign => ({ concept, pattern, inDescription: false });
+const anywhere = (concept: string, pattern: RegExp): EffortSign => ({
+  concept,
+  pattern,
+  inDescription: true,
+});
+
+const INTEGRATION = "a new integration";
+const MIGRATION = "an import from another system";
+
+/**
+ * Pieces of work that are never small, in the order their names are preferred when a text shows several.
+ * "export", "dashboard" and "workflow" are no signs: "a column on the invoice export" is small and "the
+ * dashboard is slow" names a page, not the work. Nouns said in passing ("after our import last year",
+ * "I approve them weekly") count in the title only.
+ */
+export const LARGE_SIGNS: readonly EffortSign[] = [
+  anywhere(
+    "single sign-on",
+    /\b(((log|sign)\s*-?\s*in)\s+with\s+(\S+\s+){0,2}(google|microsoft|facebook|apple|github|linkedin)|(google|microsoft|facebook|apple|github|linkedin|social)\s+(log\s*-?\s*in|sign[\s-]?in)|sso|saml|oidc|openid|single[\s-]sign[\s-]?on|okta|azure\s+ad|entra\s+id|active\s+directory|ldap)\b/i,
+  ),
+  anywhere(
+    MIGRATION,
+    /\b(migrat\w*|import(s|ed|ing)?\s+(\S+\s+){0,4}from|move\s+(over\s+)?from|switch(ing)?\s+(over\s+)?from|bring\s+(\S+\s+){0,4}over|bulk\s+(upload|import))\b/i,
+  ),
+  title(
+    MIGRATION,
+    /\b(import(s|ed|ing|er)?|upload\w*\s+(\S+\s+){0,3}from\s+(a\s+)?(spreadsheet|csv|excel))\b/i,
+  ),
+  anywhere(
+    INTEGRATION,
+    /\b(integrat\w*|two[\s-]way|(re)?sync(s|ed|ing|hroni[sz]\w*)?|connect(ed|ion)?\s+(to|with)|telephony|voip|dial(l)?er|log\s+(my\s+|our\s+)?(phone\s+)?calls|phone\s+calls|voice\s+(support|calls?)|carriers?)\b/i,
+  ),
+  anywhere(
+    "offline use",
+    /\b(offline|no\s+(signal|reception|internet|connection)|without\s+(a\s+)?(signal|internet|connection))\b/i,
+  ),
+  anywhere(
+    "a native app",
+    /\b((mobile|native|desktop|iphone|ipad|ios|android|mac|windows)\s+(app|application|client|version)s?|app\s+for\s+(ios|android|iphone|ipad|mac|windows)|app\s+store|play\s+store|home[\s-]screen|push\s+notifications?|apple\s+watch|widgets?\s+for\s+(the\s+)?(iphone|ipad|android|ios))\b/i,
+  ),
+  anywhere(
+    "real-time collaboration or messaging",
+    /\b(real[\s-]?time|co-?edit\w*|collaborat\w*|live\s+(chat|editing|cursors?|updates?)|chat|messaging|message\s+(their\s+|the\s+|our\s+)?(parents|clients|customers|patients|members|students|users|guests|teachers|staff))\b/i,
+  ),
+  anywhere(
+    "sharing between people",
+    /\b(share\s+(\S+\s+){0,3}with\s+(my|our|a|another|other)\s+\w+|both\s+(\S+\s+){0,3}edit)\b/i,
+  ),
+  anywhere("text messages (SMS)", /\b(sms|text\s+messages?|texts\s+to)\b/i),
+  anywhere(
+    "automated messages",
+    /\b(abandoned\s+carts?|email\s+campaigns?|drip\s+campaigns?|newsletters?|automat\w*\s+(\S+\s+){0,2}(reminders?|emails?|messages?|follow[\s-]?ups?))\b/i,
+  ),
+  anywhere(
+    "more than one currency",
+    /\b(multi[\s-]?currenc\w*|currencies|(euros?|dollars|pounds)\s+and\s+(euros?|dollars|pounds))\b/i,
+  ),
+  anywhere(
+    "more than one language",
+    /\b(multi[\s-]?lingual|multi[\s-]?language|translat\w*|locali[sz]\w*|internationali[sz]\w*|i18n|(spanish|french|german|italian|portuguese|dutch|japanese|chinese|arabic)\s+(version|translation|language))\b/i,
+  ),
+  anywhere(
+    "separate accounts for each client or location",
+    /\b(multi[\s-]?(tenant|tenancy|company|companies|location|site|store|brand|entity|account)s?|workspaces|sub[\s-]?accounts?|franchise\w*|only\s+see\s+their\s+own)\b/i,
+  ),
+  anywhere(
+    "roles and permissions",
+    /\b(permissions?|roles?|access\s+levels?|access\s+control|(should\s+not|shouldn't|can't|cannot)\s+(be\s+able\s+to\s+)?see)\b/i,
+  ),
+  anywhere(
+    "a portal for another kind of user",
+    /\b((client|customer|parent|patient|guest|student|supplier|vendor)s?\s+portal|(parents|clients|customers|patients|guests|students|suppliers|vendors|tenants|residents|volunteers|donors|landlords|owners|contractors)\s+(should\s+)?(be\s+able\s+to|can)\s+(log\s*in|sign\s*in|see|view|access|book|submit|upload|request|pay))\b/i,
+  ),
+  title("an approval workflow", /\b(approv(e|es|al|als|ing)|sign[\s-]off)\b/i),
+  anywhere(
+    "a report builder",
+    /\b(custom\s+reports?|report\s+builder|reporting|build\s+(my|our|your|their)\s+own\s+reports?|custom\s+dashboards?)\b/i,
+  ),
+  anywhere("an API", /\b(public\s+api|api|apis|webhooks?|sdk)\b/i),
+  anywhere(
+    "payments or billing",
+    /\b(accept\s+(\S+\s+){0,2}payments|take\s+payments|pay(ing)?\s+(\S+\s+){0,2}(online|by\s+card|with|in\s+instal\w*|later|through|via)|instal(l)?ments|card\s+payments?|credit\s+cards?|apple\s+pay|google\s+pay|stripe|paypal|klarna|afterpay|billing|subscriptions?|payouts?|recurring\s+(donations?|payments?|charges?))\b/i,
+  ),
+  title("payments or billing", /\b(payments?|refunds?|donations?)\b/i),
+  anywhere(
+    "online booking",
+    /\b(online\s+booking|book\w*\s+(\S+\s+){0,4}online|self[\s-]service\s+booking)\b/i,
+  ),
+  anywhere(
+    "a new area of the product",
+    /\b(payroll|inventory|stock\s+management|accounting|crm|marketplace|e-?commerce|point\s+of\s+sale|loyalty\s+programme?)\b/i,
+  ),
+  anywhere(
+    "security or hosting work",
+    /\b(hipaa|soc\s*2|iso\s*27001|encrypt\w*|self[\s-]hosted|on[\s-]prem\w*|data\s+residency)\b/i,
+  ),
+  title("security or hosting work", /\b(compliance|gdpr)\b/i),
+  anywhere(
+    "an AI feature",
+    /\b(ai|a\.i\.|artificial\s+intelligence|machine\s+learning|gpt|chatgpt|llm|auto[\s-]?(tag|categori[sz]e|suggest)\w*|suggest\w*\s+(\w+\s+){0,3}automatically|scan(ning)?\s+(receipts?|documents?|invoices?|business\s+cards?)|(fill|read)\s+(in\s+)?(\S+\s+){0,5}automatically)\b/i,
+  ),
+  anywhere("search inside documents", /\b(full[\s-]text\s+search|search\s+inside|ocr)\b/i),
+];
+
+/** Quotation marks users write around a wording: 'Pupil', "Bill to", ‘Client’, “Paid”. */
+const QUOTE = `['"\u2018\u2019\u201c\u201d]`;
+
+/** Small changes to something that exists, in the order their names are preferred. */
+export const SMALL_SIGNS: readonly EffortSign[] = [
+  anywhere(
+    "a wording change",
+    /\b(renam\w*|relabel\w*|reword\w*|wording|typos?|spelling|misspel\w*|call\s+(it|them|this|that)|(change|fix|update)\s+the\s+(text|title|name|copy|heading|message)|should\s+(say|read|mention))\b/i,
+  ),
+  anywhere(
+    "a wording change",
+    new RegExp(
+      `${QUOTE}[^'"\u2018\u2019\u201c\u201d]{1,40}${QUOTE}\\s+(to|into|with|instead\\s+of)\\s+${QUOTE}`,
+      "i",
+    ),
+  ),
+  title(
+    "a wording change",
+    new RegExp(
+      `(?<!(print|shipping|address|mailing)\\s+)\\blabels?\\b|\\b(say|says|show|display|read|reads)\\s+${QUOTE}`,
+      "i",
+    ),
+  ),
+  anywhere(
+    "a setting to turn something on or off",
+    /\b(toggle|turn\s+(it\s+|this\s+|that\s+)?(off|on)|(don't|do\s+not|stop)\s+(send(ing)?|email(ing)?|notify(ing)?)|switch\s+(it\s+)?off|opt[\s-]out|disable|hide|unhide|optional)\b/i,
+  ),
+  title("a setting to turn something on or off", /\b(option|setting|preference|checkbox)\s+(to|for)\b/i),
+  anywhere(
+    "something shown no longer",
+    /\b(stop\s+showing|(don't|do\s+not|no\s+longer)\s+show|get\s+rid\s+of)\b/i,
+  ),
+  title("something shown no longer", /^remove\s+the\b/i),
+  title(
+    "a notification for something that happens already",
+    /^(email|notify|alert|tell)\s+(me|us|the\s+\w+)\s+when\b/i,
+  ),
+  anywhere(
+    "a default value",
+    /\b(default\s+(to|should\s+be|is)|by\s+default|remember\s+(my|the|our)\s+(last|previous)|pre-?fill\w*|pre-?select\w*|(week|calendar|picker)\s+(starts?|begins?)\s+on|first\s+day\s+of\s+the\s+week)\b/i,
+  ),
+  title("a default value", /\bdefaults?\b/i),
+  anywhere(
+    "a sort order",
+    /\b(sort(ed|ing)?(\s+by)?|re-?order\w*|alphabetical\w*|(newest|oldest|latest|most\s+recent)\s+(\w+\s+)?first)\b/i,
+  ),
+  anywhere("a filter on an existing list", /\bfilter(ed|ing)?\s+(by|on|for)\b/i),
+  title("a filter on an existing list", /\bfilters?\b/i),
+  anywhere(
+    "a column on an existing list or export",
+    /\b(add|show|include)\s+(a|an|the)\s+(\S+\s+){0,3}columns?\b/i,
+  ),
+  title("a column on an existing list or export", /\bcolumns?\b/i),
+  anywhere("a keyboard shortcut", /\b((keyboard\s+)?shortcuts?|hotkeys?|(ctrl|cmd)\+\w)/i),
+  title(
+    "a look-and-feel tweak",
+    /\b(colou?rs?|fonts?|text\s+size|bigger|larger|smaller|bold|contrast|spacing|padding|tap\s+targets?|icons?|tooltips?|placeholders?|logo|collaps\w+|gr[ae]y(ed)?(-out)?|hard\s+to\s+read|cut\s+off|overlap\w*|misaligned|truncat\w*)\b/i,
+  ),
+  anywhere("a look-and-feel tweak", /\b(contrast|font\s+size|text\s+size)\b/i),
+  title("a display format", /\b(format|local\s+time|utc|24[\s-]hour|12[\s-]hour|decimal\s+(comma|point))\b/i),
+  anywhere("a link or button in an existing place", /\b(a|an|the)\s+(link|button|menu\s+item)\s+(to|for)\b/i),
+  title("a link or button in an existing place", /\b(link|button|menu\s+item)s?\b/i),
+  title("a field on an existing page", /(?<!custom\s+)\bfields?\b/i),
+  title(
+    "a limit or number changed",
+    /\b(limits?|maximum|minimum)\b|\b(increase|raise|lower|reduce|extend|shorten)\s+(\S+\s+){0,4}(to|from|by)\s+\d/i,
+  ),
+  title(
+    "a detail shown in an existing place",
+    /^(show|display|include|print|put)\s+(the\s+|a\s+|an\s+)?[\w' -]{1,40}?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|its|his|her|a|an)\b|\b(export|list|csv|report|table|page|email|invoice|receipt|slip|profile)\s+(should\s+)?(include|show|display|list|say|mention)s?\b/i,
+  ),
+];
+
+/**
+ * Where a change goes, in a title: "on the donation form", "in the mobile app". A larger build named only
+ * there is the place, not the work: "The 'Submit' button says 'Send' on the donation form" is a wording
+ * change.
+ */
+const PLACE =
+  /\b(on|in|at|from|to|inside)\s+(the|our|my|each|every)\s+(\S+\s+){0,3}?(page|form|screen|tab|list|view|menu|email|app|window|dialog|popup|sidebar|settings|panel|slip|receipt)s?\b/gi;
+
+/** At most this many words (title and description) is a one-line request. */
+const ONE_LINE_WORDS = 12;
+
+interface Found {
+  concept: string;
+  evidence: string;
+}
+
+function firstSign(signs: readonly EffortSign[], text: string, inDescription: boolean): Found | undefined {
+  for (const sign of signs) {
+    if (inDescription && !sign.inDescription) continue;
+    const match = sign.pattern.exec(text);
+    if (match) return { concept: sign.concept, evidence: match[0].replace(/\s+/g, " ") };
+  }
+  return undefined;
+}
+
+/** The other product a text names, spelled as the product spells itself: "quickbooks" is QuickBooks. */
+export function productNamedIn(text: string): string | undefined {
+  for (const match of text.matchAll(PRODUCT_PATTERN)) {
+    const written = match[0].replace(/\s+/g, " ");
+    const product = OTHER_PRODUCTS.find((name) => name.toLowerCase() === written.toLowerCase());
+    if (!product) continue;
+    if (COMMON_WORDS.has(written.toLowerCase()) && written[0] === written[0]!.toLowerCase()) continue;
+    return product;
+  }
+  return undefined;
+}
+
+/** A bare product name ("Xero", "Zapier") is an integration with it. */
+function productIn(text: string): Found | undefined {
+  const product = productNamedIn(text);
+  return product ? { concept: INTEGRATION, evidence: product } : undefined;
+}
+
+/** The integration or the import names the other product when the request does: "a new integration with QuickBooks". */
+function named(found: Found, text: string): Found {
+  const product = productNamedIn(text);
+  if (!product) return found;
+  if (found.concept === INTEGRATION) return { ...found, concept: `a new integration with ${product}` };
+  if (found.concept === MIGRATION) return { ...found, concept: `an import from ${product}` };
+  return found;
+}
+
+/** A product's own name keeps its spelling; any other sign is shown in lower case. */
+function shown(evidence: string): string {
+  return productNamedIn(evidence) ?? evidence.toLowerCase();
+}
+
+/**
+ * How big a request looks from its text. The title is the request and wins: a sign of a larger build in
+ * it, else of a small change, else a sign in the description (a larger build before a small change: a
+ * small touch inside a big request is part of it). A bare product name ("Xero", "Zapier") is an
+ * integration. Length is no sign: a long description of a wording change is still a wording change, and a
+ * one-line "Offline mode" is not small for being short. One estimate for the rank and the reason, so a
+ * plan never ranks as quick what its reason calls large.
+ */
+export function effortOf(request: SizedRequest): Effort {
+  const description = request.description ?? "";
+  const text = `${request.title} ${description}`;
+  const titleSmall = firstSign(SMALL_SIGNS, request.title, false);
+  const large =
+    firstSign(LARGE_SIGNS, request.title.replace(PLACE, " "), false) ??
+    (titleSmall
+      ? undefined
+      : (productIn(request.title) ?? firstSign(LARGE_SIGNS, description, true) ?? productIn(description)));
+  if (large) {
+    const { concept, evidence } = named(large, text);
     return {
       kind: "large",
-      units: 3 + byLength,
-      words: `likely a larger build (it involves ${largeSign.toLowerCase()})`,
+      units: 4,
+      words: `likely a larger build (it involves ${shown(evidence)}): ${concept}`,
     };
   }
-  if (small) return { kind: "small", units: 1, words: `likely a small change (a ${small.toLowerCase()})` };
-  if (length <= 12)
-    return { kind: "one-line", units: byLength + 1, words: "size unknown (a one-line request)" };
-  return {
-    kind: "unclear",
-    units: byLength + 1,
-    words: `a ${length}-word request: size it before committing`,
-  };
+  const small = titleSmall ?? firstSign(SMALL_SIGNS, description, true);
+  if (small) {
+    return {
+      kind: "small",
+      units: 1,
+      words: `likely a small change ("${small.evidence.toLowerCase()}"): ${small.concept}`,
+    };
+  }
+  const length = text.split(/\s+/).filter(Boolean).length;
+  if (length <= ONE_LINE_WORDS)
+    return { kind: "one-line", units: 2, words: "size unknown (a one-line request)" };
+  return { kind: "unclear", units: 2, words: `a ${length}-word request: size it before committing` };
 }

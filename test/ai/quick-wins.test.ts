@@ -65,7 +65,7 @@ describe("quick-wins on an invoicing board", () => {
     const all = [...reasons.values()].join("\n");
     expect(all).not.toMatch(/\(a (link|setting|default|filter)\)/);
     expect(reasons.get("Rename 'Bill to' to 'Client' on invoices")).toStartWith(
-      "Quick win: likely a small change (a rename)",
+      'Quick win: likely a small change ("rename"): a wording change',
     );
     // The button is in its description, not its title: the request is a template.
     expect(reasons.get("Dark invoice template")).not.toContain("(a button)");
@@ -82,6 +82,7 @@ describe("quick-wins on an invoicing board", () => {
     );
     await withVotes(key, "Xero integration", "Push paid invoices to Xero.", 30);
     await withVotes(key, "Bigger logo on invoices", "", 2);
+    await withVotes(key, "Late fees", "", 3);
     const reasons = await quickWins(key);
     for (const [title, reason] of reasons) {
       const verdict = {
@@ -96,9 +97,12 @@ describe("quick-wins on an invoicing board", () => {
     expect(reasons.get("Xero integration")).toStartWith(
       "Picked for its votes, not a known quick win: likely a larger build",
     );
-    // A short text says nothing of the work (docs/ai.md, "Endpoints").
-    expect(reasons.get("Bigger logo on invoices")).toStartWith(
+    // A short text says nothing of the work by its length (docs/ai.md, "Endpoints"): what it asks for does.
+    expect(reasons.get("Late fees")).toStartWith(
       "Picked for its votes, not a known quick win: size unknown (a one-line request)",
+    );
+    expect(reasons.get("Bigger logo on invoices")).toStartWith(
+      'Quick win: likely a small change ("bigger"): a look-and-feel tweak',
     );
   });
 });
@@ -127,12 +131,14 @@ describe("quick-wins on a recipe app", () => {
     expect(Object.keys(response.body.data).sort()).toEqual(["items", "strategy", "summary"]);
     // The known small change first, though the one-liners have more votes.
     expect(items[0]!.title).toBe("Rename 'Pantry' to 'Cupboard'");
-    expect(items[0]!.reason).toStartWith("Quick win: likely a small change (a rename)");
+    expect(items[0]!.reason).toStartWith('Quick win: likely a small change ("rename"): a wording change');
     const reasons = await quickWins(key);
-    for (const title of ["Live cooking classes", "French version"]) {
-      expect(reasons.get(title)).toStartWith(
-        "Picked for its votes, not a known quick win: size unknown (a one-line request)",
-      );
-    }
+    expect(reasons.get("Live cooking classes")).toStartWith(
+      "Picked for its votes, not a known quick win: size unknown (a one-line request)",
+    );
+    // A translation is a larger build, one line or not.
+    expect(reasons.get("French version")).toStartWith(
+      "Picked for its votes, not a known quick win: likely a larger build (it involves french version): more than one language",
+    );
   });
 });
