@@ -106,6 +106,52 @@ const LINKING_WORDS = new Set("a an the our my your their his her its".split(" "
 
 type Slices = ReturnType<typeof inSlices>;
 
+/**
+ * Words of any request that name no group of requests alone: who (users, clients, members), wishes for
+ * "better" or "easier", how (online, automatically), and what every request does (show, view, edit,
+ * manage). A phrase holding another word keeps them ("client portal", "online booking").
+ */
+const GENERIC_WORDS =
+  "user users customer customers client clients member members people person visitor visitors everyone " +
+  "apps abilities options better easier simpler improve improved improvement improvements problem problems " +
+  "possibility functionality function functions tools stuff help show see view enable give create edit " +
+  "change update manage handle track tracking send settings online automatic automatically";
+/** Their terms (text.ts), read once on first use. */
+let genericTerms: Set<string> | null = null;
+const isGenericTerm = (term: string): boolean =>
+  (genericTerms ??= new Set(GENERIC_WORDS.split(" ").flatMap((word) => [...terms(word)]))).has(term);
+
+/**
+ * The one who asks, in a description or a title: a word followed by a verb of wanting, asking or saying
+ * ("Patients want…", "Tenants keep asking…", "Owners would rather…"), with the word before it, which often
+ * names them too ("pet owners want", "property owners want"); or the word after "let" ("Let students…").
+ */
+const ASKER =
+  /\b(?:([a-z][a-z-]+)\s+)?([a-z][a-z-]+)\s+(?:(?:often|always|usually|sometimes|still|also|all|really|keep|keeps|do|don't|dont)\s+)?(?:want|wants|wanted|ask|asks|asked|asking|say|says|said|forget|forgets|prefer|prefers|expect|expects|complain|complains|love|loves|hate|hates|wish|wishes|would\s+(?:like|love|rather))\b/gi;
+const LET_ASKER = /\blet\s+(?:our\s+|my\s+|the\s+)?([a-z][a-z-]+)(?:\s+([a-z][a-z-]+))?/gi;
+/** After "let", a plural after a singular names who too: "Let pet owners…", not "Let patients reschedule". */
+const namesWhoToo = (first: string, second: string | undefined): second is string =>
+  second !== undefined && !/s$/i.test(first) && /[^s]s$/i.test(second);
+
+/** The terms of the words that name who asks (`ASKER`, `LET_ASKER`) in two requests or more: the board's audience. */
+async function whoAsks(posts: readonly SummaryPost[], slices: Slices): Promise<Set<string>> {
+  const requestsBy = new Map<string, number>();
+  for (const post of posts) {
+    await slices.step();
+    const text = `${post.title}. ${post.description ?? ""}`;
+    const named = new Set<string>();
+    for (const match of text.matchAll(ASKER)) {
+      for (const word of [match[1], match[2]]) if (word) terms(word).forEach((term) => named.add(term));
+    }
+    for (const [, first, second] of text.matchAll(LET_ASKER)) {
+      for (const word of namesWhoToo(first!, second) ? [first!, second] : [first!])
+        terms(word).forEach((term) => named.add(term));
+    }
+    for (const term of named) requestsBy.set(term, (requestsBy.get(term) ?? 0) + 1);
+  }
+  return new Set([...requestsBy].filter(([, requests]) => requests >= 2).map(([term]) => term));
+}
+
 /** What a summary leaves out of its themes: the product's own name and the words in most of its posts. */
 interface NotThemes {
   nameStems: Set<string>;
@@ -150,6 +196,13 @@ const DESCRIPTION_WEIGHT = 0.15;
 const ALREADY_ABOUT = 0.5;
 /** A phrase above its own words when they hold the same posts: "split bill" rather than "bill". */
 const PHRASE_PREFERENCE = 1.1;
+/**
+ * A word in this share of a board's requests, more often in their descriptions than in their titles, is
+ * their setting (the product, where or for whom), not a theme: "course" on a course platform's board.
+ */
+const SETTING_SHARE = 0.25;
+/** Below this many posts a board is too small to tell its setting from a theme. */
+const SETTING_FEWEST_POSTS = 6;
 
 /** Adjacent theme words of a text (a linking word between them skipped), each pair once, keyed by its stems. */
 function wordPairs(text: string, not: NotThemes): { form: string; key: string }[] {
@@ -181,7 +234,10 @@ function wordPairs(text: string, not: NotThemes): { form: string; key: string }[
  * chosen best first; a chosen theme takes its posts from the candidates sharing one of its words ("split
  * bill" leaves "bill" only the posts it does not hold). Never the product's name, a number, a
  * contraction's piece, a word under three letters, a courtesy ("reach out"), nor a word in most of the
- * board's posts (it names the product: "invoice" on an invoicing board).
+ * board's posts (it names the product: "invoice" on an invoicing board). Nor, alone or in a phrase of
+ * such words only, who asks (`whoAsks`: "Pet owners want…"), a word of any request (`GENERIC_WORDS`), or
+ * the requests' setting (a word in a quarter of them, more often in descriptions than titles: "course");
+ * nor a word running across the other themes (`runsAcross`), nor one theme twice in other words.
  */
 async function themes(posts: SummaryPost[], count: number, not: NotThemes): Promise<Theme[]> {
   // In slices of the event loop: a 100-post summary read on one turn held every other request 0.3–0.5 s.
@@ -226,9 +282,27 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     candidate.phrase
       ? [...candidate.forms].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0]
       : (THEME_NAMES[candidate.id] ?? words.get(candidate.id) ?? candidate.id);
+  const audience = await whoAsks(posts, slices);
+  /** In a quarter of the requests, more often in their descriptions than in their titles. */
+  const setting = (candidate: Candidate): boolean =>
+    posts.length >= SETTING_FEWEST_POSTS &&
+    candidate.inTitles.size + candidate.inDescriptionsOnly.size >= SETTING_SHARE * posts.length &&
+    candidate.inDescriptionsOnly.size >= candidate.inTitles.size;
+  const settingTerms = new Set(
+    [...candidates.values()]
+      .filter((candidate) => !candidate.phrase && setting(candidate))
+      .map(({ id }) => id),
+  );
+  /** Terms that never name a theme alone, nor together in a phrase. */
+  const notAlone = (term: string): boolean =>
+    not.productTerms.has(term) ||
+    not.nameStems.has(term) ||
+    isGenericTerm(term) ||
+    audience.has(term) ||
+    settingTerms.has(term);
   const allowed = (candidate: Candidate, name: string): boolean => {
-    if (candidate.phrase) return !terms(name).every((term) => not.productTerms.has(term));
-    if (not.productTerms.has(candidate.id) || not.nameStems.has(candidate.id)) return false;
+    if (candidate.phrase) return !terms(name).every(notAlone);
+    if (notAlone(candidate.id)) return false;
     if (THEME_NAMES[candidate.id]) return true;
     return name
       .split(" ")
@@ -239,20 +313,95 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
   };
   // Two requests name a theme in their title; on a board of three posts or fewer, one.
   const fewestTitles = posts.length < 4 ? 1 : 2;
-  const pool: { candidate: Candidate; name: string; keys: string[] }[] = [];
+  let pool: PoolEntry[] = [];
   for (const candidate of candidates.values()) {
     if (candidate.inTitles.size < fewestTitles) continue;
     const name = nameOf(candidate);
     if (!allowed(candidate, name)) continue;
     pool.push({ candidate, name, keys: [...new Set([...plainWords(name), ...terms(name)])] });
   }
-  // Greedy, best first: a chosen theme covers its posts for every candidate sharing one of its keys.
+  let picks = await pickBest(pool, count + CROSS_CHECK_EXTRA, posts, fewestTitles, slices);
+  // A pick whose requests are mostly other picks' requests, of two or more of them, runs across the
+  // themes: it names who or what they are for ("pet" across booking, reminders and records), not a theme.
+  for (let round = 0; round < CROSS_CHECK_ROUNDS; round++) {
+    const across = picks.filter((pick) => runsAcross(pick, picks));
+    if (across.length === 0) break;
+    pool = pool.filter((entry) => !across.some((pick) => pick.entry === entry));
+    picks = await pickBest(pool, count + CROSS_CHECK_EXTRA, posts, fewestTitles, slices);
+  }
+  // A pick with half its requests in one earlier pick's is that theme in other words ("pay" after "rent").
+  const reported = picks.filter((pick, index) =>
+    picks
+      .slice(0, index)
+      .every(
+        (earlier) =>
+          pick.titled.filter((post) => earlier.titled.includes(post)).length * 2 < pick.titled.length,
+      ),
+  );
+  return reported.slice(0, count).map(({ entry, titled }) => ({
+    name: entry.name,
+    requests: titled.length,
+    votes: titled.reduce((sum, post) => sum + posts[post]!.voteCount, 0),
+  }));
+}
+
+/** A possible theme with its name and the keys (stems and terms of its words) by which a pick covers it. */
+interface PoolEntry {
+  candidate: Candidate;
+  name: string;
+  keys: string[];
+}
+
+/** A picked theme and the requests whose title names it. */
+interface Pick {
+  entry: PoolEntry;
+  titled: number[];
+}
+
+/** More picks than are reported, so a pick running across the others is seen before it is reported. */
+const CROSS_CHECK_EXTRA = 3;
+/** A word in fewer requests than this is not said to run across the others: two requests may share two themes. */
+const CROSSING_FEWEST_REQUESTS = 3;
+/** Rounds of leaving out picks that run across the others: each round picks again without them. */
+const CROSS_CHECK_ROUNDS = 3;
+
+/**
+ * Whether a pick runs across the others (`themes`): of its three requests or more, most are other picks'
+ * requests, of two picks or more, and no other pick holds half of them (that one would be the same theme
+ * in other words: "rent" and "pay" on a letting board).
+ */
+function runsAcross(pick: Pick, picks: readonly Pick[]): boolean {
+  if (pick.titled.length < CROSSING_FEWEST_REQUESTS) return false;
+  const titled = new Set(pick.titled);
+  const overlaps = picks
+    .filter((other) => other !== pick)
+    .map((other) => other.titled.filter((post) => titled.has(post)))
+    .filter((overlap) => overlap.length > 0);
+  const shared = new Set(overlaps.flat());
+  return (
+    overlaps.length >= 2 &&
+    shared.size * 2 > titled.size &&
+    overlaps.every((overlap) => overlap.length * 2 < titled.size)
+  );
+}
+
+/**
+ * Greedy, best first: a picked theme covers its posts for every candidate sharing one of its keys, and the
+ * requests whose title holds it count less for the next ones (`ALREADY_ABOUT`).
+ */
+async function pickBest(
+  pool: readonly PoolEntry[],
+  count: number,
+  posts: readonly SummaryPost[],
+  fewestTitles: number,
+  slices: Slices,
+): Promise<Pick[]> {
   const covered = new Map<string, Set<number>>();
   /** Posts whose title holds a chosen theme: they count less for the next ones, which then name other requests. */
   const aboutChosen = new Set<number>();
   const uncovered = (keys: string[], held: Set<number>) =>
     [...held].filter((post) => !keys.some((key) => covered.get(key)?.has(post)));
-  const score = ({ candidate, keys }: (typeof pool)[number]) => {
+  const score = ({ candidate, keys }: PoolEntry) => {
     const titles = uncovered(keys, candidate.inTitles);
     const descriptions = uncovered(keys, candidate.inDescriptionsOnly);
     if (titles.length < fewestTitles) return 0;
@@ -265,12 +414,12 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
       DESCRIPTION_WEIGHT * descriptions.length;
     return candidate.phrase ? weight * PHRASE_PREFERENCE : weight;
   };
-  const chosen: Theme[] = [];
+  const chosen: Pick[] = [];
   while (chosen.length < count) {
     await slices.step();
-    let best: { entry: (typeof pool)[number]; score: number } | null = null;
+    let best: { entry: PoolEntry; score: number } | null = null;
     for (const entry of pool) {
-      if (chosen.some((theme) => theme.name === entry.name)) continue;
+      if (chosen.some((pick) => pick.entry.name === entry.name)) continue;
       const value = score(entry);
       const better =
         best === null ||
@@ -279,7 +428,7 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
       if (value > 0 && better) best = { entry, score: value };
     }
     if (best === null) break;
-    const { candidate, name, keys } = best.entry;
+    const { candidate, keys } = best.entry;
     for (const key of keys) {
       const held = covered.get(key) ?? new Set<number>();
       for (const post of [...candidate.inTitles, ...candidate.inDescriptionsOnly]) held.add(post);
@@ -287,11 +436,7 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     }
     const titled = [...candidate.inTitles];
     for (const post of titled) aboutChosen.add(post);
-    chosen.push({
-      name,
-      requests: titled.length,
-      votes: titled.reduce((sum, post) => sum + posts[post]!.voteCount, 0),
-    });
+    chosen.push({ entry: best.entry, titled });
   }
   return chosen;
 }

@@ -1,0 +1,149 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { createProject } from "../../src/projects/service";
+import { makePost, makeUser } from "../support/board";
+import { createAiTestApp } from "./support";
+
+/**
+ * A summary's themes name what was asked, never who asked or what every request says (docs/ai.md, summary
+ * themes). Audits on fresh boards read "pet", "owners", "clients" on a vet clinic's board, and "app",
+ * "option", "better", "members" elsewhere, where a product manager expects "booking", "reminders",
+ * "invoices".
+ */
+const t = createAiTestApp();
+afterAll(() => t.close());
+
+let projects = 0;
+let voters = 0;
+
+/** The week's themes of a fresh board holding these posts: [title, description, votes]. */
+async function themesOf(name: string, posts: [string, string, number][]): Promise<string[]> {
+  const key = createProject(t.ctx.db, { slug: `audience-${++projects}`, name, plan: "growth" }).secretKey;
+  for (const [title, description, votes] of posts) {
+    const post = await makePost(t, { title, description, status: "APPROVED" }, key);
+    for (let index = 0; index < votes; index++) {
+      const user = await makeUser(t, { email: `voter${++voters}@example.com` }, key);
+      await t.call("POST", `/api/v1/posts/${post.id}/votes`, { key, body: { boardUserId: user.id } });
+    }
+  }
+  const response = await t.call("POST", "/api/v1/ai/summary", { key, body: { period: "week" } });
+  expect(response.status).toBe(200);
+  return response.body.data.top_themes;
+}
+
+describe("summary themes never name who asks", () => {
+  test("a vet clinic's board: booking, reminders and invoices, never pets, owners or clients", async () => {
+    const themes = await themesOf("Pawpoint", [
+      ["Let pet owners book appointments online", "Pet owners want to book a check-up at night.", 9],
+      ["Online booking for grooming", "Clients ask to book grooming slots from their phone.", 5],
+      ["Book one appointment for several pets", "Owners with three cats want one visit for all.", 4],
+      ["Vaccination reminders by text", "Pet owners forget when the rabies shot is due.", 8],
+      ["Vaccination reminders for every pet of a household", "Clients with two dogs get one reminder.", 3],
+      ["Remind clients of a pet's annual check-up", "Owners want a reminder a week before.", 2],
+      ["Email invoices to pet owners", "Clients ask for a copy of the invoice after each visit.", 6],
+      ["Split an invoice between two owners", "A pet with several owners: each pays half.", 2],
+      ["Pay invoices online", "Clients want to pay with a card before pick-up.", 5],
+      ["Pet medical records portal", "Owners want to see their pet's lab results and vaccines.", 4],
+      ["Share a pet's records with another clinic", "Clients moving away want to send records.", 2],
+      ["Drug dose calculator", "Vets want the dose from the pet's weight.", 3],
+      ["Allergy warnings on the pet's chart", "Clients told us their dog reacts to penicillin.", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes.slice(0, 3).sort()).toEqual(["booking", "invoices", "reminders"]);
+    for (const theme of themes)
+      expect({ theme, who: /pet|owner|client|online/.test(theme) }).toEqual({ theme, who: false });
+  });
+
+  test("who asks is read from the requests ('Students want…', 'Let students…'), on any board", async () => {
+    // "students" is in three titles asking for three different things, and in under a third of the posts:
+    // only the way the requests name them tells they are who asks.
+    const themes = await themesOf("Lessonly", [
+      ["Timed quizzes", "Twenty minutes to finish, then it submits.", 6],
+      ["Quizzes with a question bank", "Reuse questions across courses.", 4],
+      ["Certificates of completion", "A PDF when a course is finished.", 7],
+      ["Certificates with our logo", "", 3],
+      ["Students pause a subscription", "Students asked to pause over the summer.", 3],
+      ["Students change their email", "", 2],
+      ["Let students download receipts", "Students want them for their employer.", 2],
+      ["Subtitles on videos", "", 5],
+      ["Playback speed for videos", "", 4],
+      ["Coupon codes", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes.slice(0, 3).sort()).toEqual(["certificates", "quizzes", "videos"]);
+    expect(themes).not.toContain("students");
+  });
+});
+
+describe("summary themes never name what every request says", () => {
+  test("words of any request ('better', 'members', 'apps') are no theme", async () => {
+    const themes = await themesOf("Gymdesk", [
+      ["Better calendar view", "", 4],
+      ["Better waitlist order", "", 3],
+      ["Members pay for class packs", "", 3],
+      ["Members can freeze their membership", "", 2],
+      ["Class packs of ten", "", 2],
+      ["Waitlist notifications", "", 2],
+      ["Apps for the front desk tablet", "", 1],
+      ["Apps for coaches", "", 1],
+    ]);
+    for (const theme of themes)
+      expect({ theme, generic: /better|members|apps/.test(theme) }).toEqual({ theme, generic: false });
+    expect(themes.slice(0, 2).sort()).toEqual(["class packs", "waitlist"]);
+  });
+
+  test("a word in a quarter of the requests, mostly in their descriptions, is their setting, not a theme", async () => {
+    // "recipe" names what every request is about on a meal planner, in passing: it is in 4 of 12 posts,
+    // 2 titles among them, and no request is about recipes as such.
+    const themes = await themesOf("Platewise", [
+      ["Shopping list by aisle", "Sort the shopping list of a recipe by supermarket aisle.", 6],
+      ["Share a shopping list", "My partner shops from the same list.", 4],
+      ["Nutrition facts per serving", "Calories and protein for each recipe.", 5],
+      ["Nutrition goals", "A daily protein goal.", 3],
+      ["Recipe import from a website", "", 2],
+      ["Scale a recipe to more servings", "", 2],
+      ["Meal plan for the week", "Drag a recipe onto a day.", 4],
+      ["Meal plan templates", "", 2],
+      ["Pantry tracking", "", 1],
+      ["Dark mode", "", 1],
+      ["Timers while cooking", "", 1],
+      ["Print a week", "", 1],
+    ]);
+    expect(themes).not.toContain("recipe");
+    expect(themes.slice(0, 3).sort()).toEqual(["meal plan", "nutrition", "shopping list"]);
+  });
+
+  test("a word running across the other themes' requests is no theme of its own", async () => {
+    // "pet" is in the titles of four requests, one of booking, one of reminders, one of records and one
+    // more: they are about those, not about pets.
+    const themes = await themesOf("Pawpoint", [
+      ["Pet booking for grooming", "", 6],
+      ["Booking several slots at once", "", 4],
+      ["Booking from the website", "", 3],
+      ["Pet vaccination reminders", "", 5],
+      ["Reminders by text message", "", 3],
+      ["Pet records portal", "", 4],
+      ["Records shared with another clinic", "", 2],
+      ["Pet weight chart", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes).not.toContain("pet");
+    expect(themes.slice(0, 3).sort()).toEqual(["booking", "records", "reminders"]);
+  });
+
+  test("one theme asked in other words is named once", async () => {
+    // "pay" is in three of the rent requests' titles: the same theme, not a second one.
+    const themes = await themesOf("Keyholder", [
+      ["Pay rent by card", "", 8],
+      ["Pay rent by bank transfer", "", 5],
+      ["Rent reminders", "", 4],
+      ["Pay rent in two parts", "", 3],
+      ["Lease renewals", "", 4],
+      ["Lease templates", "", 2],
+      ["Maintenance requests with photos", "", 6],
+      ["Maintenance schedule", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes.slice(0, 3).sort()).toEqual(["lease", "maintenance", "rent"]);
+    expect(themes).not.toContain("pay");
+  });
+});
