@@ -127,7 +127,7 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
   ),
   anywhere(
     INTEGRATION,
-    /\b(integrat\w*|two[\s-]way|(re)?sync(s|ed|ing|hroni[sz]\w*)?|connect(ed|ion)?\s+(to|with)|telephony|voip|dial(l)?er|log\s+(my\s+|our\s+)?(phone\s+)?calls|phone\s+calls|voice\s+(support|calls?)|carriers?)\b/i,
+    /\b(integrat\w*|two[\s-]way(\s+sync\w*)?|(re)?sync(s|ed|ing|hroni[sz]\w*)?|connect(ed|ion)?\s+(to|with)|telephony|voip|dial(l)?er|log\s+(my\s+|our\s+)?(phone\s+)?calls|phone\s+calls|voice\s+(support|calls?)|carriers?)\b/i,
   ),
   anywhere(
     "offline use",
@@ -220,7 +220,7 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
   title(
     "a wording change",
     new RegExp(
-      `(?<!(print|shipping|address|mailing)\\s+)\\blabels?\\b|\\b(say|says|show|display|read|reads)\\s+${QUOTE}`,
+      `(?<!(print|shipping|address|mailing)\\s+|white-)\\blabels?\\b|\\b(say|says|show|display|read|reads)\\s+${QUOTE}`,
       "i",
     ),
   ),
@@ -247,7 +247,7 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
     "a sort order",
     /\b(sort(ed|ing)?(\s+by)?|re-?order\w*|alphabetical\w*|(newest|oldest|latest|most\s+recent)\s+(\w+\s+)?first)\b/i,
   ),
-  anywhere("a filter on an existing list", /\bfilter(ed|ing)?\s+(by|on|for)\b/i),
+  anywhere("a filter on an existing list", /\b(?<!the\s+)filter(ed|ing)?\s+(\S+\s+){0,3}?by\b/i),
   title("a filter on an existing list", /\bfilters?\b/i),
   anywhere(
     "a column on an existing list or export",

@@ -1,0 +1,177 @@
+import { describe, expect, test } from "bun:test";
+import { effortOf, productNamedIn } from "../../src/ai/effort";
+
+/** How big a request looks from its words (src/ai/effort.ts, docs/ai.md "Endpoints"). */
+const sized = (title: string, description: string | null = null) => effortOf({ title, description });
+
+describe("small changes a product manager recognises", () => {
+  const cases: [title: string, description: string | null, words: string][] = [
+    ["Rename 'Clients' to 'Customers'", null, 'likely a small change ("rename"): a wording change'],
+    ["Change 'Pupil' to 'Student' everywhere", null, "a wording change"],
+    [
+      "Order history page is confusing",
+      "Nobody knows what 'Processed' means. Could we call them 'Paid' and 'Shipped'?",
+      "a wording change",
+    ],
+    ["Let me turn off the weekly summary email", null, "a setting to turn something on or off"],
+    ["Option to hide the 'Powered by' footer", null, "a setting to turn something on or off"],
+    ["Default due date should be 30 days, not 14", null, "a default value"],
+    ["Remember my last selected location", null, "a default value"],
+    ["Newest comments first", null, "a sort order"],
+    ["Sort projects alphabetically", null, "a sort order"],
+    ["Filter the member list by membership type", null, "a filter on an existing list"],
+    ["Add a 'Paid on' column to the invoice export", null, "a column on an existing list or export"],
+    ["Keyboard shortcut for saving a draft", null, "a keyboard shortcut"],
+    ["Make the font in the editor larger", null, "a look-and-feel tweak"],
+    ["Link to the help centre from the settings page", null, "a link or button in an existing place"],
+    ["Increase the attachment limit to 25 MB", null, "a limit or number changed"],
+    ["Show the SKU on the packing slip", null, "a detail shown in an existing place"],
+    ["Stop showing past events in the list", null, "something shown no longer"],
+    // One request per sign that no other sign catches, so each sign is needed for its own case.
+    ["A setting for the week to start on Monday", null, "a setting to turn something on or off"],
+    ["Remove the 'Are you sure?' popup when archiving", null, "something shown no longer"],
+    ["Email us when a ticket is reopened", null, "a notification for something that happens already"],
+    [
+      "Member list is too long",
+      "I want to filter the list by membership type.",
+      "a filter on an existing list",
+    ],
+    ["Status filter on the orders page", null, "a filter on an existing list"],
+    [
+      "Invoice export is missing something",
+      "Please add a column with the payment date.",
+      "a column on an existing list or export",
+    ],
+    ["Due date column", null, "a column on an existing list or export"],
+    ["Timetable is hard to see", "The light text fails contrast checks.", "a look-and-feel tweak"],
+    ["Timestamps in local time, not UTC", null, "a display format"],
+    ["Help centre is hard to find", "A link to it from the settings page would do.", "a link or button"],
+    ["Allow decimals in the quantity field", null, "a field on an existing page"],
+  ];
+  for (const [title, description, words] of cases) {
+    test(title, () => {
+      const effort = sized(title, description);
+      expect({ kind: effort.kind, units: effort.units }).toEqual({ kind: "small", units: 1 });
+      expect(effort.words).toContain(words);
+    });
+  }
+});
+
+describe("larger builds a product manager recognises", () => {
+  const cases: [title: string, description: string | null, words: string][] = [
+    [
+      "Two-way sync with QuickBooks",
+      null,
+      "likely a larger build (it involves two-way sync): a new integration with QuickBooks",
+    ],
+    ["Xero", null, "likely a larger build (it involves Xero): a new integration with Xero"],
+    ["Salesforce", "Our sales team lives in it.", "a new integration with Salesforce"],
+    ["Offline mode for the field app", null, "offline use"],
+    ["iPhone app", null, "a native app"],
+    ["Real-time co-editing of notes", null, "real-time collaboration or messaging"],
+    ["Invoices in multiple currencies", null, "more than one currency"],
+    ["Spanish version of the member app", null, "more than one language"],
+    ["Separate workspaces for each of our clients", null, "separate accounts for each client or location"],
+    ["Roles for accountants vs. staff", null, "roles and permissions"],
+    ["Login with our company Okta", null, "single sign-on"],
+    ["Facebook login", null, "single sign-on"],
+    ["Move from Trello", "Three years of boards.", "an import from Trello"],
+    ["Custom reports", null, "a report builder"],
+    ["Public API", null, "an API"],
+    ["Accept card payments on invoices", null, "payments or billing"],
+    ["Suggest tags automatically", null, "an AI feature"],
+    // One request per sign that no other sign catches, so each sign is needed for its own case.
+    ["Product import", null, "an import from another system"],
+    ["Share a meal plan with my partner", null, "sharing between people"],
+    ["Reminder text message the day before", null, "text messages (SMS)"],
+    ["Abandoned cart emails", null, "automated messages"],
+    [
+      "Maintenance requests",
+      "Tenants should be able to submit a repair request with photos.",
+      "a portal for another kind of user",
+    ],
+    ["Let managers approve timesheets", null, "an approval workflow"],
+    ["Tenants pay rent through the app", null, "payments or billing"],
+    ["Refunds", null, "payments or billing"],
+    ["Patients book their own appointments online", null, "online booking"],
+    ["Payroll", null, "a new area of the product"],
+    ["Self-hosted version", null, "security or hosting work"],
+    ["GDPR compliance", null, "security or hosting work"],
+    ["Full-text search inside attached PDFs", null, "search inside documents"],
+  ];
+  for (const [title, description, words] of cases) {
+    test(title, () => {
+      const effort = sized(title, description);
+      expect({ kind: effort.kind, units: effort.units }).toEqual({ kind: "large", units: 4 });
+      expect(effort.words).toContain(words);
+    });
+  }
+
+  test("a larger build said only in the description is read there", () => {
+    const effort = sized(
+      "Technicians lose their notes",
+      "Our technicians work in basements with no signal and lose what they typed.",
+    );
+    expect(effort.kind).toBe("large");
+    expect(effort.words).toBe("likely a larger build (it involves no signal): offline use");
+  });
+});
+
+describe("reading title and description", () => {
+  test("the title wins: a small change whose description names a big product stays small", () => {
+    const effort = sized("Sort contacts by company", "We import them from Salesforce every week.");
+    expect(effort.kind).toBe("small");
+    expect(effort.words).toContain("a sort order");
+  });
+
+  test("a larger build in the title wins over a small sign beside it", () => {
+    expect(sized("A toggle to turn on SAML single sign-on").kind).toBe("large");
+  });
+
+  test("a larger build named only as the place of a change is the place, not the work", () => {
+    const effort = sized("The 'Submit' button says 'Send' on the donation form");
+    expect(effort.kind).toBe("small");
+    expect(effort.words).toContain("a wording change");
+  });
+
+  test("nouns a description mentions in passing are no signs", () => {
+    // "setting", "default", "filter" and "import" in passing: the request's size is still unknown.
+    expect(
+      sized(
+        "Tax ID on invoices",
+        "There is a setting for the default currency but nowhere for a tax ID, and the filter on the client " +
+          "list can't find it; after our import last year half of them are missing.",
+      ).kind,
+    ).toBe("unclear");
+  });
+
+  test("a product name that is also a common word counts only with its capital", () => {
+    expect(productNamedIn("you have to pinch and zoom")).toBeUndefined();
+    expect(productNamedIn("calls on Zoom")).toBe("Zoom");
+    expect(productNamedIn("two-way sync with quickbooks online")).toBe("QuickBooks");
+  });
+
+  test("a compound is no sign: a white-label report is not a label", () => {
+    expect(sized("White-label the client reports").kind).not.toBe("small");
+  });
+});
+
+describe("length is no sign of size", () => {
+  const longStory =
+    " It has been like this since we started two years ago, and I have asked support about it twice. " +
+    "Customers complained, one left a review mentioning it, and my staff apologise for it every week.";
+
+  test("a long description does not make a small change big", () => {
+    const effort = sized("Change the wording of the cancellation email", `It sounds rude.${longStory}`);
+    expect({ kind: effort.kind, units: effort.units }).toEqual({ kind: "small", units: 1 });
+  });
+
+  test("an unclear request counts the same short or long, and says it is unclear", () => {
+    const short = sized("Gift cards");
+    const long = sized("Gift cards", `We sell a lot around the holidays.${longStory}`);
+    expect(short).toEqual({ kind: "one-line", units: 2, words: "size unknown (a one-line request)" });
+    expect(long.kind).toBe("unclear");
+    expect(long.units).toBe(short.units);
+    expect(long.words).toMatch(/^a \d+-word request: size it before committing$/);
+  });
+});
