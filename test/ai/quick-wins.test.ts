@@ -142,3 +142,46 @@ describe("quick-wins on a recipe app", () => {
     );
   });
 });
+
+describe("quick-wins on a bookings board: what a request asks for, not how long it is", () => {
+  test("a wording change with one vote ranks above an equally voted integration, and each reason names its sign", async () => {
+    const key = freshKey();
+    // Oldest first, so an estimate that cannot tell them apart (one line each) would rank the integration first.
+    await withVotes(
+      key,
+      "Two-way sync with QuickBooks",
+      "We re-enter every booking in QuickBooks by hand.",
+      1,
+    );
+    await withVotes(
+      key,
+      "Change the wording of the cancellation email",
+      "It sounds rude: 'Your booking has been terminated.' We would like it to say cancelled and invite them " +
+        "to rebook. Customers have complained about it, one left a review mentioning it, and it has been " +
+        "like this since we started two years ago; I have asked support about it twice.",
+      1,
+    );
+    await withVotes(key, "Offline mode", "", 1);
+    const response = await t.call("POST", "/api/v1/ai/sprint-plan", {
+      key,
+      body: { strategy: "quick-wins", capacity: 3 },
+    });
+    expect(response.status).toBe(200);
+    const items: { title: string; reason: string }[] = response.body.data.items;
+    expect(items.map((item) => item.title)).toEqual([
+      "Change the wording of the cancellation email",
+      "Two-way sync with QuickBooks",
+      "Offline mode",
+    ]);
+    expect(items[0]!.reason).toStartWith(
+      'Quick win: likely a small change ("wording"): a wording change, with 1 vote',
+    );
+    expect(items[1]!.reason).toStartWith(
+      "Picked for its votes, not a known quick win: likely a larger build (it involves two-way sync): " +
+        "a new integration with QuickBooks;",
+    );
+    expect(items[2]!.reason).toStartWith(
+      "Picked for its votes, not a known quick win: likely a larger build (it involves offline): offline use;",
+    );
+  });
+});
