@@ -122,12 +122,15 @@ const isGenericTerm = (term: string): boolean =>
   (genericTerms ??= new Set(GENERIC_WORDS.split(" ").flatMap((word) => [...terms(word)]))).has(term);
 
 /**
- * The one who asks, in a description or a title: a word followed by a verb of wanting, asking or saying
- * ("Patients want…", "Tenants keep asking…", "Owners would rather…"), with the word before it, which often
- * names them too ("pet owners want", "property owners want"); or the word after "let" ("Let students…").
+ * The one who asks, in a description or a title: a word followed by a verb of wanting, asking or
+ * preferring ("Patients want…", "Tenants keep asking…", "Owners would rather…"), with the word before it
+ * when they open a sentence ("Pet owners want…", "Property owners want…"; "a field customers want" names
+ * customers only); or the word after "let" ("Let students…").
  */
 const ASKER =
-  /\b(?:([a-z][a-z-]+)\s+)?([a-z][a-z-]+)\s+(?:(?:often|always|usually|sometimes|still|also|all|really|keep|keeps|do|don't|dont)\s+)?(?:want|wants|wanted|ask|asks|asked|asking|say|says|said|forget|forgets|prefer|prefers|expect|expects|complain|complains|love|loves|hate|hates|wish|wishes|would\s+(?:like|love|rather))\b/gi;
+  /\b(?:([a-z][a-z-]+)\s+)?([a-z][a-z-]+)\s+(?:(?:often|always|usually|sometimes|still|also|all|really|keep|keeps|do|don't|dont)\s+)?(?:want|wants|wanted|ask|asks|asked|asking|say|forget|forgets|prefer|prefers|expect|expects|complain|complains|love|loves|hate|hates|wish|wishes|would\s+(?:like|love|rather))\b/gi;
+/** Where a sentence opens: the text's start or after a full stop, a question or exclamation mark, a colon. */
+const OPENS_SENTENCE = /(?:^|[.!?:]\s*)$/;
 const LET_ASKER = /\blet\s+(?:our\s+|my\s+|the\s+)?([a-z][a-z-]+)(?:\s+([a-z][a-z-]+))?/gi;
 /** After "let", a plural after a singular names who too: "Let pet owners…", not "Let patients reschedule". */
 const namesWhoToo = (first: string, second: string | undefined): second is string =>
@@ -141,7 +144,9 @@ async function whoAsks(posts: readonly SummaryPost[], slices: Slices): Promise<S
     const text = `${post.title}. ${post.description ?? ""}`;
     const named = new Set<string>();
     for (const match of text.matchAll(ASKER)) {
-      for (const word of [match[1], match[2]]) if (word) terms(word).forEach((term) => named.add(term));
+      const opens = OPENS_SENTENCE.test(text.slice(Math.max(0, match.index - 3), match.index));
+      for (const word of opens ? [match[1], match[2]] : [match[2]])
+        if (word) terms(word).forEach((term) => named.add(term));
     }
     for (const [, first, second] of text.matchAll(LET_ASKER)) {
       for (const word of namesWhoToo(first!, second) ? [first!, second] : [first!])

@@ -74,6 +74,20 @@ describe("summary themes never name who asks", () => {
   });
 });
 
+describe("what is asked stays a theme beside who asks", () => {
+  test("the thing named before who asks is no audience ('the reports accountants want')", async () => {
+    const themes = await themesOf("Ledgerly", [
+      ["Export reports to PDF", "Send the reports accountants want as a PDF.", 5],
+      ["Schedule reports weekly", "Email the reports owners want every Monday.", 4],
+      ["Reports by project", "", 2],
+      ["Bank feeds from more banks", "", 3],
+      ["Bank feeds refresh hourly", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes.slice(0, 2).sort()).toEqual(["bank feeds", "reports"]);
+  });
+});
+
 describe("summary themes never name what every request says", () => {
   test("words of any request ('better', 'members', 'apps') are no theme", async () => {
     const themes = await themesOf("Gymdesk", [
