@@ -305,7 +305,8 @@ export function productNamedIn(text: string): string | undefined {
     const written = match[0].replace(/\s+/g, " ");
     const product = OTHER_PRODUCTS.find((name) => name.toLowerCase() === written.toLowerCase());
     if (!product) continue;
-    if (COMMON_WORDS.has(written.toLowerCase()) && written[0] === written[0]!.toLowerCase()) continue;
+    if (COMMON_WORDS.has(written.toLowerCase()) && written.charAt(0) === written.charAt(0).toLowerCase())
+      continue;
     return product;
   }
   return undefined;
