@@ -106,35 +106,40 @@ const LINKING_WORDS = new Set("a an the our my your their his her its".split(" "
 
 type Slices = ReturnType<typeof inSlices>;
 
+/** Words naming people on any board: who asks, never what is asked. */
+const PEOPLE_WORDS =
+  "user users customer customers client clients member members people person visitor visitors everyone";
 /**
- * Words of any request that name no group of requests alone: who (users, clients, members), wishes for
- * "better" or "easier", how (online, automatically), and what every request does (show, view, edit,
- * manage). A phrase holding another word keeps them ("client portal", "online booking").
+ * Words of any request that name no group of requests alone: who (`PEOPLE_WORDS`), wishes for "better" or
+ * "easier", how (online, automatically), and what every request does (show, view, edit, manage). A phrase
+ * holding another word keeps them ("client portal", "online booking").
  */
 const GENERIC_WORDS =
-  "user users customer customers client clients member members people person visitor visitors everyone " +
-  "apps abilities options better easier simpler improve improved improvement improvements problem problems " +
-  "possibility functionality function functions tools stuff help show see view enable give create edit " +
-  "change update manage handle track tracking send settings online automatic automatically";
-/** Their terms (text.ts), read once on first use. */
+  `${PEOPLE_WORDS} apps abilities options better easier simpler improve improved improvement improvements ` +
+  "problem problems possibility functionality function functions tools stuff help show see view enable give " +
+  "create edit change update manage handle track tracking send settings online automatic automatically";
+/** The terms (text.ts) of a list of words. */
+const termsOfWords = (words: string): Set<string> =>
+  new Set(words.split(" ").flatMap((word) => [...terms(word)]));
+/** Their terms, read once on first use. */
 let genericTerms: Set<string> | null = null;
-const isGenericTerm = (term: string): boolean =>
-  (genericTerms ??= new Set(GENERIC_WORDS.split(" ").flatMap((word) => [...terms(word)]))).has(term);
+let peopleTerms: Set<string> | null = null;
+const isGenericTerm = (term: string): boolean => (genericTerms ??= termsOfWords(GENERIC_WORDS)).has(term);
+const isPeopleTerm = (term: string): boolean => (peopleTerms ??= termsOfWords(PEOPLE_WORDS)).has(term);
 
 /**
- * The one who asks, in a description or a title: a word followed by a verb of wanting, asking or
- * preferring ("Patients want…", "Tenants keep asking…", "Owners would rather…"), with the word before it
- * when they open a sentence ("Pet owners want…", "Property owners want…"; "a field customers want" names
- * customers only); or the word after "let" ("Let students…").
+ * The one who asks, in a description or a title: the word before a verb of wanting, asking or preferring
+ * ("Patients want…", "Tenants keep asking…", "Owners would rather…"); only that word ("the reports
+ * accountants want" names accountants, "Android users want" users).
  */
 const ASKER =
-  /\b(?:([a-z][a-z-]+)\s+)?([a-z][a-z-]+)\s+(?:(?:often|always|usually|sometimes|still|also|all|really|keep|keeps|do|don't|dont)\s+)?(?:want|wants|wanted|ask|asks|asked|asking|say|forget|forgets|prefer|prefers|expect|expects|complain|complains|love|loves|hate|hates|wish|wishes|would\s+(?:like|love|rather))\b/gi;
-/** Where a sentence opens: the text's start or after a full stop, a question or exclamation mark, a colon. */
-const OPENS_SENTENCE = /(?:^|[.!?:]\s*)$/;
+  /\b([a-z][a-z-]+)\s+(?:(?:often|always|usually|sometimes|still|also|all|really|keep|keeps|do|don't|dont)\s+)?(?:want|wants|wanted|ask|asks|asked|asking|say|forget|forgets|prefer|prefers|expect|expects|complain|complains|love|loves|hate|hates|wish|wishes|would\s+(?:like|love|rather))\b/gi;
+/**
+ * Whom "let" names: a plural after it ("Let students…"), or after a singular word naming which ones ("Let
+ * pet owners…" names owners, "Let Android users…" users); "Let staff clock in" names nobody it can tell.
+ */
 const LET_ASKER = /\blet\s+(?:our\s+|my\s+|the\s+)?([a-z][a-z-]+)(?:\s+([a-z][a-z-]+))?/gi;
-/** After "let", a plural after a singular names who too: "Let pet owners…", not "Let patients reschedule". */
-const namesWhoToo = (first: string, second: string | undefined): second is string =>
-  second !== undefined && !/s$/i.test(first) && /[^s]s$/i.test(second);
+const PLURAL = /[^s]s$/i;
 
 /** The terms of the words that name who asks (`ASKER`, `LET_ASKER`) in two requests or more: the board's audience. */
 async function whoAsks(posts: readonly SummaryPost[], slices: Slices): Promise<Set<string>> {
@@ -143,14 +148,10 @@ async function whoAsks(posts: readonly SummaryPost[], slices: Slices): Promise<S
     await slices.step();
     const text = `${post.title}. ${post.description ?? ""}`;
     const named = new Set<string>();
-    for (const match of text.matchAll(ASKER)) {
-      const opens = OPENS_SENTENCE.test(text.slice(Math.max(0, match.index - 3), match.index));
-      for (const word of opens ? [match[1], match[2]] : [match[2]])
-        if (word) terms(word).forEach((term) => named.add(term));
-    }
+    for (const [, word] of text.matchAll(ASKER)) terms(word!).forEach((term) => named.add(term));
     for (const [, first, second] of text.matchAll(LET_ASKER)) {
-      for (const word of namesWhoToo(first!, second) ? [first!, second] : [first!])
-        terms(word).forEach((term) => named.add(term));
+      const asker = PLURAL.test(first!) ? first : second !== undefined && PLURAL.test(second) ? second : null;
+      if (asker) terms(asker).forEach((term) => named.add(term));
     }
     for (const term of named) requestsBy.set(term, (requestsBy.get(term) ?? 0) + 1);
   }
@@ -305,9 +306,25 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     isGenericTerm(term) ||
     audience.has(term) ||
     settingTerms.has(term);
+  /** A phrase ending in who asks names them ("pet owners", "Android users"); "owner portal" names a thing. */
+  const namesWho = (name: string): boolean => {
+    const last = terms(name.split(" ").at(-1)!)[0];
+    return last !== undefined && (audience.has(last) || isPeopleTerm(last));
+  };
+  const whoPhrases = [...candidates.values()]
+    .filter((candidate) => candidate.phrase && candidate.inTitles.size > 0)
+    .map((candidate) => ({ candidate, name: nameOf(candidate) }))
+    .filter(({ name }) => namesWho(name));
+  /** A word written in half its titles or more inside such a phrase is part of who: "pet" of "pet owners". */
+  const partOfWho = (word: Candidate): boolean =>
+    whoPhrases.some(
+      ({ candidate, name }) =>
+        terms(name).includes(word.id) &&
+        [...word.inTitles].filter((post) => candidate.inTitles.has(post)).length * 2 >= word.inTitles.size,
+    );
   const allowed = (candidate: Candidate, name: string): boolean => {
-    if (candidate.phrase) return !terms(name).every(notAlone);
-    if (notAlone(candidate.id)) return false;
+    if (candidate.phrase) return !namesWho(name) && !terms(name).every(notAlone);
+    if (notAlone(candidate.id) || partOfWho(candidate)) return false;
     if (THEME_NAMES[candidate.id]) return true;
     return name
       .split(" ")

@@ -72,6 +72,26 @@ describe("summary themes never name who asks", () => {
     expect(themes.slice(0, 3).sort()).toEqual(["certificates", "quizzes", "videos"]);
     expect(themes).not.toContain("students");
   });
+
+  test("whom 'let' names, and the phrase naming them ('Let pet owners…'), are no theme", async () => {
+    // "pet owners" opens three titles asking for three different things; nothing says "want".
+    const themes = await themesOf("Vetly", [
+      ["Let pet owners see lab results", "", 4],
+      ["Let pet owners cancel a visit", "", 3],
+      ["Pet owners loyalty points", "", 2],
+      ["Pet insurance claims", "", 1],
+      ["Vaccination reminders by text", "", 5],
+      ["Vaccination reminders by email", "", 3],
+      ["Drug dose calculator", "", 2],
+      ["Drug interactions warning", "", 2],
+      ["Kennel booking", "", 2],
+      ["Kennel cleaning schedule", "", 1],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes.slice(0, 3).sort()).toEqual(["drug", "kennel", "vaccination reminders"]);
+    for (const theme of themes)
+      expect({ theme, who: /pet|owner/.test(theme) }).toEqual({ theme, who: false });
+  });
 });
 
 describe("what is asked stays a theme beside who asks", () => {
