@@ -3,7 +3,8 @@
 // title; the title is made as the local provider makes it (cleanFeedback, then titleOf) and is right when it
 // holds every `mustInclude` word and none of `mustNotInclude` (lower case, at the start of a word, so a stem
 // matches "invoices"), in at most TITLE_MOST_CHARS, and reads as a title: a capital first, no trailing punctuation
-// or "please", no request's frame left at its start ("I would like to", "Can you", "Customer says"). Items fall into a `tuning` and a `held-out` half by a hash
+// or "please", no request's frame left at its start ("I would like to", "Can you", "Could the map",
+// "Customer says"). Items fall into a `tuning` and a `held-out` half by a hash
 // of their text; only the tuning half's failures are printed: reading the held-out ones would be tuning on them.
 //
 //   bun bench/from-text-titles.ts
@@ -46,7 +47,7 @@ function holdsWord(title: string, word: string): boolean {
 
 /** The frame of a request, which its title drops: "I would like to be able to", "Can you", "Customer says". */
 const REQUEST_FRAME =
-  /^(?:(?:i|we)(?:['’]d|\s+would)?\s+(?:really\s+)?(?:love|like|want|need|wish)\b|would\s+(?:love|like|be|it)\b|(?:can|could|would|will)\s+(?:you|u|we|i)\b|please\b|pls\b|kindly\b|is\s+there\s+(?:a|any)\s+way|any\s+chance|it\s+would\s+be|(?:is|was)\s+it\s+possible|(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:hoping|wondering)|(?:the\s+)?(?:customer|client|prospect|user)s?\s+(?:says|said|asks|asked|wants|would|reports|is\s+requesting)\b|per\s+our\b|from\s+\w+:)/i;
+  /^(?:(?:i|we)(?:['’]d|\s+would)?\s+(?:really\s+)?(?:love|like|want|need|wish)\b|would\s+(?:love|like|be|it)\b|(?:can|could|would|will)\s+(?:you|u|we|i)\b|(?:can|could|would|will|should|is|are|does|do)\s+(?:the|a|an|our|my|their|it|this|these|those|there)\b|please\b|pls\b|kindly\b|any\s+(?:chance|way)\b|it\s+would\s+be|(?:is|was)\s+it\s+possible|(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:hoping|wondering)|(?:the\s+)?(?:customer|client|prospect|user)s?\s+(?:says|said|asks|asked|wants|would|reports|is\s+requesting)\b|per\s+our\b|from\s+\w+:)/i;
 
 /** Why a title does not read as a title, or null. */
 export function formProblem(title: string): string | null {

@@ -191,7 +191,7 @@ export function sentencesOf(text: string): string[] {
 
 /** What asks for something: the cues of a request in customers' words. */
 const REQUEST_CUE =
-  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|needs?|wish|add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request|(?:is|was|are|were|am|['’]m|['’]re)\s+(?:hoping|wondering))\b/i;
+  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|(?<!\b(?:the|our|their|my|your|his|her|its|special|dietary|specific|different|own|these|those|any)\s)needs?|wish|add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request|(?:is|was|are|were|am|['’]m|['’]re)\s+(?:hoping|wondering))\b/i;
 
 /**
  * Sentences of courtesy or praise that carry no request: a title only when nothing else is ("Hope you're
@@ -254,15 +254,19 @@ function contentWords(text: string): number {
     .length;
 }
 
-/** A cue, a wish or a need: asking outright (a mere complaint does not), and where a title may start. */
-const strongAsk = (clause: string) => REQUEST_CUE.test(clause) || WISH.test(clause) || NEED.test(clause);
+/** A question about what something could do: "Could the map show all our fields?", "Can customers book…?" */
+const MODAL_QUESTION = /^(?:can|could|would|will)\s+\S[^?]*\?/i;
+
+/** A cue, a wish, a need or a modal question: asking outright (a mere complaint does not), and where a title may start. */
+const strongAsk = (clause: string) =>
+  REQUEST_CUE.test(clause) || WISH.test(clause) || NEED.test(clause) || MODAL_QUESTION.test(clause);
 
 /** How strongly a sentence or clause asks for something (0: not at all). */
 function askingSignals(text: string): number {
   let score = strongAsk(text) ? 2 : 0;
   if (CAPABILITY_QUESTION.test(text)) score += 1.5;
   if (COMPLAINT.test(text)) score += 1.5;
-  if (IMPERATIVE.test(text)) score += 1;
+  if (IMPERATIVE.test(text)) score += /^please\b/i.test(text) ? 2 : 1;
   if (REQUEST_LABEL.test(text)) score += 2;
   return score;
 }
@@ -285,6 +289,10 @@ const ULTIMATUM = new RegExp(
   String.raw`[\s,;:–—-]*\b(?:or(?:\s+else)?|otherwise|if\s+not)\b[\s,]*(?=${THREAT.source}).*$`,
   "i",
 );
+
+/** A better rating promised for the request ("Fix the sync and I'll change my rating") says how much it matters, like a threat. */
+const PROMISED_RATING =
+  /[\s,;:–—-]*\b(?:and|then)\s+(?:i|we)(?:['’]ll|\s+will|\s+would|['’]d)\s+(?:happily\s+|gladly\s+)?(?:change|update|raise|bump|give|make|edit)\b.*\b(?:rating|review|stars?)\b.*$/i;
 
 /** How strongly a sentence only sets the scene: who writes, how long, how many, praise, a heading. */
 function contextSignals(text: string): number {
@@ -349,7 +357,7 @@ function requestPart(sentence: string): string {
 
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN =
-  /^(a\s+suggestion|(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(to\s+)?be\s+able\s+to|for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ugh|hmm+)\b,?)\b[\s:,]*/i;
+  /^(a\s+suggestion|(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(to\s+)?be\s+able\s+to|for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ideally|ugh|hmm+)\b,?)\b[\s:,]*/i;
 /** "Is there a way for customers to skip a week": who should be able to is kept, as "Let customers skip a week". */
 const WAY_FOR = /^(?:is\s+there\s+)?(?:a|any)\s+way\s+for\s+([^,;:?]{1,40}?)\s+to\s+/i;
 /** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
@@ -368,9 +376,12 @@ const LABEL =
 /** Any short lead before a colon that asks nothing itself: "Notes from call w/ Rivera:", "Background:". */
 const SHORT_LEAD = /^([^:\n]{1,50}):\s+(?=\S)/;
 const SHORT_LEAD_MOST_WORDS = 7;
-/** A reporter described at length is context: "CFO at Brandt GmbH asked if…"; a bare "Customer asks if…" stays. */
+/**
+ * A reporter described at length is context: "CFO at Brandt GmbH asked if…"; a bare "Customer asks if…" stays.
+ * Whoever keeps asking is always a party ("The brewers keep asking if…"): only what they ask is the title.
+ */
 const REPORTED =
-  /^(.{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
+  /^(.{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me)|((?:keeps?|kept|(?:is|are)(?:\s+always)?)\s+asking))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
 const REPORTER_FEWEST_WORDS = 3;
 /**
  * Whoever asks, by their role or their name: "Customer says…", "Mariner Hotels needs…", "Our accountant
@@ -422,6 +433,105 @@ const ONE_CLAUSE_BREAK = /[,;:]\s|\s[-–—]\s/;
 
 const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
+// ---- a question or a passive turned into what to do (docs/ai.md, "Titles of pasted feedback") ----
+
+/** Participles that are not a verb and "-ed": "sent" is what "send" becomes. */
+const IRREGULAR_PARTICIPLES: Record<string, string> = {
+  sent: "send",
+  shown: "show",
+  hidden: "hide",
+  kept: "keep",
+  paid: "pay",
+  made: "make",
+  taken: "take",
+  given: "give",
+  seen: "see",
+  done: "do",
+  written: "write",
+  sold: "sell",
+  told: "tell",
+  built: "build",
+  bought: "buy",
+  chosen: "choose",
+  found: "find",
+  held: "hold",
+  brought: "bring",
+  drawn: "draw",
+  frozen: "freeze",
+  set: "set",
+  put: "put",
+  split: "split",
+  cut: "cut",
+  read: "read",
+  run: "run",
+  left: "leave",
+  filled: "fill",
+};
+
+/**
+ * The verb a participle comes from: "scanned" → "scan", "archived" → "archive", "copied" → "copy",
+ * "exported" → "export"; null when the word is no participle.
+ */
+function verbOfParticiple(word: string): string | null {
+  const lower = word.toLowerCase();
+  const irregular = IRREGULAR_PARTICIPLES[lower];
+  if (irregular) return irregular;
+  if (!/^\p{L}{3,}ed$/u.test(lower) || /eed$/.test(lower)) return null;
+  const stem = lower.slice(0, -2);
+  if (stem.endsWith("i")) return `${stem.slice(0, -1)}y`;
+  if (/([bgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
+  // The "e" the participle dropped: "shared", "scheduled", "merged", "priced", "enabled", "issued".
+  const dropsE =
+    (/^[^aeiou]*[aeiouy][^aeiouwxy]$/.test(stem) && !/[aeiou]{2}/.test(stem)) ||
+    /(?:at|ut|ul|iz|yz|v|ar|ir|ur|let|ov|[rn]g|[^n]c|[rn]c(?<!sync)|[^aeioul]l|u)$/.test(stem);
+  return dropsE ? `${stem}e` : stem;
+}
+
+/** Who or what a question or a passive is about: "the route list", "sent reports", "each service". */
+const THING = String.raw`(?!(?:i|we|you|u|they|he|she|it|this|that|there|which|who|what|someone|anyone)\b)([^,;:?!]{2,50}?)`;
+/** "Could the route list be updated automatically…", "invoices can be sent by WhatsApp": a passive wish. */
+const PASSIVE_ASK = new RegExp(
+  String.raw`^(?:(?:can|could|would|will|should)\s+${THING}\s+|${THING}\s+(?:can|could|should|would|will|must|might)\s+)((?:also|automatically|easily|then|just)\s+)?be\s+(?:(automatically|easily|also)\s+)?(\p{L}+)\b\s*`,
+  "iu",
+);
+const THING_MOST_WORDS = 6;
+
+/** Verbs a question about what the product can do asks with: "Can the calendar show…", "Could each service have…". */
+const ASKED_VERB =
+  /^(?:show|display|list|include|send|remember|sync|import|export|keep|close|open|fill|generate|calculate|use|accept|work|go|appear|hold|print|track|warn|notify|remind|update|sort|group|filter|count|start|stop|repeat|handle|recogni[sz]e|detect|suggest|pick|read|link|pull|push|highlight|offer|take|load|save|search|find|match|add|mark|tell|alert|have|get|support|run|allow|skip|refresh|split|merge|store|hide|check|book|pay|see|view|edit|change|set|create|share|download|upload|sign|scan|reset|switch|move|copy|default|connect|integrate|come|be)$/i;
+/** "Can the map show…?", "Could drivers sign…?", "Can it remember…?" (a question to us, "can you", is a lead-in). */
+const ASKED_OF = /^(?:can|could|would|will)\s+(?!(?:you|u|we|i)\b)(.+)$/i;
+const ASKED_SUBJECT_MOST_WORDS = 4;
+
+/**
+ * A question about what something could do, as what to do: "Could the map show all our fields together?"
+ * reads "Let the map show all our fields together", "Can it remember my filter?" reads "Remember my filter",
+ * "Are there plans to support X?" reads "Support X"; a passive wish names the doing first: "invoices could be
+ * sent by WhatsApp" reads "Send invoices by WhatsApp".
+ */
+function asWhatToDo(title: string): string {
+  const passive = PASSIVE_ASK.exec(title);
+  const thing = passive?.[1] ?? passive?.[2];
+  const verb = passive && verbOfParticiple(passive[5]!);
+  if (passive && thing && verb && wordCount(thing) <= THING_MOST_WORDS && !NOT_A_PARTY.test(thing)) {
+    const how = passive[3] ?? passive[4];
+    const rest = title.slice(passive[0].length);
+    const named = /^\p{Lu}\p{Ll}/u.test(thing) ? thing[0]!.toLowerCase() + thing.slice(1) : thing;
+    return [verb, named, how?.trim(), rest].filter(Boolean).join(" ");
+  }
+  const asked = ASKED_OF.exec(title);
+  if (!asked) return title;
+  const words = asked[1]!.split(/\s+/);
+  if (/^it$/i.test(words[0]!) && ASKED_VERB.test(words[1] ?? "")) return words.slice(1).join(" ");
+  if (/^there$/i.test(words[0]!) && /^be$/i.test(words[1] ?? "")) return words.slice(2).join(" ");
+  for (let at = 1; at <= Math.min(ASKED_SUBJECT_MOST_WORDS, words.length - 1); at++) {
+    if (ASKED_VERB.test(words[at]!) && !/^(?:the|a|an|our|my|their|each|every|all)$/i.test(words[at - 1]!)) {
+      return `let ${words.slice(0, at).join(" ")} ${words.slice(at).join(" ")}`;
+    }
+  }
+  return title;
+}
+
 /** The title without what introduces, reports or rates the request: one pass of each rule. */
 function withoutFraming(title: string): string {
   let rest = title.replace(LIST_ITEM, "").replace(LABEL, "");
@@ -433,7 +543,7 @@ function withoutFraming(title: string): string {
   ) {
     rest = rest.slice(lead[0].length);
   }
-  rest = rest.replace(WAY_FOR, "let $1 ").replace(LEAD_IN, "").replace(ASK_IS, "");
+  rest = asWhatToDo(rest.replace(WAY_FOR, "let $1 ").replace(LEAD_IN, "").replace(ASK_IS, ""));
   const wantedBy = WANTED_BY.exec(rest);
   if (
     wantedBy &&
@@ -449,7 +559,9 @@ function withoutFraming(title: string): string {
   const wondered = WONDERED.exec(rest);
   if (
     reported &&
-    (wordCount(reported[1]!) >= REPORTER_FEWEST_WORDS || isParty(reported[1]!)) &&
+    (wordCount(reported[1]!) >= REPORTER_FEWEST_WORDS ||
+      isParty(reported[1]!) ||
+      reported[2] !== undefined) &&
     !REQUEST_CUE.test(reported[1]!)
   ) {
     rest = rest.slice(reported[0].length).replace(ENABLING, "");
@@ -591,20 +703,36 @@ const ANSWER = /^[-–—]\s/;
 const ANSWERED_QUESTION = 3;
 
 /**
- * An ask split over two sentences ("We run three locations. It would help to see them in one report."): a
- * title whose object is "them" or "those" names the plural the sentence before ends on ("See three
- * locations in one report").
+ * An ask split over two sentences ("We have 12 buildings with their own meters. Can we compare them in one
+ * chart?"): a title whose object is "them", "those", "it" or "this" names what a sentence before says the
+ * writer has, runs or keeps, of the same number ("Compare 12 buildings in one chart"), or else the plural
+ * the sentence before ends on ("We run four food trucks. It would help to see them…").
  */
-const POINTING_OBJECT = /^(\p{L}+)\s+(?:them|those)\b/iu;
+const POINTING_OBJECT =
+  /^((?:let\s+[^,;:]{1,40}?\s+)?\p{L}+)\s+(them|those|it|this)\b(?!\s+(?:possible|easier|easy|clear|happen|work)\b)/iu;
+const HELD_THING =
+  /\b(?:have|has|had|run|runs|own|owns|keep|keeps|manage|manages|use|uses|operate|operates|sell|sells|got)\s+((?:(?:a|an|the|our|my|their|all|both|several|many|two|three|four|five|six|seven|eight|nine|ten|\d[\d,]*)\s+)?(?:[\p{L}-]+\s+){0,2}?([\p{L}-]+?)(?:\s+of\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+?)?)(?=\s+(?:with|in|on|at|for|from|that|which|who|where|and|but|across|over|to)\b|\s*[,;:.!?…]|\s*$)/iu;
 const LAST_PLURAL =
   /(?:^|\s)((?:(?:the|our|my|their|all|both|several|many|two|three|four|five|six|\d+)\s+)?(?:[\p{L}-]+\s+)?[\p{L}-]+s)\s*[.!?…]*$/iu;
+const SOUNDS_PLURAL = /[^s]s$/i;
+/** How many sentences back a pronoun may point. */
+const ANTECEDENT_SENTENCES = 2;
 
-function withAntecedent(title: string, before: string | undefined): string {
+function withAntecedent(title: string, before: readonly string[]): string {
   const pointing = POINTING_OBJECT.exec(title);
-  const plural = before && LAST_PLURAL.exec(before.trim())?.[1];
-  if (!pointing || !plural || /^(?:us|its|this|is|was|has|does)$/i.test(plural)) return title;
-  const named = `${pointing[1]} ${plural}${title.slice(pointing[0].length)}`;
-  return named.length <= TITLE_MOST_CHARS ? named : title;
+  if (!pointing) return title;
+  const plural = /^th/i.test(pointing[2]!) && !/^this$/i.test(pointing[2]!);
+  let named: string | undefined;
+  for (const sentence of before.slice(-ANTECEDENT_SENTENCES).reverse()) {
+    const held = HELD_THING.exec(sentence);
+    if (held && SOUNDS_PLURAL.test(held[2]!) === plural) named = held[1]!.replace(/^an?\s+/i, "the ");
+    else if (plural && sentence === before[before.length - 1]) named = LAST_PLURAL.exec(sentence.trim())?.[1];
+    if (named && !/^(?:us|its|this|is|was|has|does)$/i.test(named)) break;
+    named = undefined;
+  }
+  if (!named) return title;
+  const titled = `${pointing[1]} ${named}${title.slice(pointing[0].length)}`;
+  return titled.length <= TITLE_MOST_CHARS ? titled : title;
 }
 
 /**
@@ -618,7 +746,7 @@ export function titleOf(cleaned: string): string {
   const sentences = sentencesOf(cleaned);
   const candidates = sentences.map((written, index) => {
     const said = written.replace(QUOTE_MARK, "");
-    const part = requestPart(said.replace(ULTIMATUM, "") || said);
+    const part = requestPart(said.replace(ULTIMATUM, "").replace(PROMISED_RATING, "") || said);
     const title = titleFrom(part);
     const namesSomething = contentWords(title) > 0;
     const answered = said.endsWith("?") && ANSWER.test(sentences[index + 1] ?? "");
@@ -633,15 +761,14 @@ export function titleOf(cleaned: string): string {
     if (at === -1 || candidate.score > candidates[at]!.score) at = index;
   });
   if (at !== -1 && onlyComplains(candidates[at]!.part)) {
-    const neighbours = [candidates[at - 1], candidates[at + 1]].filter((next) => next !== undefined);
-    const wishNextToIt = neighbours
-      .filter((next) => next.namesSomething && wishes(next.part))
+    const wish = candidates
+      .filter((other) => other.namesSomething && wishes(other.part))
       .sort((one, other) => other.score - one.score)[0];
-    if (wishNextToIt) at = candidates.indexOf(wishNextToIt);
+    if (wish) at = candidates.indexOf(wish);
   }
   const chosen = candidates[at]?.title;
   const title =
-    (chosen && withAntecedent(chosen, sentences[at - 1])) ||
+    (chosen && withAntecedent(chosen, sentences.slice(0, Math.max(at, 0)))) ||
     cleaned.slice(0, TITLE_MOST_CHARS).trim() ||
     "Feedback";
   return title[0]!.toUpperCase() + title.slice(1);

@@ -148,7 +148,7 @@ describe("the title is the request, short, from any paste", () => {
     const whatsapp = await extract(
       "@channel heads up from CS: customer asks if invoices can be sent by WhatsApp",
     );
-    expect(whatsapp.title).toBe("Invoices can be sent by WhatsApp");
+    expect(whatsapp.title).toBe("Send invoices by WhatsApp");
     const partners = await extract(
       "From our call with Harbor Dental (12 seats): they need every invoice approved by two partners before it goes out.",
     );

@@ -8,8 +8,8 @@ import { createAiTestApp } from "./support";
  * that says who writes. The fixture's held-out half was never looked at while the rules were written; its
  * accuracy and the tuning half's are held at what they reached, less a margin of about three items.
  */
-const HELD_OUT_AT_LEAST = 0.88; // reached 0.919 (91 of 99)
-const TUNING_AT_LEAST = 0.96; // reached 0.991 (108 of 109)
+const HELD_OUT_AT_LEAST = 0.85; // reached 0.871 (128 of 147)
+const TUNING_AT_LEAST = 0.97; // reached 0.993 (144 of 145)
 
 describe("from-text titles of feedback it never saw", () => {
   test("the fixture's held-out and tuning halves keep their accuracy", async () => {
@@ -51,7 +51,7 @@ describe("the sentence that asks wins over the one that sets the scene", () => {
       localTitle(
         "Head of nursing at St Anne's (240 beds) asked whether shift handovers can be signed on a tablet.",
       ),
-    ).toBe("Shift handovers can be signed on a tablet");
+    ).toBe("Sign shift handovers on a tablet");
     expect(localTitle("Happy overall. Would upgrade to the team plan if we had shared templates.")).toBe(
       "Shared templates",
     );
@@ -164,7 +164,7 @@ describe("a letter's closing courtesies are never the request", () => {
     ).toBe("Print the day's route sheet for each driver");
     expect(
       localTitle("Feel free to reach out to me. Could the calendar show public holidays for each country?"),
-    ).toBe("Could the calendar show public holidays for each country");
+    ).toBe("Let the calendar show public holidays for each country");
     expect(
       localTitle("Let me know if you need more details. A bulk delete for old tickets would help."),
     ).toBe("A bulk delete for old tickets");
@@ -311,6 +311,18 @@ describe("an ask split over sentences or clauses keeps its object", () => {
     );
   });
 
+  test("'them' or 'it' names what the writer has, of the same number, not the last noun", () => {
+    expect(
+      localTitle("We have 30 greenhouses with their own sensors. Can we compare them on one screen?"),
+    ).toBe("Compare 30 greenhouses on one screen");
+    expect(localTitle("We keep a list of trusted suppliers in Excel. Could we import it into the app?")).toBe(
+      "Import the list of trusted suppliers into the app",
+    );
+    expect(localTitle("We have three padel courts. Can members book them by the hour?")).toBe(
+      "Let members book three padel courts by the hour",
+    );
+  });
+
   test("an aside between commas goes before the object is cut away", () => {
     expect(
       localTitle(
@@ -327,6 +339,82 @@ describe("an ask split over sentences or clauses keeps its object", () => {
     );
     expect(title.length).toBeLessThanOrEqual(80);
     expect(title).toBe("Add a button on the member profile page that exports all past visits…");
+  });
+});
+
+describe("a question or a passive wish reads as what to do", () => {
+  test("a question about what something could do", () => {
+    expect(localTitle("Hello, we grow apples on 5 orchards. Could the map show every orchard at once?")).toBe(
+      "Let the map show every orchard at once",
+    );
+    expect(localTitle("Could drivers see tomorrow's route the evening before?")).toBe(
+      "Let drivers see tomorrow's route the evening before",
+    );
+    expect(localTitle("Can it remember the last warehouse I picked?")).toBe(
+      "Remember the last warehouse I picked",
+    );
+    expect(localTitle("Are there any plans to support Apple Wallet passes?")).toBe(
+      "Support Apple Wallet passes",
+    );
+    expect(localTitle("Is there an export of all bookings for the accountant?")).toBe(
+      "Export of all bookings for the accountant",
+    );
+  });
+
+  test("a passive wish names the doing first, whatever the participle", () => {
+    expect(localTitle("would be nice if quotes could be sent by WhatsApp")).toBe("Send quotes by WhatsApp");
+    expect(localTitle("Ideally old tickets would be archived after 90 days.")).toBe(
+      "Archive old tickets after 90 days",
+    );
+    expect(localTitle("Could the receipts be copied to our shared drive?")).toBe(
+      "Copy the receipts to our shared drive",
+    );
+    expect(localTitle("Orders should be scanned at the door.")).toBe("Scan orders at the door");
+    expect(localTitle("Members are always asking if the timetable could be printed.")).toBe(
+      "Print the timetable",
+    );
+  });
+
+  test("'dietary needs' is a thing, not a need: the wish after it is the request", () => {
+    expect(
+      localTitle(
+        "Parents fill in dietary needs on paper at the gate. Ideally, dietary needs would be entered in the app when booking.",
+      ),
+    ).toBe("Enter dietary needs in the app when booking");
+  });
+});
+
+describe("a sentence that asks wins over one that only complains or bargains", () => {
+  test("a complaint gives way to a question anywhere in the message", () => {
+    expect(
+      localTitle(
+        "The export can't be filtered by date. Our auditors complain every quarter. " +
+          "Could exports be limited to one financial year?",
+      ),
+    ).toBe("Limit exports to one financial year");
+  });
+
+  test("an order said with please wins over a need stated with a complaint", () => {
+    expect(
+      localTitle(
+        "Event bookings need the number of children, but the form only asks for adults. " +
+          "Please add a children field to event bookings.",
+      ),
+    ).toBe("Add a children field to event bookings");
+  });
+
+  test("whoever keeps asking is a party, not the title", () => {
+    expect(
+      localTitle("Our choir leaders keep asking whether rehearsal notes can be pinned to the top."),
+    ).toBe("Pin rehearsal notes to the top");
+  });
+
+  test("a better rating promised for the request is no part of it", () => {
+    expect(
+      localTitle(
+        "2 stars. Reports load slowly on big accounts. Add a cached summary and I will happily update my review.",
+      ),
+    ).toBe("Add a cached summary");
   });
 });
 
