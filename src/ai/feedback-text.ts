@@ -170,7 +170,8 @@ const ABBREVIATIONS = new Set([
 
 /**
  * Sentences: broken at a line break, and at `.`, `!`, `?` or `…` followed by a space, but never inside a
- * number or a version ("$3.1k", "v2.5": no space follows) nor after a common abbreviation or an initial.
+ * number or a version ("$3.1k", "v2.5": no space follows) nor after a common abbreviation, an initial or a
+ * list's numbering ("2. Show weekends").
  */
 export function sentencesOf(text: string): string[] {
   const found: string[] = [];
@@ -180,7 +181,8 @@ export function sentencesOf(text: string): string[] {
     if (end[0] === ".") {
       const before = /(\S+)$/.exec(text.slice(start, end.index))?.[1] ?? "";
       const word = before.toLowerCase().replace(/^[("'[]+/, "");
-      if (ABBREVIATIONS.has(word) || /^\p{Lu}$/u.test(before)) continue;
+      const numbering = /(?:^|\n)[ \t]*\d{1,2}$/.test(text.slice(0, end.index));
+      if (ABBREVIATIONS.has(word) || /^\p{Lu}$/u.test(before) || numbering) continue;
     }
     found.push(text.slice(start, stop));
     start = stop;
@@ -267,6 +269,7 @@ function askingSignals(text: string): number {
   if (CAPABILITY_QUESTION.test(text)) score += 1.5;
   if (COMPLAINT.test(text)) score += 1.5;
   if (IMPERATIVE.test(text)) score += /^please\b/i.test(text) ? 2 : 1;
+  else if (PASSIVE_ASK.test(text)) score += 1;
   if (REQUEST_LABEL.test(text)) score += 2;
   return score;
 }
@@ -307,13 +310,15 @@ function contextSignals(text: string): number {
   return score;
 }
 
-/** A listed item was written down as something wanted, whatever its words: it asks at least as a cue does. */
+/**
+ * A listed item was written down as something wanted, whatever its words: it asks as a cue does, and as
+ * much as the items beside it, so the first of a list ("Top asks: 1. … 2. a way to …") is its title.
+ */
 const LIST_ITEM_ASKS = 2;
 
 function titleScore(sentence: string): number {
   const body = sentence.replace(LIST_ITEM, "");
-  const asking = askingSignals(body);
-  return (body === sentence ? asking : Math.max(asking, LIST_ITEM_ASKS)) - contextSignals(body);
+  return (body === sentence ? askingSignals(body) : LIST_ITEM_ASKS) - contextSignals(body);
 }
 
 /** Where a sentence falls into clauses: the request of "Thanks for the fix, could you also add X" is its second. */
@@ -357,9 +362,13 @@ function requestPart(sentence: string): string {
 
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN =
-  /^(a\s+suggestion|(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|is\s+there\s+(a|any)\s+way\s+to|(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(to\s+)?be\s+able\s+to|for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ideally|ugh|hmm+)\b,?)\b[\s:,]*/i;
-/** "Is there a way for customers to skip a week": who should be able to is kept, as "Let customers skip a week". */
-const WAY_FOR = /^(?:is\s+there\s+)?(?:a|any)\s+way\s+for\s+([^,;:?]{1,40}?)\s+to\s+/i;
+  /^(a\s+suggestion|(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|(is\s+there\s+)?(a|any)\s+way\s+to|(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(to\s+)?be\s+able\s+to|for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ideally|ugh|hmm+)\b,?)\b[\s:,]*/i;
+/**
+ * "Is there a way for customers to skip a week", "Is it possible for sightings to be checked…": who or what
+ * should be able to is kept, as "Let customers skip a week".
+ */
+const WAY_FOR =
+  /^(?:(?:is\s+there\s+)?(?:a|any)\s+way|(?:(?:would|will|is)\s+)?(?:it\s+)?(?:be\s+)?pos+ible)\s+for\s+(?!(?:them|us|me|you|him|her|it)\b)([^,;:?]{1,40}?)\s+to\s+/i;
 /** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
 const ASK_NOUN =
   /(?:#1|main|biggest|big|top|only|one|number\s+one|first)\s+(?:ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|complaint|reason)/;
@@ -372,7 +381,7 @@ const ASK_LABEL = new RegExp(String.raw`^(?:(?:the|our|their|my|his|her)\s+)?${A
 
 /** A label before a colon ("Quick question:", "From CS:") is not the request either. */
 const LABEL =
-  /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|note|fyi|heads[\s-]?up|update|from\s+[^:\n]{1,60}|(?:customer|client|prospect|user)s?\s+(?:asks?|asked|requests?|requested|feedback|reports?|says|said|wrote))\s*:\s+/i;
+  /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|missing|wanted|needed|note|fyi|heads[\s-]?up|update|from\s+[^:\n]{1,60}|(?:customer|client|prospect|user)s?\s+(?:asks?|asked|requests?|requested|feedback|reports?|says|said|wrote))\s*:\s+/i;
 /** Any short lead before a colon that asks nothing itself: "Notes from call w/ Rivera:", "Background:". */
 const SHORT_LEAD = /^([^:\n]{1,50}):\s+(?=\S)/;
 const SHORT_LEAD_MOST_WORDS = 7;
@@ -469,15 +478,17 @@ const IRREGULAR_PARTICIPLES: Record<string, string> = {
 };
 
 /**
- * The verb a participle comes from: "scanned" → "scan", "archived" → "archive", "copied" → "copy",
- * "exported" → "export"; null when the word is no participle.
+ * The verb a participle or a gerund comes from: "scanned" → "scan", "archived" → "archive", "copied" →
+ * "copy", "exported" → "export", "showing" → "show", "sharing" → "share"; null when the word is neither.
  */
-function verbOfParticiple(word: string): string | null {
+function verbOf(word: string): string | null {
   const lower = word.toLowerCase();
   const irregular = IRREGULAR_PARTICIPLES[lower];
   if (irregular) return irregular;
-  if (!/^\p{L}{3,}ed$/u.test(lower) || /eed$/.test(lower)) return null;
-  const stem = lower.slice(0, -2);
+  const ending = /^\p{L}{2,}(ed|ing)$/u.exec(lower)?.[1];
+  if (!ending) return null;
+  const stem = lower.slice(0, -ending.length);
+  if (/eed$/.test(lower) || !/[aeiouy]/.test(stem)) return null;
   if (stem.endsWith("i")) return `${stem.slice(0, -1)}y`;
   if (/([bgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
   // The "e" the participle dropped: "shared", "scheduled", "merged", "priced", "enabled", "issued".
@@ -491,7 +502,7 @@ function verbOfParticiple(word: string): string | null {
 const THING = String.raw`(?!(?:i|we|you|u|they|he|she|it|this|that|there|which|who|what|someone|anyone)\b)([^,;:?!]{2,50}?)`;
 /** "Could the route list be updated automatically…", "invoices can be sent by WhatsApp": a passive wish. */
 const PASSIVE_ASK = new RegExp(
-  String.raw`^(?:(?:can|could|would|will|should)\s+${THING}\s+|${THING}\s+(?:can|could|should|would|will|must|might)\s+)((?:also|automatically|easily|then|just)\s+)?be\s+(?:(automatically|easily|also)\s+)?(\p{L}+)\b\s*`,
+  String.raw`^(?:(?:can|could|would|will|should|let)\s+${THING}\s+|${THING}\s+(?:can|could|should|would|will|must|might)\s+)((?:also|automatically|easily|then|just)\s+)?be\s+(?:(automatically|easily|also)\s+)?(\p{L}+)\b\s*`,
   "iu",
 );
 const THING_MOST_WORDS = 6;
@@ -502,22 +513,30 @@ const ASKED_VERB =
 /** "Can the map show…?", "Could drivers sign…?", "Can it remember…?" (a question to us, "can you", is a lead-in). */
 const ASKED_OF = /^(?:can|could|would|will)\s+(?!(?:you|u|we|i)\b)(.+)$/i;
 const ASKED_SUBJECT_MOST_WORDS = 4;
+/** "How about showing the space left?" reads "Show the space left". */
+const HOW_ABOUT = /^(?:how|what)\s+about\s+/i;
 
 /**
  * A question about what something could do, as what to do: "Could the map show all our fields together?"
  * reads "Let the map show all our fields together", "Can it remember my filter?" reads "Remember my filter",
- * "Are there plans to support X?" reads "Support X"; a passive wish names the doing first: "invoices could be
+ * "Are there plans to support X?" reads "Support X", "How about showing X?" reads "Show X"; a passive wish names the doing first: "invoices could be
  * sent by WhatsApp" reads "Send invoices by WhatsApp".
  */
 function asWhatToDo(title: string): string {
   const passive = PASSIVE_ASK.exec(title);
   const thing = passive?.[1] ?? passive?.[2];
-  const verb = passive && verbOfParticiple(passive[5]!);
+  const verb = passive && verbOf(passive[5]!);
   if (passive && thing && verb && wordCount(thing) <= THING_MOST_WORDS && !NOT_A_PARTY.test(thing)) {
     const how = passive[3] ?? passive[4];
     const rest = title.slice(passive[0].length);
     const named = /^\p{Lu}\p{Ll}/u.test(thing) ? thing[0]!.toLowerCase() + thing.slice(1) : thing;
     return [verb, named, how?.trim(), rest].filter(Boolean).join(" ");
+  }
+  const suggested = HOW_ABOUT.exec(title);
+  if (suggested) {
+    const rest = title.slice(suggested[0].length);
+    const verb = /^\p{L}+ing\b/u.test(rest) ? verbOf(rest.split(/\s/)[0]!) : null;
+    return verb ? `${verb}${rest.slice(rest.search(/\s|$/))}` : rest;
   }
   const asked = ASKED_OF.exec(title);
   if (!asked) return title;

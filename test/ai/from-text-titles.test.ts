@@ -8,8 +8,8 @@ import { createAiTestApp } from "./support";
  * that says who writes. The fixture's held-out half was never looked at while the rules were written; its
  * accuracy and the tuning half's are held at what they reached, less a margin of about three items.
  */
-const HELD_OUT_AT_LEAST = 0.85; // reached 0.871 (128 of 147)
-const TUNING_AT_LEAST = 0.97; // reached 0.993 (144 of 145)
+const HELD_OUT_AT_LEAST = 0.85; // reached 0.874 (146 of 167)
+const TUNING_AT_LEAST = 0.97; // reached 0.994 (171 of 172)
 
 describe("from-text titles of feedback it never saw", () => {
   test("the fixture's held-out and tuning halves keep their accuracy", async () => {
@@ -375,12 +375,52 @@ describe("a question or a passive wish reads as what to do", () => {
     );
   });
 
+  test("'how about', 'any way to', 'is it possible for X to' and a 'Missing:' label are frames", () => {
+    expect(localTitle("How about showing the remaining seats on each bus?")).toBe(
+      "Show the remaining seats on each bus",
+    );
+    expect(localTitle("What about sharing the playlist with the whole class?")).toBe(
+      "Share the playlist with the whole class",
+    );
+    expect(localTitle("Missing: a notes field on the delivery")).toBe("A notes field on the delivery");
+    expect(
+      localTitle("The gym has 6 squash courts. Any way to show them as booked or free on the screen?"),
+    ).toBe("Show 6 squash courts as booked or free on the screen");
+    expect(localTitle("Is it possible for reviews to be approved by a manager before they go live?")).toBe(
+      "Approve reviews by a manager before they go live",
+    );
+  });
+
+  test("a passive wish asks more than what a party is said to want", () => {
+    expect(
+      localTitle(
+        "The waitlist is first come first served but families want slots together. " +
+          "Families should be kept together on the waitlist.",
+      ),
+    ).toBe("Keep families together on the waitlist");
+  });
+
   test("'dietary needs' is a thing, not a need: the wish after it is the request", () => {
     expect(
       localTitle(
         "Parents fill in dietary needs on paper at the gate. Ideally, dietary needs would be entered in the app when booking.",
       ),
     ).toBe("Enter dietary needs in the app when booking");
+  });
+});
+
+describe("a list is titled by its first item", () => {
+  test("whatever the words of the items after it, numbered or not", () => {
+    expect(
+      localTitle(
+        "Wishlist from the front desk:\n1. loyalty points on the guest profile\n2. a way to text all guests\n3. bigger fonts",
+      ),
+    ).toBe("Loyalty points on the guest profile");
+    expect(
+      localTitle(
+        "Ideas from the volunteers:\n- shared rota for the weekend\n- please add shift swapping\n- a newsletter",
+      ),
+    ).toBe("Shared rota for the weekend");
   });
 });
 
