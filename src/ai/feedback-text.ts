@@ -500,9 +500,12 @@ function verbOf(word: string): string | null {
 
 /** Who or what a question or a passive is about: "the route list", "sent reports", "each service". */
 const THING = String.raw`(?!(?:i|we|you|u|they|he|she|it|this|that|there|which|who|what|someone|anyone)\b)([^,;:?!]{2,50}?)`;
-/** "Could the route list be updated automatically…", "invoices can be sent by WhatsApp": a passive wish. */
+/**
+ * "Could the route list be updated automatically…", "invoices can be sent by WhatsApp": a passive wish. What
+ * "will" be done is news, not a wish ("Old reports will be deleted after 30 days").
+ */
 const PASSIVE_ASK = new RegExp(
-  String.raw`^(?:(?:can|could|would|will|should|let)\s+${THING}\s+|${THING}\s+(?:can|could|should|would|will|must|might)\s+)((?:also|automatically|easily|then|just)\s+)?be\s+(?:(automatically|easily|also)\s+)?(\p{L}+)\b\s*`,
+  String.raw`^(?:(?:can|could|would|will|should|let)\s+${THING}\s+|${THING}\s+(?:can|could|should|would|must)\s+)((?:also|automatically|easily|then|just)\s+)?be\s+(?:(automatically|easily|also)\s+)?(\p{L}+)\b\s*`,
   "iu",
 );
 const THING_MOST_WORDS = 6;

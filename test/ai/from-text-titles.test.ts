@@ -373,6 +373,10 @@ describe("a question or a passive wish reads as what to do", () => {
     expect(localTitle("Members are always asking if the timetable could be printed.")).toBe(
       "Print the timetable",
     );
+    // What "will" be done is news, not a wish.
+    expect(localTitle("Old reports will be deleted after 30 days.")).toBe(
+      "Old reports will be deleted after 30 days",
+    );
   });
 
   test("'how about', 'any way to', 'is it possible for X to' and a 'Missing:' label are frames", () => {
