@@ -511,11 +511,16 @@ const PASSIVE_ASK = new RegExp(
 const THING_MOST_WORDS = 6;
 
 /** Verbs a question about what the product can do asks with: "Can the calendar show…", "Could each service have…". */
-const ASKED_VERB =
-  /^(?:show|display|list|include|send|remember|sync|import|export|keep|close|open|fill|generate|calculate|use|accept|work|go|appear|hold|print|track|warn|notify|remind|update|sort|group|filter|count|start|stop|repeat|handle|recogni[sz]e|detect|suggest|pick|read|link|pull|push|highlight|offer|take|load|save|search|find|match|add|mark|tell|alert|have|get|support|run|allow|skip|refresh|split|merge|store|hide|check|book|pay|see|view|edit|change|set|create|share|download|upload|sign|scan|reset|switch|move|copy|default|connect|integrate|come|be)$/i;
+const ASKED_VERB = String.raw`(?:show|display|list|include|send|remember|sync|import|export|keep|close|open|fill|generate|calculate|use|accept|work|go|appear|hold|print|track|warn|notify|remind|update|sort|group|filter|count|start|stop|repeat|handle|recogni[sz]e|detect|suggest|pick|read|link|pull|push|highlight|offer|take|load|save|search|find|match|add|mark|tell|alert|have|get|support|run|allow|skip|refresh|split|merge|store|hide|check|book|pay|see|view|edit|change|set|create|share|download|upload|sign|scan|reset|switch|move|copy|default|connect|integrate|come|be)(?= |$)`;
 /** "Can the map show…?", "Could drivers sign…?", "Can it remember…?" (a question to us, "can you", is a lead-in). */
 const ASKED_OF = /^(?:can|could|would|will)\s+(?!(?:you|u|we|i)\b)(.+)$/i;
-const ASKED_SUBJECT_MOST_WORDS = 4;
+/** What is asked of: at most four words before the verb, not ending on "the", "each"… ("Could the map show…"). */
+const ASKED_SUBJECT = new RegExp(
+  String.raw`^((?:\S+ ){0,3}?\S+)(?<!(?:^| )(?:the|a|an|our|my|their|each|every|all)) (?=${ASKED_VERB})`,
+  "i",
+);
+/** Questions about what the product does, asked of nobody: "Can it remember my filter?", "Could there be…". */
+const ASKED_OF_NOBODY = [new RegExp(String.raw`^it (?=${ASKED_VERB})`, "i"), /^there be(?: |$)/i];
 /** "How about showing the space left?" reads "Show the space left". */
 const HOW_ABOUT = /^(?:how|what)\s+about\s+/i;
 
@@ -543,15 +548,21 @@ function asWhatToDo(title: string): string {
   }
   const asked = ASKED_OF.exec(title);
   if (!asked) return title;
-  const words = asked[1]!.split(/\s+/);
-  if (/^it$/i.test(words[0]!) && ASKED_VERB.test(words[1] ?? "")) return words.slice(1).join(" ");
-  if (/^there$/i.test(words[0]!) && /^be$/i.test(words[1] ?? "")) return words.slice(2).join(" ");
-  for (let at = 1; at <= Math.min(ASKED_SUBJECT_MOST_WORDS, words.length - 1); at++) {
-    if (ASKED_VERB.test(words[at]!) && !/^(?:the|a|an|our|my|their|each|every|all)$/i.test(words[at - 1]!)) {
-      return `let ${words.slice(0, at).join(" ")} ${words.slice(at).join(" ")}`;
-    }
-  }
-  return title;
+  const question = asked[1]!.split(/\s+/).join(" ");
+  const impersonal = ASKED_OF_NOBODY.find((rule) => rule.test(question));
+  if (impersonal) return question.replace(impersonal, "");
+  return lettingWho(question, ASKED_SUBJECT) ?? title;
+}
+
+/**
+ * Who should be able to do something, named before what they do: "Is there a way for customers to skip a
+ * week", "drivers to capture a photo" and "Could the map show all our fields?" read "Let customers skip a
+ * week", "Let drivers capture a photo", "Let the map show all our fields". The rule captures who, and its
+ * match ends where what they do starts; null when it does not match.
+ */
+function lettingWho(title: string, whoThenDoing: RegExp): string | null {
+  const found = whoThenDoing.exec(title);
+  return found ? `let ${found[1]} ${title.slice(found[0].length)}` : null;
 }
 
 /** The title without what introduces, reports or rates the request: one pass of each rule. */
@@ -565,7 +576,8 @@ function withoutFraming(title: string): string {
   ) {
     rest = rest.slice(lead[0].length);
   }
-  rest = asWhatToDo(rest.replace(WAY_FOR, "let $1 ").replace(LEAD_IN, "").replace(ASK_IS, ""));
+  rest = lettingWho(rest, WAY_FOR) ?? rest;
+  rest = asWhatToDo(rest.replace(LEAD_IN, "").replace(ASK_IS, ""));
   const wantedBy = WANTED_BY.exec(rest);
   if (
     wantedBy &&
@@ -576,7 +588,7 @@ function withoutFraming(title: string): string {
   ) {
     rest = rest.slice(wantedBy[0].length);
   }
-  rest = rest.replace(PEOPLE_ABLE, "let $1 ");
+  rest = lettingWho(rest, PEOPLE_ABLE) ?? rest;
   const reported = REPORTED.exec(rest);
   const wondered = WONDERED.exec(rest);
   if (
