@@ -135,7 +135,7 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
   ),
   anywhere(
     "a native app",
-    /\b((mobile|native|desktop|iphone|ipad|ios|android|mac|windows)\s+(app|application|client|version)s?|app\s+for\s+(ios|android|iphone|ipad|mac|windows)|app\s+store|play\s+store|home[\s-]screen|push\s+notifications?|apple\s+watch|widgets?\s+for\s+(the\s+)?(iphone|ipad|android|ios))\b/i,
+    /\b((mobile|native|desktop|iphone|ipad|ios|android|mac|windows)\s+(app|application|client|version)s?|app\s+for\s+(ios|android|iphone|ipad|mac|windows)|app\s+store|play\s+store|(add\w*|sav\w*|pin\w*|put)\s+(\S+\s+){0,3}to\s+(the\s+|my\s+|their\s+|your\s+)?home[\s-]screen|home[\s-]screen\s+(widgets?|icons?|shortcuts?)|push\s+notifications?|apple\s+watch|widgets?\s+for\s+(the\s+)?(iphone|ipad|android|ios))\b/i,
   ),
   anywhere(
     "real-time collaboration or messaging",
@@ -164,7 +164,7 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
   ),
   anywhere(
     "roles and permissions",
-    /\b(permissions?|roles?|access\s+levels?|access\s+control|(should\s+not|shouldn't|can't|cannot)\s+(be\s+able\s+to\s+)?see)\b/i,
+    /\b(permissions?|roles?|access\s+levels?|access\s+control|(should\s+not|shouldn't|must\s+not|mustn't)\s+(be\s+able\s+to\s+)?see)\b/i,
   ),
   anywhere(
     "a portal for another kind of user",
@@ -282,6 +282,16 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
 const PLACE =
   /\b(on|in|at|from|to|inside)\s+(the|our|my|each|every)\s+(\S+\s+){0,3}?(page|form|screen|tab|list|view|menu|email|app|window|dialog|popup|sidebar|settings|panel|slip|receipt)s?\b/gi;
 
+/**
+ * A wording quoted in a title: "still says 'Thanks for your donation'". Quoted words are the text being
+ * discussed, not the work, so no large sign is read inside them. An apostrophe inside a word ("Client's")
+ * opens no quotation.
+ */
+const QUOTED = new RegExp(
+  `(?<=^|[\\s(])${QUOTE}[^'"\u2018\u2019\u201c\u201d]{1,60}${QUOTE}(?=$|[\\s.,;:!?)])`,
+  "g",
+);
+
 /** At most this many words (title and description) is a one-line request. */
 const ONE_LINE_WORDS = 12;
 
@@ -345,7 +355,7 @@ export function effortOf(request: SizedRequest): Effort {
   const text = `${request.title} ${description}`;
   const titleSmall = firstSign(SMALL_SIGNS, request.title, false);
   const large =
-    firstSign(LARGE_SIGNS, request.title.replace(PLACE, " "), false) ??
+    firstSign(LARGE_SIGNS, request.title.replace(QUOTED, " ").replace(PLACE, " "), false) ??
     (titleSmall
       ? undefined
       : (productIn(request.title) ?? firstSign(LARGE_SIGNS, description, true) ?? productIn(description)));

@@ -151,6 +151,24 @@ describe("reading title and description", () => {
     expect(productNamedIn("two-way sync with quickbooks online")).toBe("QuickBooks");
   });
 
+  test("quoted words are the wording discussed, not the work", () => {
+    const effort = sized("Order confirmation page still says 'Thanks for your donation'");
+    expect(effort.kind).toBe("small");
+    expect(effort.words).toContain("a wording change");
+  });
+
+  test("the app's own home screen is no native app; adding to the phone's home screen is", () => {
+    expect(sized("Check-in resets", "After 30 seconds it jumps back to the home screen.").kind).not.toBe(
+      "large",
+    );
+    expect(sized("Members want to add the timetable to their home screen").words).toContain("a native app");
+  });
+
+  test("someone who can't see a thing reports it missing; only 'should not see' asks for permissions", () => {
+    expect(sized("Clients can't see our cancellation policy").kind).not.toBe("large");
+    expect(sized("Trainers should not see each other's clients").words).toContain("roles and permissions");
+  });
+
   test("a compound is no sign: a white-label report is not a label", () => {
     expect(sized("White-label the client reports").kind).not.toBe("small");
   });
