@@ -88,6 +88,9 @@ export const OTHER_PRODUCTS: readonly string[] = [
   "Google Classroom",
   "Canvas",
   "Moodle",
+  "Booking.com",
+  "Expedia",
+  "Airbnb",
 ];
 
 /** Product names that are also common words count only when written with their capital: "pinch and zoom". */
@@ -127,7 +130,7 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
   ),
   anywhere(
     INTEGRATION,
-    /\b(integrat\w*|two[\s-]way(\s+sync\w*)?|(re)?sync(s|ed|ing|hroni[sz]\w*)?|connect(ed|ion)?\s+(to|with)|telephony|voip|dial(l)?er|log\s+(my\s+|our\s+)?(phone\s+)?calls|phone\s+calls|voice\s+(support|calls?)|carriers?)\b/i,
+    /\b(integrat\w*|two[\s-]way(\s+sync\w*)?|(re)?sync(s|ed|ing|hroni[sz]\w*)?|connect(ed|ion)?\s+(to|with)|telephony|voip|dial(l)?er|log\s+(my\s+|our\s+)?(phone\s+)?calls|phone\s+calls|voice\s+(support|calls?)|carriers?|bank\s+feeds?|open\s+banking|channel\s+manager|(from|to|into|with)\s+(my|our|the|their)\s+bank\b|straight\s+(to|from|into)\s+(the|their|our)\s+(\S+\s+){0,2}(system|court|insurers?|labs?|bank|government|council|portal))\b/i,
   ),
   anywhere(
     "offline use",
@@ -199,6 +202,42 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
     /\b(ai|a\.i\.|artificial\s+intelligence|machine\s+learning|gpt|chatgpt|llm|auto[\s-]?(tag|categori[sz]e|suggest)\w*|suggest\w*\s+(\w+\s+){0,3}automatically|scan(ning)?\s+(receipts?|documents?|invoices?|business\s+cards?)|(fill|read)\s+(in\s+)?(\S+\s+){0,5}automatically)\b/i,
   ),
   anywhere("search inside documents", /\b(full[\s-]text\s+search|search\s+inside|ocr)\b/i),
+  anywhere(
+    "a calculation that follows rules",
+    /\b(commissions?|prorat\w*|pro[\s-]rata|(statutory|late[\s-]payment)\s+interest|(city|tourist|sales|income|payroll|council|withholding)\s+tax(es)?|(work|works|working)\s+out\s+(the|how|what)\s+\w+|calculat\w*\s+(the|how|what)\s+\w+|\d+(\.\d+)?\s*%\s+(of|above|below)\s+(the\s+)?\w+)\b/i,
+  ),
+  anywhere(
+    "compliance with a law or a scheme's rules",
+    /\b(legally\s+required|required\s+by\s+law|statutory|regulat(or|ors|ion|ions|ory)|(for|pass)\s+(the|an|our)\s+(\S+\s+)?audit|auditors?|e-?invoic\w*|e-?filing|electronic\s+filing|making\s+tax\s+digital|wcag|accessibility\s+audit)\b/i,
+  ),
+  anywhere(
+    "the product acting on its own",
+    /\b((get|gets|pull|pulls|go|goes|come|comes|charge|charges|move|moves|adjust|adjusts|assign|assigns|reorder|reorders|match|matches|reconcile|reconciles|generate|generates)\s+(\S+\s+){0,5}?(automatically|on\s+(its|their)\s+own|by\s+itself)|without\s+(us\s+|me\s+|anyone\s+)?(having\s+to\s+)?(typ|re-?typ|re-?enter|copy|key)\w*)\b/i,
+  ),
+  anywhere(
+    "a device (scanner, printer, card reader, kiosk)",
+    /\b((barcode\s+)?scanners?|(thermal|label|receipt)\s+printers?|printers?|card\s+(readers?|terminals?)|kiosks?|turnstiles?|encoders?|key\s*cards?|rfid|nfc|bluetooth|ticket\s+machines?|scan\w*\s+(\S+\s+){0,3}?(tickets?|codes?|qr|barcodes?|badges?)|(ipad|tablet)s?\s+(at|in|on)\s+(the\s+)?(reception|front\s+desk|door|entrance|counter|foyer))\b/i,
+  ),
+  anywhere(
+    "a bulk operation across records",
+    /\b(in\s+bulk|bulk\s+\w+|in\s+one\s+go|(all|\d+\s+\w+)\s+at\s+once|each\s+one\s+separately|one\s+by\s+one|mass\s+(email|update|edit|delete|message)\w*|across\s+(all|every|past)\s+\w+)\b/i,
+  ),
+  anywhere(
+    "a forecast or a recommendation",
+    /\b(forecast\w*|predict\w*|recommendations|optimi[sz]\w*|dynamic\s+pricing|estimate\s+(this|next|the|how|what|our|my)\b)/i,
+  ),
+  anywhere(
+    "a new tool of its own",
+    /\b(seating\s+(charts?|plans?)|seat\s+maps?|floor\s+plans?|draw\w*\s+(\S+\s+){0,3}on\s+(a|the)\s+map|generat\w*\s+(\S+\s+){0,3}from\s+(a\s+)?templates?|mail\s+merge|sell\w*\s+(\S+\s+){0,3}(online|on\s+(our|the|my)\s+(web)?site))\b/i,
+  ),
+  title(
+    "a new tool of its own",
+    /^(\S+\s+){0,3}?(calendar|planner|tracker|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
+  ),
+  anywhere(
+    "self-service for another kind of user",
+    /\b((let|allow)\s+(guests|visitors|attendees|buyers|members|customers|clients|patients|students|parents|tenants|teachers)\s+(to\s+)?(choose|pick|book|join|resell|sell|redeem|request|submit|upload|pay|log\s*in|sign\s*in)|(guests|visitors|attendees|buyers|members|customers|clients|patients|students|parents|tenants|teachers)\s+((should\s+be\s+able\s+to|can)\s+)?(choose|pick|join|resell|redeem)|(guests|visitors|attendees|buyers|teachers)\s+(book|request)s?)\b/i,
+  ),
 ];
 
 /** Quotation marks users write around a wording: 'Pupil', "Bill to", ‘Client’, “Paid”. */

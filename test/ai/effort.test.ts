@@ -98,6 +98,26 @@ describe("larger builds a product manager recognises", () => {
     ["Self-hosted version", null, "security or hosting work"],
     ["GDPR compliance", null, "security or hosting work"],
     ["Full-text search inside attached PDFs", null, "search inside documents"],
+    // New capabilities said without a size word (a fresh set of hotels, gyms, farms, ticketing…).
+    ["Bank feeds", null, "a new integration"],
+    ["Booking.com", null, "a new integration with Booking.com"],
+    ["Trainer pay", "Trainers get 40% of the sessions they deliver.", "a calculation that follows rules"],
+    ["Spray records", "Every application has to be logged for the audit.", "compliance with a law"],
+    [
+      "Room rates",
+      "Rates should go up on their own when we're nearly full.",
+      "the product acting on its own",
+    ],
+    ["Count stock with a barcode scanner", null, "a device"],
+    [
+      "Wedding parties",
+      "They book 15 rooms at once and we enter each one.",
+      "a bulk operation across records",
+    ],
+    ["Yield forecast", null, "a forecast or a recommendation"],
+    ["Reserved seats", "Buyers need a seating chart of the hall.", "a new tool of its own"],
+    ["Calving calendar", null, "a new tool of its own"],
+    ["Let guests choose their room", null, "self-service for another kind of user"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {
