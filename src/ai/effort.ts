@@ -275,7 +275,7 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
   title("something shown no longer", /^remove\s+the\b/i),
   title(
     "a notification for something that happens already",
-    /^(email|notify|alert|tell)\s+(me|us|the\s+\w+)\s+when\b/i,
+    /^(email|notify|alert|tell|warn|remind)\s+(me|us|the\s+\w+)\s+(when|if|before)\b/i,
   ),
   anywhere(
     "a default value",
@@ -284,8 +284,9 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
   title("a default value", /\bdefaults?\b/i),
   anywhere(
     "a sort order",
-    /\b(sort(ed|ing)?(\s+by)?|re-?order\w*|alphabetical\w*|(newest|oldest|latest|most\s+recent)\s+(\w+\s+)?first)\b/i,
+    /\b(sort(ed|ing)?(\s+by)?|re-?order\w*|alphabetical\w*|(newest|oldest|latest|most\s+recent)\s+(\w+\s+)?first|in\s+(the\s+)?order\s+of|ordered\s+by)\b/i,
   ),
+  anywhere("a grouping of an existing list", /\bgroup(ed|ing)?\s+by\b/i),
   anywhere("a filter on an existing list", /\b(?<!the\s+)filter(ed|ing)?\s+(\S+\s+){0,3}?by\b/i),
   title("a filter on an existing list", /\bfilters?\b/i),
   anywhere(
@@ -305,11 +306,23 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
   title("a field on an existing page", /(?<!custom\s+)\bfields?\b/i),
   title(
     "a limit or number changed",
-    /\b(limits?|maximum|minimum)\b|\b(increase|raise|lower|reduce|extend|shorten)\s+(\S+\s+){0,4}(to|from|by)\s+\d/i,
+    /\b(limits?|maximum|minimum)\b|\b(increase|raise|lower|reduce|extend|shorten)\s+(\S+\s+){0,4}(to|from|by)\s+\d|\b(should\s+)?(start|begin)s?\s+(at|from)\s+\d|\btoo\s+(fast|quickly|soon|strict|early|late|often)\b/i,
+  ),
+  title(
+    "a fix to something that exists",
+    /\b(is|are)\s+(wrong|broken|incorrect)\b|\bwrong\s+(month|day|date|time|year|total|amount|number|name|page|order|address)\b|\b404\b|\bbroken\s+links?\b|\btimes?\s+out\b/i,
+  ),
+  title(
+    "an edit to an existing record",
+    /^(let\s+(me|us)|allow\s+(me|us)\s+to|can\s+(i|we))\s+(edit|change|correct|undo|delete|remove)\b/i,
+  ),
+  anywhere(
+    "a detail shown in an existing place",
+    /\b(doesn't|does\s+not|don't|do\s+not|isn't|is\s+not|aren't|are\s+not|never)\s+(appear|show(\s+up)?|shown|displayed|visible)\s+(on|in)\s+(the|our|my|their)\b/i,
   ),
   title(
     "a detail shown in an existing place",
-    /^(show|display|include|print|put)\s+(the\s+|a\s+|an\s+)?[\w' -]{1,40}?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|its|his|her|a|an)\b|\b(export|list|csv|report|table|page|email|invoice|receipt|slip|profile)\s+(should\s+)?(include|show|display|list|say|mention)s?\b/i,
+    /^(show|display|include|print|put)\s+(the\s+|a\s+|an\s+)?[\w' -]{1,40}?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|its|his|her|a|an)\b|^[\w' -]{0,40}?\b(number|name|date|time|icon|photo|picture|count|total|price|address|phone|note|status|code|id|reference|balance)s?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|a|an)\b|\b(export|list|csv|report|table|page|email|invoice|receipt|slip|profile)\s+(should\s+)?(include|show|display|list|say|mention)s?\b/i,
   ),
 ];
 

@@ -47,6 +47,20 @@ describe("small changes a product manager recognises", () => {
     ["Timestamps in local time, not UTC", null, "a display format"],
     ["Help centre is hard to find", "A link to it from the settings page would do.", "a link or button"],
     ["Allow decimals in the quantity field", null, "a field on an existing page"],
+    // Changes to something that exists, said without a size word (a fresh set of salons, farms, law firms…).
+    ["Warn me when I double-book a stylist", null, "a notification for something that happens already"],
+    ["Staff directory", "It is in order of joining date.", "a sort order"],
+    ["Unbilled time report should be grouped by client", null, "a grouping of an existing list"],
+    ["Invoice numbers should start at 1001", null, "a limit or number changed"],
+    ["Reminder emails go out too early", null, "a limit or number changed"],
+    ["Reports page opens on the wrong month", null, "a fix to something that exists"],
+    ["Let me edit the date of a harvest entry", null, "an edit to an existing record"],
+    [
+      "Cancellation policy",
+      "It's filled in under settings but it doesn't appear on the booking page.",
+      "a detail shown in an existing place",
+    ],
+    ["Matter number on the invoice PDF", null, "a detail shown in an existing place"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {
