@@ -206,9 +206,14 @@ const PLEASANTRY =
 
 /** A wish in the conditional: "…would save us hours", "CSV would be far better", "they'd want a report". */
 const WISH = /\bwould\b|\b(?:i|we|they|it|that)['’]d\s+(?!been\b)|\bwill\s+only\b/i;
+/** How an ask is ranked, and what it is called: "#1 ask", "biggest blocker", "one thing", "main pain point". */
+const ASK_RANK = String.raw`#1|main|biggest|big|top|only|one|number\s+one`;
+const ASK_NAME = String.raw`ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature`;
 /** Needs said without a verb of REQUEST_CUE: "being able to", "is a must", "our #1 ask is", "any chance of". */
-const NEED =
-  /\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:main|biggest|big|top|#1|number\s+one|only|one)\s+(?:ask|request|need|blocker|pain\s+point|wish|thing|problem|issue|feature)|keeps?\s+asking\s+(?:for|to|about)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b/i;
+const NEED = new RegExp(
+  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:${ASK_RANK})\s+(?:${ASK_NAME})|keeps?\s+asking\s+(?:for|to|about)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
+  "i",
+);
 /** A question that asks whether the product can do something, or when it will. */
 const CAPABILITY_QUESTION =
   /^(?:is|are|can|could|does|do|will|would|when|how|where|why|any|what\s+about|how\s+about)\b[^?]*\?/i;
@@ -256,8 +261,10 @@ function contentWords(text: string): number {
     .length;
 }
 
+/** The verbs a question about what something could do starts with. */
+const MODAL = "can|could|would|will";
 /** A question about what something could do: "Could the map show all our fields?", "Can customers book…?" */
-const MODAL_QUESTION = /^(?:can|could|would|will)\s+\S[^?]*\?/i;
+const MODAL_QUESTION = new RegExp(String.raw`^(?:${MODAL})\s+\S[^?]*\?`, "i");
 
 /** A cue, a wish, a need or a modal question: asking outright (a mere complaint does not), and where a title may start. */
 const strongAsk = (clause: string) =>
@@ -360,9 +367,46 @@ function requestPart(sentence: string): string {
   return sentence;
 }
 
+/** What may follow a verb of wanting before the doing: "want to", "would love to be able to". */
+const TO_BE_ABLE = String.raw`(\s+to)?(\s+be\s+able\s+to)?`;
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
-const LEAD_IN =
-  /^(a\s+suggestion|(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?|also|((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to|(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?|(is\s+there\s+)?(a|any)\s+way\s+to|(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))|any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?|if\s+(i|we)\s+could|(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?|why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)|how\s+(do|can)\s+(i|we)|(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)|as\s+discussed|(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?|please|pls|kindly|let\s+(us|me)|((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)(\s+to)?(\s+be\s+able\s+to)?|(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)(\s+to)?(\s+be\s+able\s+to)?|((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)(\s+to)?(\s+be\s+able\s+to)?|being\s+able\s+to|(to\s+)?be\s+able\s+to|for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to|(so|and|but|honestly|tbh|sadly|unfortunately|basically|ideally|ugh|hmm+)\b,?)\b[\s:,]*/i;
+const LEAD_IN = new RegExp(
+  String.raw`^(${[
+    // that a request follows, and how welcome it would be: "A suggestion", "It would be really great if you could"
+    String.raw`a\s+suggestion`,
+    String.raw`(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?`,
+    "also",
+    // whether it can be done: "Would it be possible to", "We were wondering if you could", "Is there a way to"
+    String.raw`((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to`,
+    String.raw`(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?`,
+    String.raw`(is\s+there\s+)?(a|any)\s+way\s+to`,
+    String.raw`(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))`,
+    String.raw`any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?`,
+    String.raw`if\s+(i|we)\s+could`,
+    String.raw`(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?`,
+    String.raw`why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)`,
+    String.raw`how\s+(do|can)\s+(i|we)`,
+    // where it was asked: "Per our call", "As discussed"
+    String.raw`(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)`,
+    String.raw`as\s+discussed`,
+    // asking politely: "Could you please", "Kindly", "Let us"
+    String.raw`(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?`,
+    "please",
+    "pls",
+    "kindly",
+    String.raw`let\s+(us|me)`,
+    // who wants it: "We'd love to be able to", "I need to", "The customers want", "for the app to"
+    String.raw`((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)${TO_BE_ABLE}`,
+    String.raw`(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)${TO_BE_ABLE}`,
+    String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)${TO_BE_ABLE}`,
+    String.raw`being\s+able\s+to`,
+    String.raw`(to\s+)?be\s+able\s+to`,
+    String.raw`for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to`,
+    // a filler: "So,", "Honestly", "Unfortunately"
+    String.raw`(so|and|but|honestly|tbh|sadly|unfortunately|basically|ideally|ugh|hmm+)\b,?`,
+  ].join("|")})\b[\s:,]*`,
+  "i",
+);
 /**
  * "Is there a way for customers to skip a week", "Is it possible for sightings to be checked…": who or what
  * should be able to is kept, as "Let customers skip a week".
@@ -370,14 +414,14 @@ const LEAD_IN =
 const WAY_FOR =
   /^(?:(?:is\s+there\s+)?(?:a|any)\s+way|(?:(?:would|will|is)\s+)?(?:it\s+)?(?:be\s+)?pos+ible)\s+for\s+(?!(?:them|us|me|you|him|her|it)\b)([^,;:?]{1,40}?)\s+to\s+/i;
 /** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
-const ASK_NOUN =
-  /(?:#1|main|biggest|big|top|only|one|number\s+one|first)\s+(?:ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|complaint|reason)/;
+const ASK_NOUN = String.raw`(?:${ASK_RANK}|first)\s+(?:${ASK_NAME}|complaint|reason)`;
+const WHOSE = String.raw`(?:(?:the|our|their|my|his|her)\s+)?`;
 const ASK_IS = new RegExp(
-  String.raw`^(?:(?:the|our|their|my|his|her)\s+)?(?:${ASK_NOUN.source}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,4}?\s+(?:is|was)\s+(?:that\s+|to\s+)?`,
+  String.raw`^${WHOSE}(?:${ASK_NOUN}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,4}?\s+(?:is|was)\s+(?:that\s+|to\s+)?`,
   "i",
 );
 /** A lead that only names the ask ("Biggest blocker for them: …", "Main ask: …") is a label too. */
-const ASK_LABEL = new RegExp(String.raw`^(?:(?:the|our|their|my|his|her)\s+)?${ASK_NOUN.source}\b`, "i");
+const ASK_LABEL = new RegExp(String.raw`^${WHOSE}${ASK_NOUN}\b`, "i");
 
 /** A label before a colon ("Quick question:", "From CS:") is not the request either. */
 const LABEL =
@@ -505,7 +549,7 @@ const THING = String.raw`(?!(?:i|we|you|u|they|he|she|it|this|that|there|which|w
  * "will" be done is news, not a wish ("Old reports will be deleted after 30 days").
  */
 const PASSIVE_ASK = new RegExp(
-  String.raw`^(?:(?:can|could|would|will|should|let)\s+${THING}\s+|${THING}\s+(?:can|could|should|would|must)\s+)((?:also|automatically|easily|then|just)\s+)?be\s+(?:(automatically|easily|also)\s+)?(\p{L}+)\b\s*`,
+  String.raw`^(?:(?:${MODAL}|should|let)\s+${THING}\s+|${THING}\s+(?:can|could|should|would|must)\s+)((?:also|automatically|easily|then|just)\s+)?be\s+(?:(automatically|easily|also)\s+)?(\p{L}+)\b\s*`,
   "iu",
 );
 const THING_MOST_WORDS = 6;
@@ -513,7 +557,7 @@ const THING_MOST_WORDS = 6;
 /** Verbs a question about what the product can do asks with: "Can the calendar show…", "Could each service have…". */
 const ASKED_VERB = String.raw`(?:show|display|list|include|send|remember|sync|import|export|keep|close|open|fill|generate|calculate|use|accept|work|go|appear|hold|print|track|warn|notify|remind|update|sort|group|filter|count|start|stop|repeat|handle|recogni[sz]e|detect|suggest|pick|read|link|pull|push|highlight|offer|take|load|save|search|find|match|add|mark|tell|alert|have|get|support|run|allow|skip|refresh|split|merge|store|hide|check|book|pay|see|view|edit|change|set|create|share|download|upload|sign|scan|reset|switch|move|copy|default|connect|integrate|come|be)(?= |$)`;
 /** "Can the map show…?", "Could drivers sign…?", "Can it remember…?" (a question to us, "can you", is a lead-in). */
-const ASKED_OF = /^(?:can|could|would|will)\s+(?!(?:you|u|we|i)\b)(.+)$/i;
+const ASKED_OF = new RegExp(String.raw`^(?:${MODAL})\s+(?!(?:you|u|we|i)\b)(.+)$`, "i");
 /** What is asked of: at most four words before the verb, not ending on "the", "each"… ("Could the map show…"). */
 const ASKED_SUBJECT = new RegExp(
   String.raw`^((?:\S+ ){0,3}?\S+)(?<!(?:^| )(?:the|a|an|our|my|their|each|every|all)) (?=${ASKED_VERB})`,
