@@ -37,6 +37,11 @@ export interface EffortSign {
   concept: string;
   pattern: RegExp;
   inDescription: boolean;
+  /**
+   * The phrasing of a wish rather than the work ("Option to …"): a new capability named after it is the
+   * work ("Option to connect a card reader" is a device, not a setting).
+   */
+  weak?: boolean;
 }
 
 /** Other products whose name in a request means connecting to them: an integration (or a move from them). */
@@ -202,6 +207,15 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
     /\b(ai|a\.i\.|artificial\s+intelligence|machine\s+learning|gpt|chatgpt|llm|auto[\s-]?(tag|categori[sz]e|suggest)\w*|suggest\w*\s+(\w+\s+){0,3}automatically|scan(ning)?\s+(receipts?|documents?|invoices?|business\s+cards?)|(fill|read)\s+(in\s+)?(\S+\s+){0,5}automatically)\b/i,
   ),
   anywhere("search inside documents", /\b(full[\s-]text\s+search|search\s+inside|ocr)\b/i),
+];
+
+/**
+ * A new capability of the product, named by the domain work it does: a calculation that follows rules, a
+ * device, a forecast, a new tool… Its words also name what exists already ("Commission column on the sales
+ * report", "Default printer for receipts"), so a small change the title names wins over them; they are
+ * read after the title's small signs and, in a description, after the signs above.
+ */
+export const CAPABILITY_SIGNS: readonly EffortSign[] = [
   anywhere(
     "a calculation that follows rules",
     /\b(commissions?|prorat\w*|pro[\s-]rata|(statutory|late[\s-]payment)\s+interest|(city|tourist|sales|income|payroll|council|withholding)\s+tax(es)?|(work|works|working)\s+out\s+(the|how|what)\s+\w+|calculat\w*\s+(the|how|what)\s+\w+|\d+(\.\d+)?\s*%\s+(of|above|below)\s+(the\s+)?\w+)\b/i,
@@ -232,7 +246,7 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
   ),
   title(
     "a new tool of its own",
-    /^(\S+\s+){0,3}?(calendar|planner|tracker|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
+    /^(?!.*\b(on|in|to|of|for|at|from|with|the)\b)(\S+\s+){0,3}?(calendar|planner|tracker|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
   ),
   anywhere(
     "self-service for another kind of user",
@@ -267,7 +281,12 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
     "a setting to turn something on or off",
     /\b(toggle|turn\s+(it\s+|this\s+|that\s+)?(off|on)|(don't|do\s+not|stop)\s+(send(ing)?|email(ing)?|notify(ing)?)|switch\s+(it\s+)?off|opt[\s-]out|disable|hide|unhide|optional)\b/i,
   ),
-  title("a setting to turn something on or off", /\b(option|setting|preference|checkbox)\s+(to|for)\b/i),
+  {
+    concept: "a setting to turn something on or off",
+    pattern: /\b(option|setting|preference|checkbox)\s+(to|for)\b/i,
+    inDescription: false,
+    weak: true,
+  },
   anywhere(
     "something shown no longer",
     /\b(stop\s+showing|(don't|do\s+not|no\s+longer)\s+show|get\s+rid\s+of)\b/i,
@@ -325,6 +344,9 @@ export const SMALL_SIGNS: readonly EffortSign[] = [
     /^(show|display|include|print|put)\s+(the\s+|a\s+|an\s+)?[\w' -]{1,40}?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|its|his|her|a|an)\b|^[\w' -]{0,40}?\b(number|name|date|time|icon|photo|picture|count|total|price|address|phone|note|status|code|id|reference|balance)s?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|a|an)\b|\b(export|list|csv|report|table|page|email|invoice|receipt|slip|profile)\s+(should\s+)?(include|show|display|list|say|mention)s?\b/i,
   ),
 ];
+
+/** The small signs that name the work itself, not the phrasing of a wish: a new capability yields to them. */
+const SMALL_WORK_SIGNS = SMALL_SIGNS.filter((sign) => !sign.weak);
 
 /**
  * Where a change goes, in a title: "on the donation form", "in the mobile app". A larger build named only
@@ -396,7 +418,7 @@ function shown(evidence: string): string {
 
 /**
  * How big a request looks from its text. The title is the request and wins: a sign of a larger build in
- * it, else of a small change, else a sign in the description (a larger build before a small change: a
+ * it, else of a small change, else of a new capability (`CAPABILITY_SIGNS`), else a sign in the description (a larger build before a small change: a
  * small touch inside a big request is part of it). A bare product name ("Xero", "Zapier") is an
  * integration. Length is no sign: a long description of a wording change is still a wording change, and a
  * one-line "Offline mode" is not small for being short. One estimate for the rank and the reason, so a
@@ -406,11 +428,18 @@ export function effortOf(request: SizedRequest): Effort {
   const description = request.description ?? "";
   const text = `${request.title} ${description}`;
   const titleSmall = firstSign(SMALL_SIGNS, request.title, false);
+  const titleWork = request.title.replace(QUOTED, " ").replace(PLACE, " ");
   const large =
-    firstSign(LARGE_SIGNS, request.title.replace(QUOTED, " ").replace(PLACE, " "), false) ??
+    firstSign(LARGE_SIGNS, titleWork, false) ??
+    (firstSign(SMALL_WORK_SIGNS, request.title, false)
+      ? undefined
+      : firstSign(CAPABILITY_SIGNS, titleWork, false)) ??
     (titleSmall
       ? undefined
-      : (productIn(request.title) ?? firstSign(LARGE_SIGNS, description, true) ?? productIn(description)));
+      : (productIn(request.title) ??
+        firstSign(LARGE_SIGNS, description, true) ??
+        firstSign(CAPABILITY_SIGNS, description, true) ??
+        productIn(description)));
   if (large) {
     const { concept, evidence } = named(large, text);
     return {

@@ -203,6 +203,21 @@ describe("reading title and description", () => {
     expect(sized("Trainers should not see each other's clients").words).toContain("roles and permissions");
   });
 
+  test("a small change the title names wins over a new capability's words: they name what exists too", () => {
+    const effort = sized("Commission column on the sales report");
+    expect(effort.kind).toBe("small");
+    expect(effort.words).toContain("a column on an existing list or export");
+    expect(sized("Receipt text is cut off on the printer").kind).toBe("small");
+  });
+
+  test("'Option to …' is the phrasing of a wish: a new capability named after it is the work", () => {
+    expect(sized("Option to connect a card reader").words).toContain("a device");
+  });
+
+  test("a short title with a place in it names no new tool: 'Notes on calendar'", () => {
+    expect(sized("Notes on calendar").kind).not.toBe("large");
+  });
+
   test("a compound is no sign: a white-label report is not a label", () => {
     expect(sized("White-label the client reports").kind).not.toBe("small");
   });
