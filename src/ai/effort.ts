@@ -188,7 +188,11 @@ export const LARGE_SIGNS: readonly EffortSign[] = [
     "payments or billing",
     /\b(accept\s+(\S+\s+){0,2}payments|take\s+payments|pay(ing)?\s+(\S+\s+){0,2}(online|by\s+card|with|in\s+instal\w*|later|through|via)|instal(l)?ments|card\s+payments?|credit\s+cards?|apple\s+pay|google\s+pay|stripe|paypal|klarna|afterpay|billing|subscriptions?|payouts?|recurring\s+(donations?|payments?|charges?))\b/i,
   ),
-  title("payments or billing", /\b(payments?|refunds?|donations?)\b/i),
+  title(
+    "payments or billing",
+    // "Payment terms", "payment date": a detail of an invoice, not taking payments.
+    /\b(payments?(?!\s+(terms?|dates?|due|reference|status|methods?|numbers?)\b)|refunds?|donations?)\b/i,
+  ),
   anywhere(
     "online booking",
     /\b(online\s+booking|book\w*\s+(\S+\s+){0,4}online|self[\s-]service\s+booking)\b/i,

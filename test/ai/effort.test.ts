@@ -218,6 +218,11 @@ describe("reading title and description", () => {
     expect(sized("Notes on calendar").kind).not.toBe("large");
   });
 
+  test("a compound is no sign: payment terms are a detail of an invoice, not payments", () => {
+    expect(sized("Payment terms should include Net 45").kind).not.toBe("large");
+    expect(sized("Refunds").kind).toBe("large");
+  });
+
   test("a compound is no sign: a white-label report is not a label", () => {
     expect(sized("White-label the client reports").kind).not.toBe("small");
   });
