@@ -344,14 +344,14 @@ function clauseStarts(sentence: string): number[] {
   return starts;
 }
 
+/** A wish whose subject is only the alternative: "CSV would be much better", "ProRes would help". */
+const ALTERNATIVE_WISHED = /^(?:\S+\s+){1,2}(?:would|['’]d)\b/i;
+
 /**
  * The part of a sentence that asks: from its first clause that asks outright, unless that is a pleasantry.
  * A wish after a complaint keeps the complaint, which names its subject: "The export only does PDF; CSV
  * would be much better".
  */
-/** A wish whose subject is only the alternative: "CSV would be much better", "ProRes would help". */
-const ALTERNATIVE_WISHED = /^(?:\S+\s+){1,2}(?:would|['’]d)\b/i;
-
 function requestPart(sentence: string): string {
   const starts = clauseStarts(sentence);
   for (const [index, start] of starts.entries()) {
@@ -569,33 +569,44 @@ const ASKED_OF_NOBODY = [new RegExp(String.raw`^it (?=${ASKED_VERB})`, "i"), /^t
 const HOW_ABOUT = /^(?:how|what)\s+about\s+/i;
 
 /**
- * A question about what something could do, as what to do: "Could the map show all our fields together?"
- * reads "Let the map show all our fields together", "Can it remember my filter?" reads "Remember my filter",
- * "Are there plans to support X?" reads "Support X", "How about showing X?" reads "Show X"; a passive wish names the doing first: "invoices could be
- * sent by WhatsApp" reads "Send invoices by WhatsApp".
+ * A question or a passive wish as what to do: "Could the map show all our fields together?" reads "Let the
+ * map show all our fields together", "Can it remember my filter?" reads "Remember my filter", "How about
+ * showing X?" reads "Show X", "invoices could be sent by WhatsApp" reads "Send invoices by WhatsApp".
  */
 function asWhatToDo(title: string): string {
+  return doingOfPassive(title) ?? doingOfSuggestion(title) ?? doingOfQuestion(title) ?? title;
+}
+
+/** A passive wish names the doing first: "invoices could be sent by WhatsApp" → "Send invoices by WhatsApp". */
+function doingOfPassive(title: string): string | null {
   const passive = PASSIVE_ASK.exec(title);
   const thing = passive?.[1] ?? passive?.[2];
   const verb = passive && verbOf(passive[5]!);
-  if (passive && thing && verb && wordCount(thing) <= THING_MOST_WORDS && !NOT_A_PARTY.test(thing)) {
-    const how = passive[3] ?? passive[4];
-    const rest = title.slice(passive[0].length);
-    const named = /^\p{Lu}\p{Ll}/u.test(thing) ? thing[0]!.toLowerCase() + thing.slice(1) : thing;
-    return [verb, named, how?.trim(), rest].filter(Boolean).join(" ");
-  }
+  const wished = passive && thing && verb && wordCount(thing) <= THING_MOST_WORDS && !NOT_A_PARTY.test(thing);
+  if (!wished) return null;
+  const how = passive[3] ?? passive[4];
+  const rest = title.slice(passive[0].length);
+  const named = /^\p{Lu}\p{Ll}/u.test(thing) ? thing[0]!.toLowerCase() + thing.slice(1) : thing;
+  return [verb, named, how?.trim(), rest].filter(Boolean).join(" ");
+}
+
+/** "How about showing the space left?" → "Show the space left". */
+function doingOfSuggestion(title: string): string | null {
   const suggested = HOW_ABOUT.exec(title);
-  if (suggested) {
-    const rest = title.slice(suggested[0].length);
-    const verb = /^\p{L}+ing\b/u.test(rest) ? verbOf(rest.split(/\s/)[0]!) : null;
-    return verb ? `${verb}${rest.slice(rest.search(/\s|$/))}` : rest;
-  }
+  if (!suggested) return null;
+  const rest = title.slice(suggested[0].length);
+  const verb = /^\p{L}+ing\b/u.test(rest) ? verbOf(rest.split(/\s/)[0]!) : null;
+  return verb ? `${verb}${rest.slice(rest.search(/\s|$/))}` : rest;
+}
+
+/** "Could the map show all our fields?" → "Let the map show all our fields", "Can it remember…" → "Remember…". */
+function doingOfQuestion(title: string): string | null {
   const asked = ASKED_OF.exec(title);
-  if (!asked) return title;
+  if (!asked) return null;
   const question = asked[1]!.split(/\s+/).join(" ");
   const impersonal = ASKED_OF_NOBODY.find((rule) => rule.test(question));
   if (impersonal) return question.replace(impersonal, "");
-  return lettingWho(question, ASKED_SUBJECT) ?? title;
+  return lettingWho(question, ASKED_SUBJECT);
 }
 
 /**
@@ -611,28 +622,43 @@ function lettingWho(title: string, whoThenDoing: RegExp): string | null {
 
 /** The title without what introduces, reports or rates the request: one pass of each rule. */
 function withoutFraming(title: string): string {
-  let rest = title.replace(LIST_ITEM, "").replace(LABEL, "");
+  let rest = withoutLabel(title);
+  rest = lettingWho(rest, WAY_FOR) ?? rest;
+  rest = withoutWhoWants(asWhatToDo(rest.replace(LEAD_IN, "").replace(ASK_IS, "")));
+  rest = withoutReporter(lettingWho(rest, PEOPLE_ABLE) ?? rest);
+  return wishedSubject(rest).replace(/^to\s+(?=\p{L})/iu, "");
+}
+
+/** Without a list's bullet, a label ("Quick question:") and a short lead that asks nothing ("Background:"). */
+function withoutLabel(title: string): string {
+  const rest = title.replace(LIST_ITEM, "").replace(LABEL, "");
   const lead = SHORT_LEAD.exec(rest);
-  if (
+  const onlyLeads =
     lead &&
     wordCount(lead[1]!) <= SHORT_LEAD_MOST_WORDS &&
-    (askingSignals(lead[1]!) === 0 || ASK_LABEL.test(lead[1]!))
-  ) {
-    rest = rest.slice(lead[0].length);
-  }
-  rest = lettingWho(rest, WAY_FOR) ?? rest;
-  rest = asWhatToDo(rest.replace(LEAD_IN, "").replace(ASK_IS, ""));
-  const wantedBy = WANTED_BY.exec(rest);
-  if (
+    (askingSignals(lead[1]!) === 0 || ASK_LABEL.test(lead[1]!));
+  return onlyLeads ? rest.slice(lead[0].length) : rest;
+}
+
+/** Without the party that wants it: "Our dispatchers would like to print…" → "print…". */
+function withoutWhoWants(title: string): string {
+  const wantedBy = WANTED_BY.exec(title);
+  const byParty =
     wantedBy &&
     !REQUEST_CUE.test(wantedBy[1]!) &&
     !NOT_A_PARTY.test(wantedBy[1]!) &&
     !IMPERATIVE.test(wantedBy[1]!) &&
-    (wantedBy[2] !== undefined || isParty(wantedBy[1]!))
-  ) {
-    rest = rest.slice(wantedBy[0].length);
-  }
-  rest = lettingWho(rest, PEOPLE_ABLE) ?? rest;
+    (wantedBy[2] !== undefined || isParty(wantedBy[1]!));
+  return byParty ? title.slice(wantedBy[0].length) : title;
+}
+
+/**
+ * Without who reports or wonders ("CFO at X asked if…", "Our accountant wanted to know if…") and a conditional
+ * around the ask ("We would prefer if…"), and what such a cut leaves before the ask ("we had", "there was a
+ * way to"): "CFO at X asked if we had approval workflows" → "approval workflows".
+ */
+function withoutReporter(title: string): string {
+  let rest = title;
   const reported = REPORTED.exec(rest);
   const wondered = WONDERED.exec(rest);
   if (
@@ -648,6 +674,12 @@ function withoutFraming(title: string): string {
   }
   const wouldIf = WOULD_IF.exec(rest);
   if (wouldIf && !REQUEST_CUE.test(wouldIf[1]!)) rest = rest.slice(wouldIf[0].length).replace(ENABLING, "");
+  return rest;
+}
+
+/** The thing wished for or needed when it is the subject: "Inline comments would be a game changer" → "Inline comments". */
+function wishedSubject(title: string): string {
+  let rest = title;
   for (const subjectRule of [WISHED_SUBJECT, NEEDED_SUBJECT]) {
     const subject = subjectRule.exec(rest)?.[1];
     if (
@@ -659,7 +691,7 @@ function withoutFraming(title: string): string {
       rest = subject;
     }
   }
-  return rest.replace(/^to\s+(?=\p{L})/iu, "");
+  return rest;
 }
 
 /** A title's longest, cut at a clause or a word boundary: a title is read in a list, not as a paragraph. */
@@ -822,7 +854,29 @@ function withAntecedent(title: string, before: readonly string[]): string {
  */
 export function titleOf(cleaned: string): string {
   const sentences = sentencesOf(cleaned);
-  const candidates = sentences.map((written, index) => {
+  const candidates = candidatesOf(sentences);
+  const at = chosenAt(candidates);
+  const chosen = candidates[at]?.title;
+  const title =
+    (chosen && withAntecedent(chosen, sentences.slice(0, at))) ||
+    cleaned.slice(0, TITLE_MOST_CHARS).trim() ||
+    "Feedback";
+  return title[0]!.toUpperCase() + title.slice(1);
+}
+
+interface Candidate {
+  /** The sentence's part that asks. */
+  part: string;
+  /** That part as a title. */
+  title: string;
+  namesSomething: boolean;
+  /** How much it asks less how much it sets the scene, less what sets it aside. */
+  score: number;
+}
+
+/** Each sentence's part that asks, its title and its score. */
+function candidatesOf(sentences: readonly string[]): Candidate[] {
+  return sentences.map((written, index) => {
     const said = written.replace(QUOTE_MARK, "");
     const part = requestPart(said.replace(ULTIMATUM, "").replace(PROMISED_RATING, "") || said);
     const title = titleFrom(part);
@@ -834,6 +888,10 @@ export function titleOf(cleaned: string): string {
       (answered ? ANSWERED_QUESTION : 0);
     return { part, title, namesSomething, score: titleScore(part) - setAside };
   });
+}
+
+/** Where the best candidate is (the first of equals), a wish next to it when it only complains; -1 when none. */
+function chosenAt(candidates: readonly Candidate[]): number {
   let at = -1;
   candidates.forEach((candidate, index) => {
     if (at === -1 || candidate.score > candidates[at]!.score) at = index;
@@ -844,10 +902,5 @@ export function titleOf(cleaned: string): string {
       .sort((one, other) => other.score - one.score)[0];
     if (wish) at = candidates.indexOf(wish);
   }
-  const chosen = candidates[at]?.title;
-  const title =
-    (chosen && withAntecedent(chosen, sentences.slice(0, Math.max(at, 0)))) ||
-    cleaned.slice(0, TITLE_MOST_CHARS).trim() ||
-    "Feedback";
-  return title[0]!.toUpperCase() + title.slice(1);
+  return at;
 }
