@@ -68,12 +68,12 @@ async function surfaceForms(texts: WeighedText[], slices: Slices): Promise<Map<s
       counts.set(term, forms);
     };
     const words = text.toLowerCase().match(/[a-z][a-z0-9-]+/g) ?? [];
-    const single = words.map((word) => terms(word));
+    const single = words.map((word) => themeTerms(word));
     words.forEach((word, index) => {
       const [term] = single[index]!;
       if (term) count(term, word);
       for (let length = 2; length <= LONGEST_PHRASE && index + length <= words.length; length++) {
-        const phraseTerms = terms(words.slice(index, index + length).join(" "));
+        const phraseTerms = themeTerms(words.slice(index, index + length).join(" "));
         const concept = phraseTerms.length === 1 ? phraseTerms[0]! : null;
         const fromOneWord = single
           .slice(index, index + length)
@@ -89,9 +89,36 @@ async function surfaceForms(texts: WeighedText[], slices: Slices): Promise<Map<s
   return best;
 }
 
+/**
+ * Words text.ts folds into a wider concept for similarity ("card", "item", "ticket" and "issue" are all a
+ * task on a kanban board; "checkout" is a payment in a shop) that name different things on other boards: a
+ * hotel's checkout is the guests' leaving, its cards are payment and registration cards. A theme reads them
+ * as the words they are, so "item" on a restaurant's board does not group every request naming a dish.
+ */
+const OWN_WORD_FOLDS = /\b(cards?|items?|tickets?|issues?|checkouts?)\b/gi;
+const HAS_OWN_WORD_FOLD = /\b(cards?|items?|tickets?|issues?|checkouts?)\b/i;
+
+/**
+ * The terms of a text for its themes: `terms`, but the words of `OWN_WORD_FOLDS` left standing alone are
+ * their own stems; in a phrase text.ts folds ("gift cards", "child issues") they stay that phrase's concept.
+ */
+function themeTerms(text: string): readonly string[] {
+  // Most texts hold none of them: read as `terms` reads them, remembered (text.ts), not normalised again.
+  if (!HAS_OWN_WORD_FOLD.test(text)) return terms(text);
+  const folded = normalise(text);
+  const ownWords = folded.match(OWN_WORD_FOLDS);
+  if (ownWords === null) return terms(text);
+  return [...terms(folded.replace(OWN_WORD_FOLDS, " ")), ...ownWords.flatMap((word) => plainWords(word))];
+}
+
 /** Contractions, with or without their apostrophe: their pieces ("cant", "dont", "im") are never a theme. */
 const CONTRACTIONS =
   /\b\w+n['’]t\b|\b(i|you|we|they|he|she|it|that|there|what|let)['’](m|re|ve|ll|d|s)\b|\b(cant|dont|wont|isnt|arent|doesnt|didnt|wasnt|werent|hasnt|havent|couldnt|wouldnt|shouldnt|im|ive|youre|theyre|thats|theres|whats)\b/gi;
+/**
+ * A site's address names the site, not what its words say: "Sync availability with Booking.com" on a hotel's
+ * board asks for a channel sync, and is no request about bookings.
+ */
+const WEB_ADDRESS = /\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|co|app|dev|ai)\b/gi;
 /** A word a theme may hold: three letters or more, no digit ("2", "30", "v2" name no theme). */
 const THEME_WORD = /^[a-z][a-z-]{2,}$/;
 /** Words of a letter's courtesies, never part of a theme ("reach out", "feel free", "happy to"). */
@@ -117,7 +144,13 @@ const PEOPLE_WORDS =
 const GENERIC_WORDS =
   `${PEOPLE_WORDS} apps abilities options better easier simpler improve improved improvement improvements ` +
   "problem problems possibility functionality function functions tools stuff help show see view enable give " +
-  "create edit change update manage handle track tracking send settings online automatic automatically";
+  "create edit change update manage handle track tracking send settings online automatic automatically " +
+  // Where and when a request's words stand: "after" a visit, "on the field page", "every six months".
+  "after before during between across within until again instead back away out over under next last page " +
+  "pages screen screens tab button time times day days week weeks month months year years hour hours minute " +
+  "minutes " +
+  // Verbs any request leans on: "a timer that keeps running", "runs low", "tell the desk".
+  "run runs running keep keeps go goes come comes take takes put tell ask know say turn switch work start";
 /** The terms (text.ts) of a list of words. */
 const termsOfWords = (words: string): Set<string> =>
   new Set(words.split(" ").flatMap((word) => [...terms(word)]));
@@ -140,22 +173,54 @@ const ASKER =
  */
 const LET_ASKER = /\blet\s+(?:our\s+|my\s+|the\s+)?([a-z][a-z-]+)(?:\s+([a-z][a-z-]+))?/gi;
 const PLURAL = /[^s]s$/i;
+/**
+ * Who acts: a plural opening a title or a sentence, before a verb ("Trainers see how many sessions…",
+ * "Members can pause…", "Housekeepers count the minibar"). The word after it is no preposition, article or
+ * conjunction ("Notes on each client", "Tips and wages"), and no verb that things do ("Reports take too
+ * long", "Reminders are late"): those name what is asked.
+ */
+const SUBJECT = /^(?:(?:our|the|some|many|most|all|other|new)\s+)?([a-z][a-z-]+s)\s+([a-z][a-z'’-]*)/i;
+const NOT_AFTER_WHO = new Set(
+  (
+    "of for in on at by with from to into per and or but as than that which the a an are is was were be been " +
+    "get gets go goes take takes fail fails load loads break breaks look looks seem seems show shows appear " +
+    "appears stay stays end ends run runs come comes"
+  ).split(" "),
+);
 
-/** The terms of the words that name who asks (`ASKER`, `LET_ASKER`) in two requests or more: the board's audience. */
-async function whoAsks(posts: readonly SummaryPost[], slices: Slices): Promise<Set<string>> {
+/** A word as who asks is compared: lower case, one plural "s" off ("housekeepers" is "housekeeper"). */
+const singular = (word: string): string => word.toLowerCase().replace(/([^s])s$/, "$1");
+
+/**
+ * The terms of the words that name who asks (`ASKER`, `LET_ASKER`, `SUBJECT`) in two requests or more: the
+ * board's audience, each with those words as written (`singular`).
+ */
+async function whoAsks(posts: readonly SummaryPost[], slices: Slices): Promise<Map<string, Set<string>>> {
   const requestsBy = new Map<string, number>();
+  const written = new Map<string, Set<string>>();
+  const name = (word: string, named: Set<string>) =>
+    terms(word).forEach((term) => {
+      named.add(term);
+      written.set(term, (written.get(term) ?? new Set<string>()).add(singular(word)));
+    });
   for (const post of posts) {
     await slices.step();
     const text = `${post.title}. ${post.description ?? ""}`;
     const named = new Set<string>();
-    for (const [, word] of text.matchAll(ASKER)) terms(word!).forEach((term) => named.add(term));
+    for (const [, word] of text.matchAll(ASKER)) name(word!, named);
+    for (const sentence of text.split(/[.!?;:]\s+|\n+/)) {
+      const [, who, next] = sentence.trim().match(SUBJECT) ?? [];
+      if (who !== undefined && PLURAL.test(who) && !NOT_AFTER_WHO.has(next!.toLowerCase())) name(who, named);
+    }
     for (const [, first, second] of text.matchAll(LET_ASKER)) {
       const asker = PLURAL.test(first!) ? first : second !== undefined && PLURAL.test(second) ? second : null;
-      if (asker) terms(asker).forEach((term) => named.add(term));
+      if (asker) name(asker, named);
     }
     for (const term of named) requestsBy.set(term, (requestsBy.get(term) ?? 0) + 1);
   }
-  return new Set([...requestsBy].filter(([, requests]) => requests >= 2).map(([term]) => term));
+  return new Map(
+    [...requestsBy].filter(([, requests]) => requests >= 2).map(([term]) => [term, written.get(term)!]),
+  );
 }
 
 /** What a summary leaves out of its themes: the product's own name and the words in most of its posts. */
@@ -249,8 +314,8 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
   // In slices of the event loop: a 100-post summary read on one turn held every other request 0.3–0.5 s.
   const slices = inSlices();
   const parts = posts.map((post) => ({
-    title: post.title.replace(CONTRACTIONS, " "),
-    description: (post.description ?? "").replace(CONTRACTIONS, " "),
+    title: post.title.replace(CONTRACTIONS, " ").replace(WEB_ADDRESS, " "),
+    description: (post.description ?? "").replace(CONTRACTIONS, " ").replace(WEB_ADDRESS, " "),
   }));
   const candidates = new Map<string, Candidate>();
   const hold = (key: string, phrase: boolean, form: string | null, post: number, inTitle: boolean) => {
@@ -273,7 +338,7 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
       [title, true],
       [description, false],
     ] as const) {
-      for (const term of new Set(terms(text))) hold(`t:${term}`, false, null, post, inTitle);
+      for (const term of new Set(themeTerms(text))) hold(`t:${term}`, false, null, post, inTitle);
       for (const pair of wordPairs(text, not)) hold(`p:${pair.key}`, true, pair.form, post, inTitle);
     }
   }
@@ -299,13 +364,27 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
       .filter((candidate) => !candidate.phrase && setting(candidate))
       .map(({ id }) => id),
   );
-  /** Terms that never name a theme alone, nor together in a phrase. */
-  const notAlone = (term: string): boolean =>
+  /** Terms that never name a theme alone, nor together in a phrase; who asks unless `asThing`. */
+  const notAlone = (term: string, asThing = false): boolean =>
     not.productTerms.has(term) ||
     not.nameStems.has(term) ||
     isGenericTerm(term) ||
-    audience.has(term) ||
+    (audience.has(term) && !asThing) ||
     settingTerms.has(term);
+  /**
+   * Whether half a term's titles or more write it in another word than who asks: "Housekeeping board…"
+   * and "…from the housekeeper's phone" where "Housekeepers want…" (one stem, two words).
+   */
+  const askedAsThing = (candidate: Candidate): boolean => {
+    const who = audience.get(candidate.id);
+    if (who === undefined) return false;
+    const asThing = [...candidate.inTitles].filter((post) =>
+      (parts[post]!.title.toLowerCase().match(/[a-z][a-z-]+/g) ?? []).some(
+        (word) => !who.has(singular(word)) && themeTerms(word).includes(candidate.id),
+      ),
+    );
+    return asThing.length * 2 >= candidate.inTitles.size;
+  };
   /** A phrase ending in who asks names them ("pet owners", "Android users"); "owner portal" names a thing. */
   const namesWho = (name: string): boolean => {
     const last = terms(name.split(" ").at(-1)!)[0];
@@ -319,12 +398,12 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
   const partOfWho = (word: Candidate): boolean =>
     whoPhrases.some(
       ({ candidate, name }) =>
-        terms(name).includes(word.id) &&
+        themeTerms(name).includes(word.id) &&
         [...word.inTitles].filter((post) => candidate.inTitles.has(post)).length * 2 >= word.inTitles.size,
     );
   const allowed = (candidate: Candidate, name: string): boolean => {
-    if (candidate.phrase) return !namesWho(name) && !terms(name).every(notAlone);
-    if (notAlone(candidate.id) || partOfWho(candidate)) return false;
+    if (candidate.phrase) return !namesWho(name) && !themeTerms(name).every((term) => notAlone(term));
+    if (notAlone(candidate.id, askedAsThing(candidate)) || partOfWho(candidate)) return false;
     if (THEME_NAMES[candidate.id]) return true;
     return name
       .split(" ")
@@ -340,25 +419,30 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     if (candidate.inTitles.size < fewestTitles) continue;
     const name = nameOf(candidate);
     if (!allowed(candidate, name)) continue;
-    pool.push({ candidate, name, keys: [...new Set([...plainWords(name), ...terms(name)])] });
+    pool.push({ candidate, name, keys: [...new Set([...plainWords(name), ...themeTerms(name)])] });
   }
   let picks = await pickBest(pool, count + CROSS_CHECK_EXTRA, posts, fewestTitles, slices);
   // A pick whose requests are mostly other picks' requests, of two or more of them, runs across the
   // themes: it names who or what they are for ("pet" across booking, reminders and records), not a theme.
+  // The widest such pick goes first, alone: "matter" across a law firm's themes made "timer" (one request
+  // in "matter", one in "court") look across too, and it is a theme once "matter" is gone.
   for (let round = 0; round < CROSS_CHECK_ROUNDS; round++) {
-    const across = picks.filter((pick) => runsAcross(pick, picks));
+    const across = picks
+      .filter((pick) => runsAcross(pick, picks))
+      .sort((a, b) => b.titled.length - a.titled.length)
+      .slice(0, 1);
     if (across.length === 0) break;
     pool = pool.filter((entry) => !across.some((pick) => pick.entry === entry));
     picks = await pickBest(pool, count + CROSS_CHECK_EXTRA, posts, fewestTitles, slices);
   }
-  // A pick with half its requests in one earlier pick's is that theme in other words ("pay" after "rent").
+  // A pick sharing half its requests with an earlier pick, and half of that one's, is that theme in other
+  // words ("pay" after "rent"). Half of a wider pick's is not: "cleaning" after "room" on a hotel's board,
+  // whose room requests are also blocks, lists and turnovers.
   const reported = picks.filter((pick, index) =>
-    picks
-      .slice(0, index)
-      .every(
-        (earlier) =>
-          pick.titled.filter((post) => earlier.titled.includes(post)).length * 2 < pick.titled.length,
-      ),
+    picks.slice(0, index).every((earlier) => {
+      const shared = pick.titled.filter((post) => earlier.titled.includes(post)).length;
+      return shared * 2 < pick.titled.length || shared * 2 < earlier.titled.length;
+    }),
   );
   return reported.slice(0, count).map(({ entry, titled }) => ({
     name: entry.name,
@@ -384,8 +468,8 @@ interface Pick {
 const CROSS_CHECK_EXTRA = 3;
 /** A word in fewer requests than this is not said to run across the others: two requests may share two themes. */
 const CROSSING_FEWEST_REQUESTS = 3;
-/** Rounds of leaving out picks that run across the others: each round picks again without them. */
-const CROSS_CHECK_ROUNDS = 3;
+/** Rounds of leaving out a pick that runs across the others: each round picks again without it. */
+const CROSS_CHECK_ROUNDS = 6;
 
 /**
  * Whether a pick runs across the others (`themes`): of its three requests or more, most are other picks'

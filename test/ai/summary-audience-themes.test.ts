@@ -181,3 +181,124 @@ describe("summary themes never name what every request says", () => {
     expect(themes).not.toContain("pay");
   });
 });
+
+describe("summary themes read who acts and what groups requests (a later audit)", () => {
+  test("whoever opens a request as the one who acts is who asks ('Trainers see…'), not a theme", async () => {
+    // No "want", no "let": "trainers" and "stylists" open the titles and descriptions as the ones who act.
+    const themes = await themesOf("Snipsy", [
+      ["Stylists see their earnings for the month", "Stylists check the numbers every Friday.", 6],
+      ["Stylists block time for lunch", "Stylists book their own breaks.", 5],
+      ["Stylists swap shifts", "", 4],
+      ["Colour formulas on the client card", "", 8],
+      ["Colour formulas with photos", "", 5],
+      ["Commission per service", "", 6],
+      ["Commission for retail sales", "", 3],
+      ["Deposits for long visits", "", 4],
+      ["Deposits refunded on time", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes).not.toContain("stylists");
+    expect(themes.slice(0, 3).sort()).toEqual(["colour formulas", "commission", "deposits"]);
+  });
+
+  test("what they do keeps its word when who acts shares its stem ('housekeeping' beside 'Housekeepers…')", async () => {
+    const themes = await themesOf("Innkeep", [
+      ["Housekeeping board by floor", "Housekeepers walk to the desk to ask which rooms are next.", 9],
+      ["Housekeeping status on the room list", "Housekeepers count the minibar on paper.", 6],
+      ["Housekeeping notes for long stays", "", 3],
+      ["Late checkout on request", "", 7],
+      ["Late checkout fee", "", 4],
+      ["Deposits when a guest reserves", "", 5],
+      ["Deposits refunded on cancellation", "", 3],
+      ["Dark mode for the night audit", "", 1],
+    ]);
+    expect(themes).toContain("housekeeping");
+  });
+
+  test("where and when a request's words stand ('after', 'months', 'page') is no theme", async () => {
+    const themes = await themesOf("Rackly", [
+      ["Freeze a plan for three months", "", 7],
+      ["Expire unused sessions after six months", "", 5],
+      ["Discount on the next month after a referral", "", 4],
+      ["Lock the doors after closing", "", 3],
+      ["Waitlist for full classes", "", 8],
+      ["Waitlist position", "", 5],
+      ["Workout logs on the progress page", "", 6],
+      ["Workout plans on the member page", "", 4],
+      ["Dark mode", "", 1],
+    ]);
+    for (const theme of themes)
+      expect({ theme, where: /^(after|months?|page)$/.test(theme) }).toEqual({ theme, where: false });
+    expect(themes[0]).toBe("waitlist");
+  });
+
+  test("a ticket, an item, a card and a checkout are each themselves, not one folded task or payment", async () => {
+    // text.ts folds "ticket", "item" and "card" into one task, and "checkout" into payment, for similarity.
+    const themes = await themesOf("Tablefox", [
+      ["Reprint a ticket for the kitchen", "", 6],
+      ["Tickets grouped by station", "", 5],
+      ["Ticket colours by course", "", 3],
+      ["Sold-out items greyed out", "", 7],
+      ["Items with photos", "", 4],
+      ["Items with modifiers", "", 2],
+      ["Late checkout for hotel guests", "", 5],
+      ["Express checkout at the table", "", 3],
+      ["Pay by phone", "", 4],
+      ["Pay with gift cards", "", 3],
+      ["Dark mode", "", 1],
+    ]);
+    for (const word of ["ticket", "item", "checkout"])
+      expect({ word, named: themes.some((theme) => theme.includes(word)) }).toEqual({ word, named: true });
+  });
+
+  test("a site's address names the site ('Booking.com'), not a theme of bookings", async () => {
+    const themes = await themesOf("Staylane", [
+      ["Sync rates with Booking.com", "", 9],
+      ["Import reservations from Booking.com", "", 6],
+      ["Room blocks for weddings", "", 5],
+      ["Room blocks released on the cut-off date", "", 3],
+      ["Late checkout fee", "", 4],
+      ["Late checkout in the app", "", 3],
+      ["Dark mode", "", 1],
+    ]);
+    for (const theme of themes)
+      expect({ theme, site: /booking|reservation/.test(theme) }).toEqual({ theme, site: false });
+  });
+
+  test("a theme half inside a wider word's requests is still named ('cleaning' after 'room')", async () => {
+    // "room" holds two cleaning requests among six; "cleaning" is no other word for it.
+    const themes = await themesOf("Innline", [
+      ["Which rooms are clean, on one board", "", 12],
+      ["Mark a room as cleaned from a phone", "", 9],
+      ["Room blocks for weddings", "", 6],
+      ["Rooming lists for tour groups", "", 5],
+      ["Release unused rooms on the cut-off date", "", 4],
+      ["Room ready alerts for the desk", "", 3],
+      ["Skip daily cleaning for a discount", "", 5],
+      ["Cleaning checklist per floor", "", 4],
+      ["Late checkout fee", "", 4],
+      ["Late checkout in the app", "", 3],
+      ["Deposits taken on arrival", "", 2],
+      ["Deposits refunded on cancellation", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes).toContain("cleaning");
+  });
+
+  test("the widest word across the themes goes first, and a theme it crossed is named ('timer' after 'matter')", async () => {
+    const themes = await themesOf("Docketly", [
+      ["Conflict check when opening a new matter", "", 9],
+      ["Conflicts of interest across former clients", "", 6],
+      ["A timer that keeps running when I switch matters", "", 8],
+      ["Timer on the phone at court", "", 5],
+      ["Timer rounding to six minutes", "", 3],
+      ["Court deadline calculator", "", 7],
+      ["Court dates on each matter", "", 4],
+      ["Matter number in the browser tab", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    // "matter" runs across conflict, timer and court; "timer" crosses "matter" and "court" only through it.
+    expect(themes).toContain("timer");
+    expect(themes).not.toContain("matter");
+  });
+});
