@@ -440,8 +440,8 @@ const REPORTER_FEWEST_WORDS = 3;
  * Whoever asks, by their role or their name: "Customer says…", "Mariner Hotels needs…", "Our accountant
  * needs…". A party is never the request, however briefly named.
  */
-const PARTY_ROLE =
-  /\b(?:customers?|clients?|prospects?|users?|members?|buyers?|leads?|team|staff|people|everyone|accountants?|managers?|admins?|owners?|directors?|ceo|cfo|coo|cto|partners?|colleagues?|drivers?|teachers?|parents?|patients?|guests?|tenants?|landlords?|students?|volunteers?|agents?|reps?|attendees?|visitors?|employees?|workers?|technicians?|coaches|coach|players?|families|kids|readers?|subscribers?|donors?|candidates?|recruiters?|carers?|nurses?|doctors?|therapists?|they|he|she)\b/i;
+const PARTY_ROLES = String.raw`(?:customers?|clients?|prospects?|users?|members?|buyers?|leads?|team|staff|people|everyone|accountants?|managers?|admins?|owners?|directors?|ceo|cfo|coo|cto|partners?|colleagues?|drivers?|teachers?|parents?|patients?|guests?|tenants?|landlords?|students?|volunteers?|agents?|reps?|attendees?|visitors?|employees?|workers?|technicians?|coaches|coach|players?|families|kids|readers?|subscribers?|donors?|candidates?|recruiters?|carers?|nurses?|doctors?|therapists?|they|he|she)`;
+const PARTY_ROLE = new RegExp(String.raw`\b${PARTY_ROLES}\b`, "i");
 /** A name after the first word: "Mariner Hotels", "Prospect at Greenfield". */
 const NAMED = /^\S+\s+(?:\S+\s+)*?\p{Lu}/u;
 /** Many of a kind: "Several schools", "3 clinics", "a few agencies". */
@@ -459,7 +459,7 @@ const WANTED_BY =
  * "patients to be able to reschedule", "attendees could pick their seats" read as "Let drivers capture…".
  */
 const PEOPLE_ABLE = new RegExp(
-  String.raw`^((?:(?:the|our|their|all|new|other)\s+)?(?:\S+\s+)?(?!(?:they|he|she)\b)${PARTY_ROLE.source.slice(2, -2)})\s+(?:(?:should\s+)?(?:to\s+)?be\s+able\s+to|to|could|can)\s+(?!not\b)`,
+  String.raw`^((?:(?:the|our|their|all|new|other)\s+)?(?:\S+\s+)?(?!(?:they|he|she)\b)${PARTY_ROLES})\s+(?:(?:should\s+)?(?:to\s+)?be\s+able\s+to|to|could|can)\s+(?!not\b)`,
   "i",
 );
 /** A lead that is itself a clause ("Show what customers want", "A way to see who needs…") is no party. */
@@ -658,23 +658,27 @@ function withoutWhoWants(title: string): string {
  * way to"): "CFO at X asked if we had approval workflows" → "approval workflows".
  */
 function withoutReporter(title: string): string {
-  let rest = title;
-  const reported = REPORTED.exec(rest);
-  const wondered = WONDERED.exec(rest);
+  const reporter = reporterOf(title);
+  const rest = reporter ? title.slice(reporter[0].length).replace(ENABLING, "") : title;
+  const wouldIf = WOULD_IF.exec(rest);
+  const conditional = wouldIf && !REQUEST_CUE.test(wouldIf[1]!);
+  return conditional ? rest.slice(wouldIf[0].length).replace(ENABLING, "") : rest;
+}
+
+/** Who reports the ask (a party, or described at length), or else who only wonders about it; null when nobody. */
+function reporterOf(title: string): RegExpExecArray | null {
+  const reported = REPORTED.exec(title);
+  const reporter = reported?.[1];
   if (
     reported &&
-    (wordCount(reported[1]!) >= REPORTER_FEWEST_WORDS ||
-      isParty(reported[1]!) ||
-      reported[2] !== undefined) &&
-    !REQUEST_CUE.test(reported[1]!)
+    reporter &&
+    (wordCount(reporter) >= REPORTER_FEWEST_WORDS || isParty(reporter) || reported[2] !== undefined) &&
+    !REQUEST_CUE.test(reporter)
   ) {
-    rest = rest.slice(reported[0].length).replace(ENABLING, "");
-  } else if (wondered && !REQUEST_CUE.test(wondered[1]!)) {
-    rest = rest.slice(wondered[0].length).replace(ENABLING, "");
+    return reported;
   }
-  const wouldIf = WOULD_IF.exec(rest);
-  if (wouldIf && !REQUEST_CUE.test(wouldIf[1]!)) rest = rest.slice(wouldIf[0].length).replace(ENABLING, "");
-  return rest;
+  const wondered = WONDERED.exec(title);
+  return wondered && !REQUEST_CUE.test(wondered[1]!) ? wondered : null;
 }
 
 /** The thing wished for or needed when it is the subject: "Inline comments would be a game changer" → "Inline comments". */
