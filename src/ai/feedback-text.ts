@@ -328,6 +328,8 @@ function titleScore(sentence: string): number {
   return (body === sentence ? askingSignals(body) : LIST_ITEM_ASKS) - contextSignals(body);
 }
 
+// ---- the part of a sentence that asks ----
+
 /** Where a sentence falls into clauses: the request of "Thanks for the fix, could you also add X" is its second. */
 const CLAUSE_BREAK =
   /,\s+|;\s+|:\s+|\s+[-–—]\s+|\s+but\s+|\s+(?:and|&|plus)\s+(?=(?:(?:i|we|they|she|he)\s*)?(?:also\s+)?(?:(?:would|['’]d)\s+(?:also\s+)?(?:really\s+)?(?:love|like)|(?:really\s+)?(?:want|need|wish)(?:s|ed)?)\b)/gi;
@@ -367,8 +369,14 @@ function requestPart(sentence: string): string {
   return sentence;
 }
 
+// ---- the part that asks without its framing: lead-ins, labels, who asks (docs/ai.md, "Titles of pasted feedback") ----
+
 /** What may follow a verb of wanting before the doing: "want to", "would love to be able to". */
 const TO_BE_ABLE = String.raw`(\s+to)?(\s+be\s+able\s+to)?`;
+/** Who is asked, after "We were hoping", "Any chance": "you could", "we can". */
+const YOU_COULD = String.raw`(\s+(you|we)\s+(could|can|would|might))?`;
+/** "I'd", "We would", before "appreciate", "love", "like". */
+const WE_WOULD = String.raw`(i|we)\s*(['’]d|\s+would)`;
 /** Openings that say "this is a request" and not what is requested; removed from the title, repeatedly. */
 const LEAD_IN = new RegExp(
   String.raw`^(${[
@@ -378,12 +386,12 @@ const LEAD_IN = new RegExp(
     "also",
     // whether it can be done: "Would it be possible to", "We were wondering if you could", "Is there a way to"
     String.raw`((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to`,
-    String.raw`(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?(\s+(you|we)\s+(could|can|would|might))?`,
+    String.raw`(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?${YOU_COULD}`,
     String.raw`(is\s+there\s+)?(a|any)\s+way\s+to`,
     String.raw`(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))`,
-    String.raw`any\s+chance(\s+(you|we)\s+(could|can|would|might))?(\s+(of|to))?`,
+    String.raw`any\s+chance${YOU_COULD}(\s+(of|to))?`,
     String.raw`if\s+(i|we)\s+could`,
-    String.raw`(i|we)\s*(['’]d|\s+would)\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?`,
+    String.raw`${WE_WOULD}\s+(really\s+|greatly\s+)?appreciate(\s+it\s+if)?`,
     String.raw`why\s+(can['’]?t|cannot|can\s+not)\s+(i|we)`,
     String.raw`how\s+(do|can)\s+(i|we)`,
     // where it was asked: "Per our call", "As discussed"
@@ -396,7 +404,7 @@ const LEAD_IN = new RegExp(
     "kindly",
     String.raw`let\s+(us|me)`,
     // who wants it: "We'd love to be able to", "I need to", "The customers want", "for the app to"
-    String.raw`((i|we)\s*(['’]d|\s+would)|would)\s+(also\s+|really\s+|just\s+)*(love|like)${TO_BE_ABLE}`,
+    String.raw`(${WE_WOULD}|would)\s+(also\s+|really\s+|just\s+)*(love|like)${TO_BE_ABLE}`,
     String.raw`(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)${TO_BE_ABLE}`,
     String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)${TO_BE_ABLE}`,
     String.raw`being\s+able\s+to`,
@@ -698,6 +706,8 @@ function wishedSubject(title: string): string {
   return rest;
 }
 
+// ---- the title cut to length ----
+
 /** A title's longest, cut at a clause or a word boundary: a title is read in a list, not as a paragraph. */
 export const TITLE_MOST_CHARS = 80;
 const TITLE_FEWEST_CHARS = 25;
@@ -784,6 +794,8 @@ function titleFrom(part: string): string {
   for (let pass = 0; pass < 3; pass++) title = withoutFraming(title);
   return shortened(title.replace(TITLE_TAIL, "").trim());
 }
+
+// ---- the sentence chosen ----
 
 /** A sentence that asks only by saying what is wrong: "At the moment it only shows the total". */
 const onlyComplains = (part: string) =>
