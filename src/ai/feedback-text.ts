@@ -788,10 +788,13 @@ function shortened(request: string): string {
 const TITLE_TAIL =
   /(?:[\s.!?…,;:–—-]|\p{Extended_Pictographic}|\uFE0F|\u200D|\b(?:please|pls|plz|asap|thanks|thx|would\s+be)\b)+$/iu;
 
+/** Frames come nested ("Request: per our call, could you…"): each pass of withoutFraming takes one of each off. */
+const FRAMING_PASSES = 3;
+
 /** A sentence's part that asks, as a title: without its framing, its reason, and at most TITLE_MOST_CHARS. */
 function titleFrom(part: string): string {
   let title = part.trim();
-  for (let pass = 0; pass < 3; pass++) title = withoutFraming(title);
+  for (let pass = 0; pass < FRAMING_PASSES; pass++) title = withoutFraming(title);
   return shortened(title.replace(TITLE_TAIL, "").trim());
 }
 
@@ -844,18 +847,23 @@ const SOUNDS_PLURAL = /[^s]s$/i;
 /** How many sentences back a pronoun may point. */
 const ANTECEDENT_SENTENCES = 2;
 
+/** What the nearest sentence before names that a pronoun of that number can point at. */
+function antecedentOf(plural: boolean, before: readonly string[]): string | undefined {
+  for (const sentence of before.slice(-ANTECEDENT_SENTENCES).reverse()) {
+    const held = HELD_THING.exec(sentence);
+    let named: string | undefined;
+    if (held && SOUNDS_PLURAL.test(held[2]!) === plural) named = held[1]!.replace(/^an?\s+/i, "the ");
+    else if (plural && sentence === before[before.length - 1]) named = LAST_PLURAL.exec(sentence.trim())?.[1];
+    if (named && !/^(?:us|its|this|is|was|has|does)$/i.test(named)) return named;
+  }
+  return undefined;
+}
+
 function withAntecedent(title: string, before: readonly string[]): string {
   const pointing = POINTING_OBJECT.exec(title);
   if (!pointing) return title;
   const plural = /^th/i.test(pointing[2]!) && !/^this$/i.test(pointing[2]!);
-  let named: string | undefined;
-  for (const sentence of before.slice(-ANTECEDENT_SENTENCES).reverse()) {
-    const held = HELD_THING.exec(sentence);
-    if (held && SOUNDS_PLURAL.test(held[2]!) === plural) named = held[1]!.replace(/^an?\s+/i, "the ");
-    else if (plural && sentence === before[before.length - 1]) named = LAST_PLURAL.exec(sentence.trim())?.[1];
-    if (named && !/^(?:us|its|this|is|was|has|does)$/i.test(named)) break;
-    named = undefined;
-  }
+  const named = antecedentOf(plural, before);
   if (!named) return title;
   const titled = `${pointing[1]} ${named}${title.slice(pointing[0].length)}`;
   return titled.length <= TITLE_MOST_CHARS ? titled : title;
