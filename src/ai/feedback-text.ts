@@ -562,7 +562,10 @@ const PASSIVE_ASK = new RegExp(
 );
 const THING_MOST_WORDS = 6;
 
-/** Verbs a question about what the product can do asks with: "Can the calendar show…", "Could each service have…". */
+/**
+ * Verbs a question about what the product can do asks with: "Can the calendar show…", "Could each service
+ * have…"; a whole word of the question, whose words doingOfQuestion puts one space apart.
+ */
 const ASKED_VERB = String.raw`(?:show|display|list|include|send|remember|sync|import|export|keep|close|open|fill|generate|calculate|use|accept|work|go|appear|hold|print|track|warn|notify|remind|update|sort|group|filter|count|start|stop|repeat|handle|recogni[sz]e|detect|suggest|pick|read|link|pull|push|highlight|offer|take|load|save|search|find|match|add|mark|tell|alert|have|get|support|run|allow|skip|refresh|split|merge|store|hide|check|book|pay|see|view|edit|change|set|create|share|download|upload|sign|scan|reset|switch|move|copy|default|connect|integrate|come|be)(?= |$)`;
 /** "Can the map show…?", "Could drivers sign…?", "Can it remember…?" (a question to us, "can you", is a lead-in). */
 const ASKED_OF = new RegExp(String.raw`^(?:${MODAL})\s+(?!(?:you|u|we|i)\b)(.+)$`, "i");
