@@ -272,6 +272,12 @@ const PHRASE_PREFERENCE = 1.1;
  * their setting (the product, where or for whom), not a theme: "course" on a course platform's board.
  */
 const SETTING_SHARE = 0.25;
+/** A word in this share of a board's posts is its subject, not a theme, if its requests share no other word. */
+const SUBJECT_SHARE = 0.2;
+/** A word in fewer posts is too rare to be a board's subject: three requests may share no other word. */
+const SUBJECT_FEWEST_POSTS = 5;
+/** The share of its requests' pairs that must share another word for such a word to be a theme. */
+const SUBJECT_COHESION = 0.25;
 /** Below this many posts a board is too small to tell its setting from a theme. */
 const SETTING_FEWEST_POSTS = 6;
 
@@ -385,6 +391,28 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     );
     return asThing.length * 2 >= candidate.inTitles.size;
   };
+  /**
+   * The board's subject: a word in a fifth of the posts or more whose titled requests ask for unrelated
+   * things (under a quarter of their pairs share another word): "room" on a hotel's board ("which rooms
+   * are clean", "room blocks for weddings", "rooming lists"), "ticket" on a ticketing one. A theme this
+   * large is asked in words its requests share ("personal training packs", "a private training session").
+   */
+  const boardSubject = (candidate: Candidate): boolean => {
+    const held = candidate.inTitles.size + candidate.inDescriptionsOnly.size;
+    if (held < SUBJECT_FEWEST_POSTS || held < SUBJECT_SHARE * posts.length) return false;
+    const others = [...candidate.inTitles].map(
+      (post) => new Set(themeTerms(parts[post]!.title).filter((term) => term !== candidate.id)),
+    );
+    let pairs = 0;
+    let sharing = 0;
+    others.forEach((first, index) =>
+      others.slice(index + 1).forEach((second) => {
+        pairs++;
+        if ([...first].some((term) => second.has(term))) sharing++;
+      }),
+    );
+    return sharing < SUBJECT_COHESION * pairs;
+  };
   /** A phrase ending in who asks names them ("pet owners", "Android users"); "owner portal" names a thing. */
   const namesWho = (name: string): boolean => {
     const last = terms(name.split(" ").at(-1)!)[0];
@@ -403,7 +431,8 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     );
   const allowed = (candidate: Candidate, name: string): boolean => {
     if (candidate.phrase) return !namesWho(name) && !themeTerms(name).every((term) => notAlone(term));
-    if (notAlone(candidate.id, askedAsThing(candidate)) || partOfWho(candidate)) return false;
+    if (notAlone(candidate.id, askedAsThing(candidate)) || partOfWho(candidate) || boardSubject(candidate))
+      return false;
     if (THEME_NAMES[candidate.id]) return true;
     return name
       .split(" ")
@@ -435,13 +464,14 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     pool = pool.filter((entry) => !across.some((pick) => pick.entry === entry));
     picks = await pickBest(pool, count + CROSS_CHECK_EXTRA, posts, fewestTitles, slices);
   }
-  // A pick sharing half its requests with an earlier pick, and half of that one's, is that theme in other
-  // words ("pay" after "rent"). Half of a wider pick's is not: "cleaning" after "room" on a hotel's board,
-  // whose room requests are also blocks, lists and turnovers.
+  // A pick sharing more than half its requests with an earlier pick, and half of that one's, is that theme
+  // in other words ("pay" after "rent"). Half of a wider pick's is not: "cleaning" after "room" on a hotel's
+  // board, whose room requests are also blocks and lists; nor one of two ("Commission on services and
+  // retail" is a request of "retail" and of "commission").
   const reported = picks.filter((pick, index) =>
     picks.slice(0, index).every((earlier) => {
       const shared = pick.titled.filter((post) => earlier.titled.includes(post)).length;
-      return shared * 2 < pick.titled.length || shared * 2 < earlier.titled.length;
+      return shared * 2 <= pick.titled.length || shared * 2 < earlier.titled.length;
     }),
   );
   return reported.slice(0, count).map(({ entry, titled }) => ({
