@@ -53,3 +53,14 @@ export function actAs<T>(db: Db, member: ActingMember, change: () => T): T {
     db.actingMember = previous;
   }
 }
+
+/**
+ * For a change that waits before it writes (a URL's DNS check, a call to a chat tool or the payment
+ * processor): call it before the first `await`, and run the writes after it through the function it answers,
+ * so they name the member who was acting when the change began (`actAs`), or nobody. The member is never
+ * left set across an await, where another request's change could run.
+ */
+export function keepActingMember(db: Db): <T>(write: () => T) => T {
+  const member = db.actingMember;
+  return (write) => (member ? actAs(db, member, write) : write());
+}

@@ -227,14 +227,14 @@ export function integrationRoutes(kit: DashboardKit) {
             { webhookUrl: form.get("webhookUrl") ?? "", channel: optional(form, "channel") ?? null, enabled },
             "body",
           );
-          await putIntegration(db, projectId, kind, input, ctx.config);
+          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
         } else if (kind === "community-chat") {
           const input = requireValid(
             CommunityChatPut,
             { webhookUrl: form.get("webhookUrl") ?? "", enabled },
             "body",
           );
-          await putIntegration(db, projectId, kind, input, ctx.config);
+          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
         } else if (kind === "code-host") {
           const accessToken = optional(form, "accessToken");
           const input = requireValid(
@@ -249,7 +249,7 @@ export function integrationRoutes(kit: DashboardKit) {
             },
             "body",
           );
-          await putIntegration(db, projectId, kind, input, ctx.config);
+          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
         } else {
           const input = requireValid(
             IssueTrackerPut,
@@ -261,7 +261,7 @@ export function integrationRoutes(kit: DashboardKit) {
             },
             "body",
           );
-          await putIntegration(db, projectId, kind, input, ctx.config);
+          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
         }
         return back(caller);
       }),
@@ -274,7 +274,9 @@ export function integrationRoutes(kit: DashboardKit) {
         const kind = cardKindOf(params.kind);
         if (kind === "payments") throw validationError("kind", "payments has Sync now, not a test");
         const { projectId, projectName } = caller.membership;
-        const outcome = await testIntegration(db, projectId, kind, projectName, ctx.config);
+        const outcome = await act(caller, () =>
+          testIntegration(db, projectId, kind, projectName, ctx.config),
+        );
         return integrationsPage(
           chromeOf(caller, "integrations", null),
           cards(projectId, { [kind]: outcome.message }),
@@ -287,7 +289,7 @@ export function integrationRoutes(kit: DashboardKit) {
       change("integrations", async (caller) => {
         allowed(caller);
         const { projectId } = caller.membership;
-        const result = await syncPayments(ctx, projectId);
+        const result = await act(caller, () => syncPayments(ctx, projectId));
         const note = `Sync ${result.status}: ${result.message} (${result.matchedUsers} matched, ${result.createdUsers} created)`;
         return integrationsPage(chromeOf(caller, "integrations", null), cards(projectId, { payments: note }));
       }),

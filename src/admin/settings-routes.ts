@@ -207,7 +207,10 @@ export function settingsRoutes(kit: DashboardKit) {
             },
             "body",
           );
-          const created = await createWebhook(db, caller.membership.projectId, input, ctx.config);
+          // The service checks the URL before it writes: it keeps the member acting across that wait.
+          const created = await act(caller, () =>
+            createWebhook(db, caller.membership.projectId, input, ctx.config),
+          );
           return webhooksPage(chromeOf(caller, "webhooks", null), {
             webhooks: listWebhooks(db, caller.membership.projectId),
             eventTypes: EVENT_TYPES,
@@ -243,7 +246,9 @@ export function settingsRoutes(kit: DashboardKit) {
             },
             "body",
           );
-          await updateWebhook(db, caller.membership.projectId, webhookId, patch, ctx.config);
+          await act(caller, () =>
+            updateWebhook(db, caller.membership.projectId, webhookId, patch, ctx.config),
+          );
           return withNotice(webhookPath(caller, webhookId), "saved");
         }),
         { parse: "text" },

@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/service";
+import { keepActingMember, recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction } from "../db/connection";
 import type { EventPayload } from "../events/catalogue";
@@ -407,17 +407,20 @@ export async function testIntegration(
   projectName: string,
   config: Config,
 ): Promise<{ ok: boolean; message: string }> {
+  const asActingMember = keepActingMember(db);
   const outcome = await sendIntegrationTest(db, projectId, kind, projectName, {
     config,
     signal: AbortSignal.timeout(config.delivery.timeoutMs + 1_000),
   });
-  inTransaction(db, () =>
-    recordActivity(db, projectId, {
-      action: "tested",
-      entityType: "integration",
-      entityId: kind,
-      metadata: { ok: outcome.ok, statusCode: outcome.statusCode },
-    }),
+  asActingMember(() =>
+    inTransaction(db, () =>
+      recordActivity(db, projectId, {
+        action: "tested",
+        entityType: "integration",
+        entityId: kind,
+        metadata: { ok: outcome.ok, statusCode: outcome.statusCode },
+      }),
+    ),
   );
   if (outcome.ok) return { ok: true, message: `The test reached it (HTTP ${outcome.statusCode ?? "ok"}).` };
   const status = outcome.statusCode === null ? "" : ` (HTTP ${outcome.statusCode})`;

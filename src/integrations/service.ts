@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/service";
+import { keepActingMember, recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { notFound, validationError } from "../http/errors";
 import { maskSecret } from "../http/secrets";
@@ -113,19 +113,22 @@ export async function putIntegration<K extends IntegrationKind>(
   input: PutInputs[K],
   policy: TargetPolicy,
 ): Promise<{ created: boolean; integration: Views[K] }> {
+  const asActingMember = keepActingMember(db);
   if ("webhookUrl" in input) await requireSafeUrl("webhookUrl", input.webhookUrl.trim(), policy);
-  return inTransaction(db, () => {
-    const previous = store.findIntegration(db, projectId, kind);
-    const config = toStored(kind, input, previous?.config ?? null);
-    store.upsertIntegration(db, projectId, kind, config, input.enabled ?? true, Date.now());
-    recordActivity(db, projectId, {
-      action: previous ? "updated" : "created",
-      entityType: "integration",
-      entityId: kind,
-      metadata: { enabled: input.enabled ?? true },
-    });
-    return { created: previous === null, integration: toView(requireIntegration(db, projectId, kind)) };
-  });
+  return asActingMember(() =>
+    inTransaction(db, () => {
+      const previous = store.findIntegration(db, projectId, kind);
+      const config = toStored(kind, input, previous?.config ?? null);
+      store.upsertIntegration(db, projectId, kind, config, input.enabled ?? true, Date.now());
+      recordActivity(db, projectId, {
+        action: previous ? "updated" : "created",
+        entityType: "integration",
+        entityId: kind,
+        metadata: { enabled: input.enabled ?? true },
+      });
+      return { created: previous === null, integration: toView(requireIntegration(db, projectId, kind)) };
+    }),
+  );
 }
 
 export function deleteIntegration(db: Db, projectId: string, kind: IntegrationKind): void {

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { recordActivity } from "../activity/service";
+import { keepActingMember, recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction, whenCommitted } from "../db/connection";
 import { notFound } from "../http/errors";
@@ -222,7 +222,12 @@ function resetFormerPayers(db: Db, projectId: string, stillPaying: Set<string>):
   }
 }
 
-async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string): Promise<SyncResult> {
+async function runSync(
+  ctx: PaymentsContext,
+  projectId: string,
+  apiKey: string,
+  asActingMember: <T>(write: () => T) => T,
+): Promise<SyncResult> {
   const { db } = ctx;
   const client = await stripeClient(ctx.config.payments.apiUrl, apiKey);
   let subscriptions: Stripe.Subscription[];
@@ -244,7 +249,7 @@ async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string):
       continue;
     }
     try {
-      const { userId, created } = applyPayer(db, projectId, payer);
+      const { userId, created } = asActingMember(() => applyPayer(db, projectId, payer));
       if (created) createdUsers += 1;
       else matchedUsers += 1;
       paying.add(userId);
@@ -252,7 +257,7 @@ async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string):
       errors.push(`${payer.email}: ${(error as Error).message}`);
     }
   }
-  if (errors.length === 0) resetFormerPayers(db, projectId, paying);
+  if (errors.length === 0) asActingMember(() => resetFormerPayers(db, projectId, paying));
   const counts = {
     totalCustomers: customerIds.size,
     matchedUsers,
@@ -272,6 +277,8 @@ async function runSync(ctx: PaymentsContext, projectId: string, apiKey: string):
  */
 export async function syncPayments(ctx: PaymentsContext, projectId: string): Promise<SyncResult> {
   const { db } = ctx;
+  // A sync started from the dashboard names its member in what it records (docs/dashboard.md).
+  const asActingMember = keepActingMember(db);
   const project = findProjectById(db, projectId);
   if (!project) throw notFound("PROJECT_NOT_FOUND");
   requirePlan(project, "growth", "The payments sync");
@@ -282,17 +289,19 @@ export async function syncPayments(ctx: PaymentsContext, projectId: string): Pro
   const sync = (async () => {
     const result =
       row.enabled === 1
-        ? await runSync(ctx, projectId, row.api_key)
+        ? await runSync(ctx, projectId, row.api_key, asActingMember)
         : failure("The payments integration is disabled; enable it with PUT /integrations/payments");
-    inTransaction(db, () => {
-      store.recordSync(db, projectId, result, Date.now());
-      recordActivity(db, projectId, {
-        action: "synced",
-        entityType: "integration",
-        entityId: "payments",
-        metadata: { ...result, errors: result.errors.length },
-      });
-    });
+    asActingMember(() =>
+      inTransaction(db, () => {
+        store.recordSync(db, projectId, result, Date.now());
+        recordActivity(db, projectId, {
+          action: "synced",
+          entityType: "integration",
+          entityId: "payments",
+          metadata: { ...result, errors: result.errors.length },
+        });
+      }),
+    );
     // The result must describe stored changes, also for callers that do not answer over HTTP.
     await whenCommitted(db);
     return result;

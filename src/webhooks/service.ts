@@ -1,4 +1,4 @@
-import { recordActivity } from "../activity/service";
+import { keepActingMember, recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction } from "../db/connection";
 import { EVENT_TYPES } from "../events/catalogue";
@@ -63,35 +63,38 @@ export async function createWebhook(
   input: WebhookCreate,
   policy: TargetPolicy,
 ): Promise<CreatedWebhook> {
+  const asActingMember = keepActingMember(db);
   const events = cleanEvents(input.events);
   const url = await requireSafeUrl("url", input.url.trim(), policy);
-  return inTransaction(db, () => {
-    const now = Date.now();
-    const row: store.WebhookRow = {
-      id: Bun.randomUUIDv7(),
-      project_id: projectId,
-      url,
-      events: JSON.stringify(events),
-      description: input.description ?? null,
-      secret: generateSecret(),
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      enabled: input.enabled === false ? 0 : 1,
-      failing_since: null,
-      last_failure_at: null,
-      disabled_reason: null,
-      created_at: now,
-      updated_at: now,
-    };
-    store.insertWebhook(db, row);
-    recordActivity(db, projectId, {
-      action: "created",
-      entityType: "webhook",
-      entityId: row.id,
-      metadata: { url, events, enabled: row.enabled === 1 },
-    });
-    return { ...store.toWebhook(row), secret: row.secret };
-  });
+  return asActingMember(() =>
+    inTransaction(db, () => {
+      const now = Date.now();
+      const row: store.WebhookRow = {
+        id: Bun.randomUUIDv7(),
+        project_id: projectId,
+        url,
+        events: JSON.stringify(events),
+        description: input.description ?? null,
+        secret: generateSecret(),
+        previous_secret: null,
+        previous_secret_expires_at: null,
+        enabled: input.enabled === false ? 0 : 1,
+        failing_since: null,
+        last_failure_at: null,
+        disabled_reason: null,
+        created_at: now,
+        updated_at: now,
+      };
+      store.insertWebhook(db, row);
+      recordActivity(db, projectId, {
+        action: "created",
+        entityType: "webhook",
+        entityId: row.id,
+        metadata: { url, events, enabled: row.enabled === 1 },
+      });
+      return { ...store.toWebhook(row), secret: row.secret };
+    }),
+  );
 }
 
 export async function updateWebhook(
@@ -101,33 +104,36 @@ export async function updateWebhook(
   patch: WebhookUpdate,
   policy: TargetPolicy,
 ): Promise<Webhook> {
+  const asActingMember = keepActingMember(db);
   requireRow(db, projectId, webhookId);
   const events = patch.events === undefined ? undefined : cleanEvents(patch.events);
   const url = patch.url === undefined ? undefined : await requireSafeUrl("url", patch.url.trim(), policy);
-  return inTransaction(db, () => {
-    const before = requireRow(db, projectId, webhookId);
-    const after: store.WebhookRow = { ...before, updated_at: Date.now() };
-    if (url !== undefined) after.url = url;
-    if (events !== undefined) after.events = JSON.stringify(events);
-    if (patch.description !== undefined) after.description = patch.description;
-    if (patch.enabled !== undefined) {
-      after.enabled = patch.enabled ? 1 : 0;
-      // Re-enabling starts a fresh failure count.
-      if (patch.enabled && before.enabled === 0) {
-        after.failing_since = null;
-        after.last_failure_at = null;
-        after.disabled_reason = null;
+  return asActingMember(() =>
+    inTransaction(db, () => {
+      const before = requireRow(db, projectId, webhookId);
+      const after: store.WebhookRow = { ...before, updated_at: Date.now() };
+      if (url !== undefined) after.url = url;
+      if (events !== undefined) after.events = JSON.stringify(events);
+      if (patch.description !== undefined) after.description = patch.description;
+      if (patch.enabled !== undefined) {
+        after.enabled = patch.enabled ? 1 : 0;
+        // Re-enabling starts a fresh failure count.
+        if (patch.enabled && before.enabled === 0) {
+          after.failing_since = null;
+          after.last_failure_at = null;
+          after.disabled_reason = null;
+        }
       }
-    }
-    store.updateWebhookRow(db, after);
-    recordActivity(db, projectId, {
-      action: "updated",
-      entityType: "webhook",
-      entityId: webhookId,
-      metadata: { changes: Object.keys(patch) },
-    });
-    return store.toWebhook(after);
-  });
+      store.updateWebhookRow(db, after);
+      recordActivity(db, projectId, {
+        action: "updated",
+        entityType: "webhook",
+        entityId: webhookId,
+        metadata: { changes: Object.keys(patch) },
+      });
+      return store.toWebhook(after);
+    }),
+  );
 }
 
 /**
