@@ -119,6 +119,12 @@ const CONTRACTIONS =
  * board asks for a channel sync, and is no request about bookings.
  */
 const WEB_ADDRESS = /\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|co|app|dev|ai)\b/gi;
+/**
+ * A duration or a moment names when, not what: "Freeze a plan for three months", "Expire sessions after six
+ * months", "the next month", "every week". "Log volunteer hours" and "monthly reports" name a thing, and stay.
+ */
+const DURATION =
+  /\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|several|next|last|this|every|each|per|half)\s+(?:minutes?|hours?|days?|weeks?|months?|years?)\b/gi;
 /** A word a theme may hold: three letters or more, no digit ("2", "30", "v2" name no theme). */
 const THEME_WORD = /^[a-z][a-z-]{2,}$/;
 /** Words of a letter's courtesies, never part of a theme ("reach out", "feel free", "happy to"). */
@@ -144,11 +150,12 @@ const PEOPLE_WORDS =
 const GENERIC_WORDS =
   `${PEOPLE_WORDS} apps abilities options better easier simpler improve improved improvement improvements ` +
   "problem problems possibility functionality function functions tools stuff help show see view enable give " +
-  "create edit change update manage handle track tracking send settings online automatic automatically " +
-  // Where and when a request's words stand: "after" a visit, "on the field page", "every six months".
+  "create edit change update manage handle track tracking send settings online automatic " +
+  "automatically " +
+  // Where and when a request's words stand: "after" a visit, "on the field page", "on time" (a duration is
+  // read apart: `DURATION`).
   "after before during between across within until again instead back away out over under next last page " +
-  "pages screen screens tab button time times day days week weeks month months year years hour hours minute " +
-  "minutes " +
+  "pages screen screens tab button time times " +
   // Verbs any request leans on: "a timer that keeps running", "runs low", "tell the desk".
   "run runs running keep keeps go goes come comes take takes put tell ask know say turn switch work start";
 /** The terms (text.ts) of a list of words. */
@@ -320,8 +327,11 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
   // In slices of the event loop: a 100-post summary read on one turn held every other request 0.3–0.5 s.
   const slices = inSlices();
   const parts = posts.map((post) => ({
-    title: post.title.replace(CONTRACTIONS, " ").replace(WEB_ADDRESS, " "),
-    description: (post.description ?? "").replace(CONTRACTIONS, " ").replace(WEB_ADDRESS, " "),
+    title: post.title.replace(CONTRACTIONS, " ").replace(WEB_ADDRESS, " ").replace(DURATION, " "),
+    description: (post.description ?? "")
+      .replace(CONTRACTIONS, " ")
+      .replace(WEB_ADDRESS, " ")
+      .replace(DURATION, " "),
   }));
   const candidates = new Map<string, Candidate>();
   const hold = (key: string, phrase: boolean, form: string | null, post: number, inTitle: boolean) => {
@@ -464,10 +474,9 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     pool = pool.filter((entry) => !across.some((pick) => pick.entry === entry));
     picks = await pickBest(pool, count + CROSS_CHECK_EXTRA, posts, fewestTitles, slices);
   }
-  // A pick sharing more than half its requests with an earlier pick, and half of that one's, is that theme
-  // in other words ("pay" after "rent"). Half of a wider pick's is not: "cleaning" after "room" on a hotel's
-  // board, whose room requests are also blocks and lists; nor one of two ("Commission on services and
-  // retail" is a request of "retail" and of "commission").
+  // A pick sharing half its requests with an earlier pick, and half of that one's, is that theme in other
+  // words ("pay" after "rent"). Half of a wider pick's is not: "cleaning" after "room" on a hotel's board,
+  // whose room requests are also blocks, lists and turnovers.
   const reported = picks.filter((pick, index) =>
     picks.slice(0, index).every((earlier) => {
       const shared = pick.titled.filter((post) => earlier.titled.includes(post)).length;

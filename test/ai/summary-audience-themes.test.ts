@@ -232,6 +232,21 @@ describe("summary themes read who acts and what groups requests (a later audit)"
     expect(themes[0]).toBe("waitlist");
   });
 
+  test("hours logged are a theme; 'for six hours' is a duration, not one", async () => {
+    const themes = await themesOf("Helpinghand", [
+      ["Log volunteer hours from the phone", "", 9],
+      ["Approve hours in bulk", "", 6],
+      ["Hours report for funders", "", 5],
+      ["Shifts longer than six hours flagged", "", 2],
+      ["Badges for milestones", "", 4],
+      ["Badges on profiles", "", 3],
+      ["Emergency contacts", "", 2],
+      ["Welsh language version", "", 2],
+      ["Dark mode", "", 1],
+    ]);
+    expect(themes[0]).toBe("hours");
+  });
+
   test("a ticket, an item, a card and a checkout are each themselves, not one folded task or payment", async () => {
     // text.ts folds "ticket", "item" and "card" into one task, and "checkout" into payment, for similarity.
     const themes = await themesOf("Tablefox", [
