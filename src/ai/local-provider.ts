@@ -321,7 +321,8 @@ function wordPairs(text: string, not: NotThemes): { form: string; key: string }[
  * board's posts (it names the product: "invoice" on an invoicing board). Nor, alone or in a phrase of
  * such words only, who asks (`whoAsks`: "Pet owners want…"), a word of any request (`GENERIC_WORDS`), or
  * the requests' setting (a word in a quarter of them, more often in descriptions than titles: "course");
- * nor a word running across the other themes (`runsAcross`), nor one theme twice in other words.
+ * nor a word running across the other themes (`runsAcross`), nor one theme twice in other words; nor who
+ * acts (`SUBJECT`), a duration (`DURATION`), a site's address, or the board's subject (`boardSubject`).
  */
 async function themes(posts: SummaryPost[], count: number, not: NotThemes): Promise<Theme[]> {
   // In slices of the event loop: a 100-post summary read on one turn held every other request 0.3–0.5 s.
