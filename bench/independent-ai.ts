@@ -5,6 +5,7 @@
 //   2. summary themes of six boards: themes that name one of the board's real themes, themes that are its
 //      audience or a generic word, and real themes found;
 //   3. the sprint plan's effort: small and large requests recognised, and how many were called the wrong way.
+// test/ai/independent.test.ts holds these figures at what they reached, less a margin.
 //
 //   npx bun bench/independent-ai.ts
 
@@ -23,9 +24,6 @@ import { upsertUserByEmail } from "../src/users/service";
 import { castVote } from "../src/votes/service";
 import { localTitle, type TitleCase, titleProblem } from "./from-text-titles";
 
-const fixture = (name: string) =>
-  new URL(`../test/fixtures/independent/${name}.json`, import.meta.url).pathname;
-
 interface ThemeBoard {
   domain: string;
   posts: { title: string; description: string; votes: number }[];
@@ -39,79 +37,133 @@ interface SizedCase {
   effort: "small" | "large";
 }
 
+async function fixture<T>(name: string): Promise<T> {
+  return (await Bun.file(
+    new URL(`../test/fixtures/independent/${name}.json`, import.meta.url).pathname,
+  ).json()) as T;
+}
+
 /** True when a word of `phrase` starts with `stem`, the way the title bench matches its words. */
 function startsAWord(phrase: string, stem: string): boolean {
   const escaped = stem.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}`, "u").test(phrase.toLowerCase());
 }
 
-const ratio = (right: number, total: number) => `${right}/${total} = ${(right / total).toFixed(2)}`;
-
-const titles = ((await Bun.file(fixture("titles")).json()) as { items: TitleCase[] }).items;
-const rightTitles = titles.filter((item) => titleProblem(item, localTitle(item.text)) === null).length;
-console.log(`titles of pasted feedback   ${ratio(rightTitles, titles.length)}`);
-
-const dir = mkdtempSync(join(tmpdir(), "featureboard-independent-"));
-const ctx = createContext(
-  loadConfig({ FEATUREBOARD_DB: join(dir, "independent.db"), FEATUREBOARD_LOG_LEVEL: "silent" }),
-  createLogger("silent"),
-);
-const boards = ((await Bun.file(fixture("themes")).json()) as { boards: ThemeBoard[] }).boards;
-let reported = 0;
-let named = 0;
-let audience = 0;
-let found = 0;
-let findable = 0;
-let voter = 0;
-for (const [index, board] of boards.entries()) {
-  const { project } = createProject(ctx.db, {
-    slug: `board-${index}`,
-    name: `Board ${index}`,
-    plan: "growth",
-  });
-  for (const item of board.posts) {
-    const post = createPost(ctx.db, project.id, {
-      title: item.title,
-      description: item.description || null,
-      status: "APPROVED",
-    });
-    for (let vote = 0; vote < item.votes; vote++) {
-      const { user } = upsertUserByEmail(ctx.db, project.id, { email: `voter${voter++}@example.com` });
-      castVote(ctx.db, project.id, post.id, { boardUserId: user.id });
-    }
-  }
-  const { top_themes: themes } = await summariseFeedback(ctx.ai, project.id, { period: "month" });
-  const realThemes = new Set<string>();
-  for (const theme of themes) {
-    reported++;
-    const generic = board.notThemes.some((stem) => startsAWord(theme, stem));
-    const real = board.themes.find((candidate) => candidate.anyOf.some((stem) => startsAWord(theme, stem)));
-    if (generic) audience++;
-    else if (real) {
-      named++;
-      realThemes.add(real.name);
-    }
-  }
-  found += realThemes.size;
-  findable += Math.min(5, board.themes.length);
-  console.log(`  ${board.domain}: ${themes.join(" | ")}`);
+export interface Count {
+  right: number;
+  total: number;
 }
-console.log(
-  `summary themes              naming a real theme ${ratio(named, reported)}, audience or generic ` +
-    `${ratio(audience, reported)}, real themes found ${ratio(found, findable)}`,
-);
-closeDatabase(ctx.db);
-rmSync(dir, { recursive: true, force: true });
 
-const sized = ((await Bun.file(fixture("effort")).json()) as { items: SizedCase[] }).items;
-const kindOf = (item: SizedCase) =>
-  effortOf({ title: item.title, description: item.description || null }).kind;
-const small = sized.filter((item) => item.effort === "small");
-const large = sized.filter((item) => item.effort === "large");
-const wrongWay =
-  small.filter((item) => kindOf(item) === "large").length +
-  large.filter((item) => kindOf(item) === "small").length;
-console.log(
-  `sprint-plan effort          small ${ratio(small.filter((item) => kindOf(item) === "small").length, small.length)}, ` +
-    `large ${ratio(large.filter((item) => kindOf(item) === "large").length, large.length)}, the wrong way ${wrongWay}`,
-);
+/** Titles of pasted feedback a product manager would accept. */
+export async function gradeTitles(): Promise<Count> {
+  const { items } = await fixture<{ items: TitleCase[] }>("titles");
+  const right = items.filter((item) => titleProblem(item, localTitle(item.text)) === null).length;
+  return { right, total: items.length };
+}
+
+export interface ThemeGrade {
+  /** Reported themes that name one of their board's real themes. */
+  naming: Count;
+  /** Reported themes that are the board's audience, its product or a generic word. */
+  audience: Count;
+  /** Real themes named, of at most five a board. */
+  found: Count;
+  themesByBoard: { domain: string; themes: string[] }[];
+}
+
+/** The six boards' summaries (a month of requests and votes), on a database of their own. */
+export async function gradeThemes(): Promise<ThemeGrade> {
+  const { boards } = await fixture<{ boards: ThemeBoard[] }>("themes");
+  const dir = mkdtempSync(join(tmpdir(), "featureboard-independent-"));
+  const ctx = createContext(
+    loadConfig({ FEATUREBOARD_DB: join(dir, "independent.db"), FEATUREBOARD_LOG_LEVEL: "silent" }),
+    createLogger("silent"),
+  );
+  const grade: ThemeGrade = {
+    naming: { right: 0, total: 0 },
+    audience: { right: 0, total: 0 },
+    found: { right: 0, total: 0 },
+    themesByBoard: [],
+  };
+  let voter = 0;
+  try {
+    for (const [index, board] of boards.entries()) {
+      const { project } = createProject(ctx.db, {
+        slug: `board-${index}`,
+        name: `Board ${index}`,
+        plan: "growth",
+      });
+      for (const item of board.posts) {
+        const post = createPost(ctx.db, project.id, {
+          title: item.title,
+          description: item.description || null,
+          status: "APPROVED",
+        });
+        for (let vote = 0; vote < item.votes; vote++) {
+          const { user } = upsertUserByEmail(ctx.db, project.id, { email: `voter${voter++}@example.com` });
+          castVote(ctx.db, project.id, post.id, { boardUserId: user.id });
+        }
+      }
+      const { top_themes: themes } = await summariseFeedback(ctx.ai, project.id, { period: "month" });
+      const named = new Set<string>();
+      for (const theme of themes) {
+        grade.naming.total++;
+        grade.audience.total++;
+        const real = board.themes.find((candidate) =>
+          candidate.anyOf.some((stem) => startsAWord(theme, stem)),
+        );
+        if (board.notThemes.some((stem) => startsAWord(theme, stem))) grade.audience.right++;
+        else if (real) {
+          grade.naming.right++;
+          named.add(real.name);
+        }
+      }
+      grade.found.right += named.size;
+      grade.found.total += Math.min(5, board.themes.length);
+      grade.themesByBoard.push({ domain: board.domain, themes });
+    }
+  } finally {
+    closeDatabase(ctx.db);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return grade;
+}
+
+export interface EffortGrade {
+  small: Count;
+  large: Count;
+  /** A small request called large, or a large one small. */
+  wrongWay: number;
+}
+
+/** The sprint plan's reading of each request's size. */
+export async function gradeEffort(): Promise<EffortGrade> {
+  const { items } = await fixture<{ items: SizedCase[] }>("effort");
+  const kindOf = (item: SizedCase) =>
+    effortOf({ title: item.title, description: item.description || null }).kind;
+  const small = items.filter((item) => item.effort === "small");
+  const large = items.filter((item) => item.effort === "large");
+  return {
+    small: { right: small.filter((item) => kindOf(item) === "small").length, total: small.length },
+    large: { right: large.filter((item) => kindOf(item) === "large").length, total: large.length },
+    wrongWay:
+      small.filter((item) => kindOf(item) === "large").length +
+      large.filter((item) => kindOf(item) === "small").length,
+  };
+}
+
+if (import.meta.main) {
+  const ratio = ({ right, total }: Count) => `${right}/${total} = ${(right / total).toFixed(2)}`;
+  console.log(`titles of pasted feedback   ${ratio(await gradeTitles())}`);
+  const themes = await gradeThemes();
+  for (const board of themes.themesByBoard) console.log(`  ${board.domain}: ${board.themes.join(" | ")}`);
+  console.log(
+    `summary themes              naming a real theme ${ratio(themes.naming)}, audience or generic ` +
+      `${ratio(themes.audience)}, real themes found ${ratio(themes.found)}`,
+  );
+  const effort = await gradeEffort();
+  console.log(
+    `sprint-plan effort          small ${ratio(effort.small)}, large ${ratio(effort.large)}, ` +
+      `the wrong way ${effort.wrongWay}`,
+  );
+}
