@@ -73,7 +73,10 @@ function renderBlocks(lines: string[]): string {
       while (index < lines.length && !lines[index]!.trimStart().startsWith(fence[1]!))
         code.push(lines[index++]!);
       index++;
-      out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
+      // A line of code wider than the screen scrolls sideways inside its block; the block takes the
+      // keyboard focus so that it can be scrolled without a mouse where the browser does not make
+      // scrollers focusable itself (Safari, Chromium before 130) (docs/web.md).
+      out.push(`<pre tabindex="0"><code>${escapeHtml(code.join("\n"))}</code></pre>`);
       continue;
     }
     const heading = HEADING.exec(line);

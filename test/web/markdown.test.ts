@@ -29,7 +29,10 @@ describe("release-note markdown", () => {
     expect(md("- one\n- two\n  continued\n\n1. first\n2. second")).toBe(
       '<ul><li dir="auto">one</li><li dir="auto">two continued</li></ul>\n<ol><li dir="auto">first</li><li dir="auto">second</li></ol>',
     );
-    expect(md("```\n<script>x</script>\n```")).toBe("<pre><code>&lt;script&gt;x&lt;/script&gt;</code></pre>");
+    // Focusable, so that a block wider than the screen can be scrolled with the keyboard (docs/web.md).
+    expect(md("```\n<script>x</script>\n```")).toBe(
+      '<pre tabindex="0"><code>&lt;script&gt;x&lt;/script&gt;</code></pre>',
+    );
     expect(md("> quoted *text*")).toBe(
       '<blockquote dir="auto"><p dir="auto">quoted <em>text</em></p></blockquote>',
     );
