@@ -278,19 +278,28 @@
         fieldset.disabled = true;
         report(form, "Sending…", false);
         handle(form, fieldsOf(form))
-          .catch(function (error) {
-            report(
-              form,
-              visitorMessage(error, function (name) {
-                return labelFor(form, name);
-              }),
-              true,
-            );
-          })
-          .then(function () {
+          .then(
+            function () {
+              return null;
+            },
+            function (error) {
+              report(
+                form,
+                visitorMessage(error, function (name) {
+                  return labelFor(form, name);
+                }),
+                true,
+              );
+              return error instanceof ApiRefusal ? error.field : null;
+            },
+          )
+          .then(function (refused) {
             fieldset.disabled = false;
-            // Disabling the fieldset while sending took focus away: bring it back to the form.
-            form.querySelector("input, textarea").focus();
+            // Disabling the fieldset while sending took focus away: bring it back to the form, to the field
+            // the board refused when it named one.
+            var field =
+              (refused && form.elements.namedItem(refused)) || form.querySelector("input, textarea");
+            field.focus();
           });
       });
     });

@@ -3,11 +3,16 @@
 // (src/web/assets.ts): the API's own messages are written for developers ("Invalid 'body' in body: is
 // required"), these for the people on the board.
 
-/** An error carrying the API's answer (`json`, may be null) and HTTP status (0: no answer at all). */
+/**
+ * An error carrying the API's answer (`json`, may be null) and HTTP status (0: no answer at all); `field` is
+ * the body field a refused call names ("Invalid 'email' in body: …"), or null: the form focuses it.
+ */
 function ApiRefusal(json, status) {
   this.json = json;
   this.status = status;
   this.message = (json && json.message) || "HTTP " + status;
+  var named = json && json.error_code === "VALIDATION_ERROR" && /'([^']+)'/.exec(json.message || "");
+  this.field = named ? named[1] : null;
 }
 ApiRefusal.prototype = Object.create(Error.prototype);
 
@@ -46,9 +51,9 @@ function visitorMessage(error, labelOf) {
     return "This board is not open to the public any more.";
   if (code === "VALIDATION_ERROR") {
     var text = json.message || "";
-    var field = /'([^']+)'/.exec(text);
+    var field = error.field;
     var problem = text.indexOf(": ") >= 0 ? text.slice(text.indexOf(": ") + 2) : "";
-    var label = field && labelOf ? labelOf(field[1]) : null;
+    var label = field && labelOf ? labelOf(field) : null;
     if (label && problem) return "Please check \u201c" + label + "\u201d: it " + problem + ".";
     return "Please check what you wrote" + (problem ? ": it " + problem : "") + ".";
   }

@@ -15,23 +15,24 @@
   var CSS =
     ":host{all:initial}" +
     "*{box-sizing:border-box}" +
-    ".root{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2330}" +
-    ".launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;background:var(--fb-accent,#3f3fc4);color:#fff;border:0;border-radius:999px;padding:10px 18px;font:inherit;font-weight:600;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.2)}" +
-    ".panel{position:fixed;right:20px;bottom:76px;z-index:2147483000;width:min(360px,calc(100vw - 40px));max-height:calc(100vh - 100px);overflow:auto;background:#fff;border:1px solid #d9dce3;border-radius:12px;box-shadow:0 10px 30px rgba(0,0,0,.18);padding:16px}" +
+    ".root{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2330;overflow-wrap:anywhere}" +
+    ".launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;background:var(--fb-accent,#3f3fc4);color:#fff;border:0;border-radius:999px;min-height:44px;padding:10px 18px;font:inherit;font-weight:600;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.2)}" +
+    ".panel{position:fixed;right:20px;bottom:76px;z-index:2147483000;width:min(360px,calc(100vw - 40px));max-height:calc(100vh - 100px);overflow:auto;overscroll-behavior:contain;background:#fff;border:1px solid #d9dce3;border-radius:12px;box-shadow:0 10px 30px rgba(0,0,0,.18);padding:16px}" +
     ".panel[hidden]{display:none}" +
-    "h2{font-size:17px;margin:0 0 8px}h3{font-size:14px;margin:16px 0 6px;color:#545b6b}" +
+    "h2{font-size:17px;margin:0 0 8px;min-width:0}h3{font-size:14px;margin:16px 0 6px;color:#545b6b}" +
     ".head{display:flex;justify-content:space-between;align-items:center}" +
-    ".close{background:none;border:0;font-size:20px;cursor:pointer;color:#545b6b;padding:2px 6px}" +
+    ".close{background:none;border:0;font-size:20px;cursor:pointer;color:#545b6b;min-width:44px;min-height:44px;margin-right:-10px;padding:0}" +
     "label{display:block;font-size:13px;font-weight:600;margin:8px 0 2px}" +
-    "input,textarea{width:100%;font:inherit;border:1px solid #8a90a0;border-radius:6px;padding:6px 8px;color:#1f2330;background:#fff}" +
-    "textarea{resize:vertical}" +
-    ".send{margin-top:10px;background:var(--fb-accent,#3f3fc4);color:#fff;border:0;border-radius:6px;padding:8px 14px;font:inherit;font-weight:600;cursor:pointer}" +
+    "input,textarea{width:100%;font:inherit;font-size:16px;border:1px solid #8a90a0;border-radius:6px;padding:6px 8px;color:#1f2330;background:#fff}" +
+    "input{min-height:44px}textarea{resize:vertical}" +
+    ".send{margin-top:10px;background:var(--fb-accent,#3f3fc4);color:#fff;border:0;border-radius:6px;min-height:44px;padding:8px 14px;font:inherit;font-weight:600;cursor:pointer}" +
     ".status{min-height:1.4em;margin:6px 0 0;font-size:13px;font-weight:600}.status.error{color:#b91c1c}" +
     "ol{list-style:none;margin:0;padding:0}li{display:flex;gap:10px;align-items:center;padding:6px 0;border-top:1px solid #eceef2}" +
-    ".vote{flex:none;white-space:nowrap;min-width:48px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
+    "li a{flex:1;min-width:0;padding:10px 0}" +
+    ".vote{flex:none;white-space:nowrap;min-width:48px;min-height:44px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
     ".vote[aria-pressed=true]{background:var(--fb-accent,#3f3fc4);color:#fff;border-color:var(--fb-accent,#3f3fc4)}" +
     "a{color:var(--fb-accent,#3f3fc4)}:focus-visible{outline:3px solid var(--fb-accent,#3f3fc4);outline-offset:2px}" +
-    ".more{font-size:13px;margin-top:8px;display:block}" +
+    ".more{font-size:13px;margin-top:4px;padding:12px 0;display:block}" +
     ".sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}" +
     ".vote[aria-disabled=true]{cursor:progress}";
 
@@ -300,6 +301,9 @@
       panel.hidden = !open;
       launcher.setAttribute("aria-expanded", String(open));
       if (open) {
+        // Opened again later, the panel starts afresh: the last request's "Thank you" or error is past.
+        status.className = "status";
+        status.textContent = "";
         loadTop();
         shadow.getElementById("fb-title-input").focus();
       } else {
@@ -312,9 +316,11 @@
     close.addEventListener("click", function () {
       toggle(false);
     });
-    // Esc closes the open panel wherever the focus is, on the host page as inside the widget.
-    document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && !panel.hidden) toggle(false);
+    // Escape closes the open panel only from inside the widget (its panel or its launcher, both in the shadow
+    // root, whose keys reach this listener and no other page's): on the host page Escape is the host's, and
+    // the focus is never taken from it. A key the host page has claimed (preventDefault) is left alone.
+    root.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && !event.defaultPrevented && !panel.hidden) toggle(false);
     });
 
     form.addEventListener("submit", function (event) {
@@ -339,14 +345,23 @@
           form.reset();
           status.textContent = "Thank you! The team will review your request.";
         })
-        .catch(function (error) {
-          status.className = "status error";
-          status.textContent = visitorMessage(error, labelOf);
-        })
-        .then(function () {
+        .then(
+          function () {
+            return null;
+          },
+          function (error) {
+            status.className = "status error";
+            status.textContent = visitorMessage(error, labelOf);
+            return error instanceof ApiRefusal ? error.field : null;
+          },
+        )
+        .then(function (refused) {
           send.disabled = false;
-          // Disabling the button while sending took focus away: keep it in the panel.
-          if (!panel.hidden) shadow.getElementById("fb-title-input").focus();
+          // Disabling the button while sending took focus away: keep it in the panel, on the field the
+          // board refused if it named one.
+          var field =
+            (refused && form.elements.namedItem(refused)) || shadow.getElementById("fb-title-input");
+          if (!panel.hidden) field.focus();
         });
     });
   }
