@@ -29,7 +29,7 @@
     ".status{min-height:1.4em;margin:6px 0 0;font-size:13px;font-weight:600}.status.error{color:#b91c1c}" +
     "ol{list-style:none;margin:0;padding:0}li{display:flex;gap:10px;align-items:center;padding:6px 0;border-top:1px solid #eceef2}" +
     "li a{flex:1;min-width:0;padding:10px 0}" +
-    ".vote{flex:none;white-space:nowrap;min-width:48px;min-height:44px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
+    ".vote{flex:none;white-space:nowrap;min-width:3.75em;min-height:44px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
     ".vote[aria-pressed=true]{background:var(--fb-accent,#3f3fc4);color:#fff;border-color:var(--fb-accent,#3f3fc4)}" +
     "a{color:var(--fb-accent,#3f3fc4)}:focus-visible{outline:3px solid var(--fb-accent,#3f3fc4);outline-offset:2px}" +
     ".more{font-size:13px;margin-top:4px;padding:12px 0;display:block}" +
