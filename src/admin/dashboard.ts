@@ -27,6 +27,8 @@ export const NOTICES: Record<string, string> = {
   password: "Password changed; your other sessions were signed out.",
   removed: "Member removed.",
   withdrawn: "Invite withdrawn: its link no longer works.",
+  inviteUnchanged:
+    "You were already on this project's team: the invite changed nothing and your role stays as it was. An owner changes roles on the Members screen.",
   revoked: "Key revoked.",
   draft: "Release saved as a draft.",
   replayed: "Delivery queued again: the receiver gets the same webhook-id.",

@@ -14,11 +14,13 @@ export function membersPage(
   view: {
     members: (TeamMember & { role: TeamRole })[];
     /** Invites not accepted yet: whose link still works, until when. */
-    invites: { email: string; role: TeamRole; expiresAt: string }[];
+    invites: { id: string; email: string; role: TeamRole; expiresAt: string }[];
     selfId: string;
     /** A fresh invite's URL, shown once (also emailed when SMTP is configured). */
     inviteUrl: string | null;
     emailed: boolean;
+    /** The email of the fresh invite, when it replaced an open invite of theirs (whose link stopped working). */
+    replacedFor?: string | null;
   },
 ): Html {
   const rows = view.members.map(
@@ -79,11 +81,11 @@ export function membersPage(
                           data-confirm="Withdraw the invite of ${invite.email}? Its link stops working."
                         >
                           ${formFields(chrome)}
-                          <input type="hidden" name="email" value="${invite.email}" />
+                          <input type="hidden" name="invite" value="${invite.id}" />
                           <button
                             class="danger"
                             type="submit"
-                            aria-label="Withdraw the invite of ${invite.email}"
+                            aria-label="Withdraw the invite of ${invite.email} as ${invite.role}"
                           >
                             Withdraw
                           </button>
@@ -100,6 +102,13 @@ export function membersPage(
               ${view.emailed ? "The invite was emailed. " : ""}Their one-time link (valid 24 hours, shown
               once):
               <code class="secret">${view.inviteUrl}</code>
+              ${
+                view.replacedFor
+                  ? html`<span data-replaced
+                      >It replaces the earlier invite of ${view.replacedFor}: that link no longer works.</span
+                    >`
+                  : ""
+              }
             </p>`
           : ""
       }
@@ -110,6 +119,9 @@ export function membersPage(
         <select id="invite-role" name="role">
           ${TEAM_ROLES.map((role) => html`<option value="${role}" ${role === "member" ? "selected" : ""}>${role}</option>`)}
         </select>
+        <p class="muted">
+          Inviting an email again (to correct the role) replaces its open invite: only the newest link works.
+        </p>
         <p><button class="primary" type="submit">Invite</button></p>
       </form>`,
   );

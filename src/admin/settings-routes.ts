@@ -34,9 +34,9 @@ import {
   listOpenInvites,
   removeMember,
   requireRole,
-  withdrawInvites,
+  withdrawInvite,
 } from "../team/service";
-import { type DashboardKit, redirect, withNotice } from "./dashboard";
+import { DashboardRefusal, type DashboardKit, redirect, withNotice } from "./dashboard";
 import { href } from "./pages";
 import { type Caller, callerIn } from "./session";
 import {
@@ -91,7 +91,11 @@ export function settingsRoutes(kit: DashboardKit) {
           const role = form.get("role") ?? "member";
           if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
           const email = form.get("email") ?? "";
-          const { token } = inviteMember(db, { email, role, projectSlug: caller.membership.projectSlug });
+          const { token, replaced } = inviteMember(db, {
+            email,
+            role,
+            projectSlug: caller.membership.projectSlug,
+          });
           const url = `${ctx.config.publicUrl}/admin/invite/${token}`;
           const emailed = await sendInvite(caller, email.trim(), url);
           return membersPage(chromeOf(caller, "members", null), {
@@ -100,6 +104,7 @@ export function settingsRoutes(kit: DashboardKit) {
             selfId: caller.actor.id,
             inviteUrl: url,
             emailed,
+            replacedFor: replaced > 0 ? email.trim() : null,
           });
         }),
         { parse: "text" },
@@ -121,8 +126,14 @@ export function settingsRoutes(kit: DashboardKit) {
         "/admin/members/withdraw",
         change("members", (caller, form) => {
           requireRole(caller.membership, "owner", "Managing members");
-          if (!withdrawInvites(db, caller.membership.projectSlug, form.get("email") ?? "")) {
-            throw validationError("email", "has no open invite to this project");
+          // The row clicked, by its id: not every invite of its email (docs/dashboard.md).
+          if (withdrawInvite(db, caller.membership.projectSlug, form.get("invite") ?? "") === null) {
+            throw new DashboardRefusal(
+              "INVITE_INVALID",
+              "This invite is no longer open: it was accepted, withdrawn, replaced or has expired",
+              "Open the Members screen again to see the invites still open.",
+              href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
+            );
           }
           return withNotice(
             href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),

@@ -98,13 +98,17 @@ export function signInRoutes(kit: DashboardKit) {
       async ({ params, request, body }) => {
         try {
           const form = formOf(request, body);
-          const { sessionToken } = await acceptInvite(db, params.token, {
+          const { sessionToken, alreadyMember } = await acceptInvite(db, params.token, {
             password: form.get("password") ?? "",
             name: form.get("name") ?? "",
             // An email that already has an account joins only signed in as it (team/service acceptInvite).
             signedInMemberId: sessionOf(request)?.member.id ?? null,
           });
-          return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
+          // An invite to a team the member is on already changes no role: the inbox says so.
+          const landing = alreadyMember
+            ? withNotice(href({ projectSlug: alreadyMember.projectSlug }, "/admin"), "inviteUnchanged")
+            : "/admin";
+          return redirect(landing, { "set-cookie": signedInCookie(sessionToken) });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           if (error.code === "INVITE_INVALID") return page(signInView(error.message), error.status);

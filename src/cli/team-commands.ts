@@ -38,18 +38,22 @@ export async function teamCommand(args: string[], db: Db, config: Config, print:
       },
     });
     if (!values.email) throw new UsageError("team invite needs --email");
-    const { token, expiresAt } = inviteMember(db, {
+    const { token, expiresAt, replaced } = inviteMember(db, {
       email: values.email,
       role: role(values.role),
       projectSlug: values.project,
     });
     const url = `${config.publicUrl}/admin/invite/${token}`;
-    if (values.json) print(JSON.stringify({ url, expiresAt: new Date(expiresAt).toISOString() }));
+    if (values.json)
+      print(JSON.stringify({ url, expiresAt: new Date(expiresAt).toISOString(), replaced: replaced > 0 }));
     else {
       print(
         `Invite for ${values.email} (${role(values.role)} of ${values.project}), valid 24 hours, shown once:`,
       );
       print(`  ${url}`);
+      // A new invite replaces the email's open one (team/service inviteMember).
+      if (replaced > 0)
+        print(`It replaces the earlier invite of ${values.email}: that link no longer works.`);
     }
     return 0;
   }
@@ -65,7 +69,14 @@ export async function teamCommand(args: string[], db: Db, config: Config, print:
       print(
         JSON.stringify([
           ...members.map((member) => ({ ...member, invited: false })),
-          ...invites.map((invite) => ({ ...invite, invited: true })),
+          // The id names a row for the Members screen's Withdraw; the command withdraws by email.
+          ...invites.map(({ email, role, createdAt, expiresAt }) => ({
+            email,
+            role,
+            createdAt,
+            expiresAt,
+            invited: true,
+          })),
         ]),
       );
     else {

@@ -66,12 +66,16 @@ function isMemberOf(db: Db, memberId: string, projectId: string): boolean {
   return store.membershipsOf(db, memberId).some((membership) => membership.projectId === projectId);
 }
 
-/** An invite for `email` to a project with a role: the URL path to open, valid 24 hours, shown once. */
+/**
+ * An invite for `email` to a project with a role: the URL path to open, valid 24 hours, shown once. It
+ * replaces the email's open invites to the project (`replaced`: how many stopped working), so inviting again
+ * to correct the role leaves one link, with the role given last (docs/dashboard.md).
+ */
 export function inviteMember(
   db: Db,
   input: { email: string; role: TeamRole; projectSlug: string },
   now = Date.now(),
-): { token: string; expiresAt: number } {
+): { token: string; expiresAt: number; replaced: number } {
   const email = cleanEmail(input.email);
   const project = requireProjectBySlug(db, input.projectSlug);
   // Accepting it would have given a member a role only changeRole may give (the last owner stepped down),
@@ -82,14 +86,16 @@ export function inviteMember(
   }
   const token = newToken();
   const expiresAt = now + INVITE_TTL_MS;
-  inTransaction(db, () =>
+  const replaced = inTransaction(db, () => {
+    const earlier = store.expireInvites(db, project.id, email, now);
     store.insertInvite(
       db,
       { tokenHash: tokenHash(token), email, projectId: project.id, role: input.role, expiresAt },
       now,
-    ),
-  );
-  return { token, expiresAt };
+    );
+    return earlier;
+  });
+  return { token, expiresAt, replaced };
 }
 
 /**
@@ -125,14 +131,19 @@ function startSession(db: Db, memberId: string, now: number): { sessionToken: st
  * signed in. An email that already has an account (a member of another project) joins only while signed
  * in as that account (`signedInMemberId`): the link is shown to whoever invited, so it proves nothing about
  * the account, and must not set its password. A membership that exists keeps its role (only changeRole
- * changes one, with its last-owner rule). An invite works once.
+ * changes one, with its last-owner rule): `alreadyMember` then says so, with the role kept and the one the
+ * invite offered, so the page can tell that the invite changed nothing. An invite works once.
  */
 export async function acceptInvite(
   db: Db,
   token: string,
   input: { password: string; name?: string | undefined; signedInMemberId?: string | null | undefined },
   now = Date.now(),
-): Promise<{ sessionToken: string; csrfToken: string }> {
+): Promise<{
+  sessionToken: string;
+  csrfToken: string;
+  alreadyMember: { projectSlug: string; role: TeamRole; invitedAs: TeamRole } | null;
+}> {
   const invited = describeInvite(db, token, now);
   if (invited.accountId !== null && invited.accountId !== input.signedInMemberId) {
     throw signInToAccept(invited.email);
@@ -159,10 +170,14 @@ export async function acceptInvite(
       // The account was made while the password was hashed (a second invite accepted at once).
       throw signInToAccept(member.email);
     }
-    if (!isMemberOf(db, member.id, invite.project_id)) {
-      store.upsertMembership(db, member.id, invite.project_id, invite.role, now);
-    }
-    return startSession(db, member.id, now);
+    const present = store
+      .membershipsOf(db, member.id)
+      .find((membership) => membership.projectId === invite.project_id);
+    if (!present) store.upsertMembership(db, member.id, invite.project_id, invite.role, now);
+    const alreadyMember = present
+      ? { projectSlug: present.projectSlug, role: present.role, invitedAs: invite.role }
+      : null;
+    return { ...startSession(db, member.id, now), alreadyMember };
   });
 }
 
@@ -343,7 +358,7 @@ export function listOpenInvites(
   db: Db,
   projectSlug: string,
   now = Date.now(),
-): { email: string; role: TeamRole; createdAt: string; expiresAt: string }[] {
+): { id: string; email: string; role: TeamRole; createdAt: string; expiresAt: string }[] {
   return store.openInvites(db, requireProjectBySlug(db, projectSlug).id, now).map((invite) => ({
     ...invite,
     createdAt: new Date(invite.createdAt).toISOString(),
@@ -351,7 +366,25 @@ export function listOpenInvites(
   }));
 }
 
-/** Withdraws every open invite of `email` to the project (a link sent to the wrong person); false if none. */
+/**
+ * Withdraws one open invite of the project, by the `id` listOpenInvites gives it (the row an owner clicked);
+ * answers its email, or null when there is no such open invite (used, expired or withdrawn meanwhile).
+ */
+export function withdrawInvite(
+  db: Db,
+  projectSlug: string,
+  inviteId: string,
+  now = Date.now(),
+): string | null {
+  const project = requireProjectBySlug(db, projectSlug);
+  if (!/^[0-9a-f]{64}$/.test(inviteId)) return null;
+  return inTransaction(db, () => store.expireInvite(db, project.id, Buffer.from(inviteId, "hex"), now));
+}
+
+/**
+ * Withdraws the open invite of `email` to the project (`featureboard team withdraw`; an email has one open
+ * invite, as a new one replaces it, but every one is withdrawn); false if none.
+ */
 export function withdrawInvites(db: Db, projectSlug: string, email: string, now = Date.now()): boolean {
   const project = requireProjectBySlug(db, projectSlug);
   return inTransaction(db, () => store.expireInvites(db, project.id, cleanEmail(email), now) > 0);

@@ -132,24 +132,43 @@ export function findInvite(db: Db, tokenHash: Uint8Array): InviteRow | null {
     .get(tokenHash);
 }
 
-/** The project's invites that can still be accepted, newest first. */
+/**
+ * The project's invites that can still be accepted, newest first. An invite's `id` is its token's hash in
+ * hex: it names the row (Withdraw on the Members screen) and, being a hash, opens nothing.
+ */
 export function openInvites(
   db: Db,
   projectId: string,
   now: number,
-): { email: string; role: TeamRole; createdAt: number; expiresAt: number }[] {
+): { id: string; email: string; role: TeamRole; createdAt: number; expiresAt: number }[] {
   return db
-    .query<{ email: string; role: TeamRole; created_at: number; expires_at: number }, [string, number]>(
-      `SELECT email, role, created_at, expires_at FROM team_invites
+    .query<
+      { id: string; email: string; role: TeamRole; created_at: number; expires_at: number },
+      [string, number]
+    >(
+      `SELECT lower(hex(token_hash)) AS id, email, role, created_at, expires_at FROM team_invites
         WHERE project_id = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at DESC`,
     )
     .all(projectId, now)
     .map((row) => ({
+      id: row.id,
       email: row.email,
       role: row.role,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
     }));
+}
+
+/** Ends one open invite of the project at `now` (its link stops working); its email, or null if none. */
+export function expireInvite(db: Db, projectId: string, tokenHash: Uint8Array, now: number): string | null {
+  return (
+    db
+      .query<{ email: string }, [number, string, Uint8Array, number]>(
+        `UPDATE team_invites SET expires_at = ?
+          WHERE project_id = ? AND token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING email`,
+      )
+      .get(now, projectId, tokenHash, now)?.email ?? null
+  );
 }
 
 /** Ends the open invites of `email` to the project at `now` (their links stop working); how many there were. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { commitNow } from "../../src/db/connection";
 import { createProject } from "../../src/projects/service";
-import { inviteMember, listMembers, signIn } from "../../src/team/service";
+import { inviteMember, listMembers, listOpenInvites, signIn } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen } from "../support/board";
 import { browserMissing, launchBrowser } from "../support/browser";
@@ -145,6 +145,126 @@ describe("invites and accounts that already exist", () => {
     );
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toContain("nobody@example.com is not a team member");
+  });
+});
+
+/**
+ * Inviting an email again (to correct the role) used to leave the first link working, so the person could
+ * join with the stale role; Withdraw on one row withdrew every invite of that email; and a second link
+ * accepted by someone already on the team changed nothing without a word (docs/dashboard.md).
+ */
+describe.skipIf(browserMissing())("inviting the same email again, withdrawing one invite", () => {
+  let t: TestApp;
+  let server: { url: string; stop: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    t = createTestApp();
+    server = listen(t);
+    browser = await launchBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    t.close();
+  });
+
+  const linkOn = async (page: Page) =>
+    String(await page.locator("code.secret").textContent()).split("/admin/invite/")[1]!;
+  const inviteOn = async (page: Page, email: string, role: string) => {
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Role", { exact: true }).selectOption(role);
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    await page.locator("code.secret").waitFor();
+    return linkOn(page);
+  };
+
+  test("a new invite replaces the open one: the page says so, the old link stops working, the new role applies", async () => {
+    const owner = await memberInBrowser(browser, t, server.url, { email: "boss@example.com", role: "owner" });
+    await owner.goto(`${server.url}/admin/members?project=acme`);
+    const stale = await inviteOn(owner, "sam@example.com", "admin");
+    expect(await owner.locator("[data-replaced]").count()).toBe(0);
+    const fresh = await inviteOn(owner, "Sam@Example.com", "member");
+    expect(await owner.locator("[data-replaced]").textContent()).toContain(
+      "It replaces the earlier invite of Sam@Example.com: that link no longer works.",
+    );
+    // One row is left, with the role given last.
+    const rows = owner.getByRole("button", { name: /^Withdraw the invite of / });
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().getAttribute("aria-label")).toBe(
+      "Withdraw the invite of Sam@Example.com as member",
+    );
+
+    const old = await postForm(`${server.url}/admin/invite/${stale}`, { password: "a long enough password" });
+    expect(old.status).toBe(404);
+    const joined = await postForm(`${server.url}/admin/invite/${fresh}`, {
+      password: "a long enough password",
+    });
+    expect(joined.status).toBe(303);
+    expect(listMembers(t.ctx.db, "acme").find((m) => m.email === "Sam@Example.com")?.role).toBe("member");
+  });
+
+  test("Withdraw on a row shown before a new invite withdraws that row only: the newer link keeps working", async () => {
+    const owner = await memberInBrowser(browser, t, server.url, {
+      email: "chief@example.com",
+      role: "owner",
+    });
+    await owner.goto(`${server.url}/admin/members?project=acme`);
+    await inviteOn(owner, "kim@example.com", "owner");
+    await owner.goto(`${server.url}/admin/members?project=acme`);
+    // Meanwhile another owner (here the CLI's service) invites Kim again, as member.
+    const { token } = inviteMember(t.ctx.db, {
+      email: "kim@example.com",
+      role: "member",
+      projectSlug: "acme",
+    });
+    // The row this page shows is the owner invite, replaced already.
+    await owner.getByRole("button", { name: "Withdraw the invite of kim@example.com as owner" }).click();
+    await owner.getByText("This invite is no longer open").waitFor();
+    expect(listOpenInvites(t.ctx.db, "acme").map((invite) => `${invite.email} ${invite.role}`)).toContain(
+      "kim@example.com member",
+    );
+    // The row of the open invite withdraws it.
+    await owner.goto(`${server.url}/admin/members?project=acme`);
+    await owner.getByRole("button", { name: "Withdraw the invite of kim@example.com as member" }).click();
+    await owner.getByText("Invite withdrawn: its link no longer works.").waitFor();
+    expect(listOpenInvites(t.ctx.db, "acme").map((invite) => invite.email)).not.toContain("kim@example.com");
+    expect(
+      (await postForm(`${server.url}/admin/invite/${token}`, { password: "a long enough password" })).status,
+    ).toBe(404);
+  });
+
+  test("an invite accepted by someone already on the team says that it changed nothing", async () => {
+    const { token } = inviteMember(t.ctx.db, {
+      email: "lee@example.com",
+      role: "admin",
+      projectSlug: "acme",
+    });
+    // A second open invite of the same email, as invites made before one replaced the other left them.
+    const second = "a-second-invite-token-made-before-replacing";
+    t.ctx.db
+      .query(
+        `INSERT INTO team_invites (token_hash, email, project_id, role, created_at, expires_at)
+         VALUES (?, 'lee@example.com', ?, 'member', ?, ?)`,
+      )
+      .run(
+        new Bun.CryptoHasher("sha256").update(second).digest(),
+        t.project.project.id,
+        Date.now(),
+        Date.now() + 60_000,
+      );
+    const joined = await postForm(`${server.url}/admin/invite/${token}`, {
+      password: "a long enough password",
+    });
+    const cookie = sessionCookieOf(joined);
+    const again = await postForm(`${server.url}/admin/invite/${second}`, { password: "" }, cookie);
+    expect(again.status).toBe(303);
+    const landing = again.headers.get("location") ?? "";
+    expect(landing).toContain("done=inviteUnchanged");
+    const inbox = await (
+      await fetch(`${server.url}${landing}`, { headers: { cookie: sessionCookieOf(again) } })
+    ).text();
+    expect(inbox).toContain("the invite changed nothing and your role stays as it was");
+    expect(listMembers(t.ctx.db, "acme").find((m) => m.email === "lee@example.com")?.role).toBe("admin");
   });
 });
 
