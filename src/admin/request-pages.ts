@@ -65,7 +65,6 @@ export function customerPage(
           type="text"
           maxlength="${LIMITS.personNameLength}"
           value="${user.name ?? ""}"
-          autocomplete="off"
         />
         <label for="user-spend">Monthly spend (in the payments account's currency, such as 49.90)</label
         ><input
@@ -125,7 +124,7 @@ export function newRequestPage(chrome: Chrome, view: { tags: Tag[] }): Html {
         <fieldset>
           <legend>For a customer (optional)</legend>
           <label for="new-email">Their email: they are the request's author and get its updates</label
-          ><input id="new-email" name="email" type="email" autocomplete="off" />
+          ><input id="new-email" name="email" type="email" />
           <label class="check"><input type="checkbox" name="vote" value="true" /> Add their vote</label>
         </fieldset>
         <p><button class="primary" type="submit">Create the request</button></p>

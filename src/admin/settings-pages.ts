@@ -607,12 +607,15 @@ function integrationField(kind: string, field: IntegrationField): Html {
     >`;
   }
   const secret = field.type === "secret";
+  // A secret is another service's key, not the member's password: "new-password" keeps the browser from
+  // filling the dashboard password in. The other fields keep no autocomplete="off", which made Chromium
+  // leave them empty after "Back to the form" (docs/dashboard.md).
   return html`<label for="${id}">${field.label}</label
     ><input
       id="${id}"
       name="${field.name}"
       type="${secret ? "password" : "text"}"
-      autocomplete="off"
+      ${secret ? html`autocomplete="new-password"` : ""}
       ${field.required ? "required" : ""}
       value="${secret ? "" : (field.value ?? "")}"
       placeholder="${secret && typeof field.value === "string" ? `${field.value} (stored)` : ""}"

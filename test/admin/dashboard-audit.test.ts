@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
+import { memberInInbox } from "../support/dashboard";
+
+// What an audit of the dashboard in Chromium found: what was typed in a refused form lost on the way back.
+
+describe.skipIf(browserMissing())("the dashboard in Chromium, after its audit", () => {
+  let served: Partial<ServedInBrowser> = {};
+  const app = () => served.t!;
+  const base = () => served.server!.url;
+  beforeAll(async () => {
+    served = await serveInBrowser();
+  }, 30_000);
+  afterAll(() => stopServed(served));
+
+  let members = 0;
+  const signedIn = (role: "owner" | "admin" | "member" = "admin"): Promise<Page> => {
+    members += 1;
+    return memberInInbox(served.browser!, app(), base(), {
+      email: `audited${members}@example.com`,
+      name: `Audited ${members}`,
+      role,
+    });
+  };
+
+  /** Sends the form, sees it refused, goes "Back to the form" (history, in dashboard.js) and reads `field`. */
+  async function typedAfterBack(page: Page, send: () => Promise<void>, field: string): Promise<string> {
+    await send();
+    await page.getByRole("link", { name: "Back to the form" }).click();
+    const input = page.locator(field);
+    await input.waitFor();
+    return input.inputValue();
+  }
+
+  test("a refused integration or new-request form keeps what was typed after Back to the form", async () => {
+    const page = await signedIn();
+    await page.goto(`${base()}/admin/integrations?project=acme`);
+
+    // The chat's webhook URL is a secret (a password field, which no browser brings back); the rest is kept.
+    const teamChat = page.locator('[data-integration="team-chat"]');
+    await teamChat.getByLabel("Incoming-webhook URL").fill("http://chat.example.com/not-https");
+    await teamChat.getByLabel("Channel (optional)").fill("#product");
+    expect(
+      await typedAfterBack(
+        page,
+        () => teamChat.getByRole("button", { name: "Save" }).click(),
+        "#team-chat-channel",
+      ),
+    ).toBe("#product");
+
+    const code = page.locator('[data-integration="code-host"]');
+    await code.getByLabel("Owner").fill("acme");
+    await code.getByLabel("Repository").fill("not a repository name!");
+    expect(
+      await typedAfterBack(
+        page,
+        () => code.getByRole("button", { name: "Save" }).click(),
+        "#code-host-repoName",
+      ),
+    ).toBe("not a repository name!");
+    expect(await page.locator("#code-host-repoOwner").inputValue()).toBe("acme");
+    // A secret is never the member's own password for the browser to fill in.
+    expect(await page.locator("#code-host-accessToken").getAttribute("autocomplete")).toBe("new-password");
+
+    await page.goto(`${base()}/admin/requests/new?project=acme`);
+    await page.getByLabel("Title").fill("Typed on a sales call");
+    await page.getByLabel(/^Their email/).fill("customer@bigco.example");
+    await page.getByLabel("Description").fill("x".repeat(10_001));
+    expect(
+      await typedAfterBack(
+        page,
+        () => page.getByRole("button", { name: "Create the request" }).click(),
+        "#new-email",
+      ),
+    ).toBe("customer@bigco.example");
+    await page.context().close();
+  }, 60_000);
+});
