@@ -400,9 +400,16 @@ export function webhookPage(
  * Why each skipped row was skipped, as the API's `errors` say it: a board export's rows are numbered within
  * their list ("posts, row 2"). A count alone left a member guessing what to fix.
  */
+/**
+ * Up to this many skipped rows are listed open, so their reasons show without a click; more are folded
+ * under "Skipped rows". dashboard.js reads it from the import card (`data-open-up-to`) for a job that
+ * finishes while the page watches.
+ */
+const SKIPPED_ROWS_SHOWN_OPEN = 10;
+
 function skippedRows(errors: readonly ImportError[]): Html | string {
   if (errors.length === 0) return "";
-  return html`<details>
+  return html`<details data-skipped ${errors.length <= SKIPPED_ROWS_SHOWN_OPEN ? "open" : ""}>
     <summary>Skipped rows</summary>
     <ul>
       ${errors.map(
@@ -428,7 +435,12 @@ export function importPage(
     html`<h1>Import and export</h1>
       ${
         job
-          ? html`<section class="card" data-import="${job.id}" data-state="${job.state}">
+          ? html`<section
+              class="card"
+              data-import="${job.id}"
+              data-state="${job.state}"
+              data-open-up-to="${SKIPPED_ROWS_SHOWN_OPEN}"
+            >
               <h2>Importing ${job.total} rows</h2>
               <progress max="${job.total}" value="${job.done}" aria-label="Import progress">
                 ${percent}%
@@ -437,6 +449,7 @@ export function importPage(
                 <span data-percent>${percent}%</span> · ${job.done} of ${job.total} rows · ${job.imported}
                 imported, ${job.skipped} skipped · ${job.state}
               </p>
+              ${job.failure ? html`<p role="alert" data-import-failure>The import stopped: ${job.failure}</p>` : ""}
               ${skippedRows(job.errors)}
             </section>`
           : ""

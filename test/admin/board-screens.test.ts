@@ -546,7 +546,8 @@ describe.skipIf(browserMissing())("import and export from the dashboard in Chrom
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const status = page.getByRole("status");
     await status.getByText("skipped 1").waitFor();
-    await status.getByText("Skipped rows").click();
+    // Few skipped rows are listed open: their reasons show without a click.
+    expect(await status.locator("details[data-skipped]").getAttribute("open")).not.toBeNull();
     expect(await status.getByRole("listitem").allInnerTexts()).toEqual([
       expect.stringMatching(/^posts, row 2: .*status/),
     ]);

@@ -116,6 +116,41 @@
   }
 
   // Import progress: the job's real progress, read every 300 ms until it ends.
+  /**
+   * A job that ended while the page watched: why it stopped, and the skipped rows with their reasons, as
+   * the page lists them when loaded (open when there are few). Text only, never markup.
+   */
+  function showOutcome(section, job) {
+    if (job.failure && !section.querySelector("[data-import-failure]")) {
+      var failure = document.createElement("p");
+      failure.setAttribute("role", "alert");
+      failure.setAttribute("data-import-failure", "");
+      failure.textContent = "The import stopped: " + job.failure;
+      section.appendChild(failure);
+    }
+    var errors = job.errors || [];
+    if (errors.length === 0 || section.querySelector("[data-skipped]")) return;
+    var details = document.createElement("details");
+    details.setAttribute("data-skipped", "");
+    details.open = errors.length <= Number(section.getAttribute("data-open-up-to") || 0);
+    var summary = document.createElement("summary");
+    summary.textContent = "Skipped rows";
+    var list = document.createElement("ul");
+    errors.forEach(function (error) {
+      var item = document.createElement("li");
+      item.textContent =
+        (error.entity === undefined ? "Row" : error.entity + ", row") +
+        " " +
+        error.row +
+        ": " +
+        error.message;
+      list.appendChild(item);
+    });
+    details.appendChild(summary);
+    details.appendChild(list);
+    section.appendChild(details);
+  }
+
   function importProgress() {
     var section = document.querySelector("[data-import]");
     if (!section || section.getAttribute("data-state") !== "running") return;
@@ -148,6 +183,7 @@
             job.state;
           section.setAttribute("data-state", job.state);
           if (job.state === "running") setTimeout(poll, 300);
+          else showOutcome(section, job);
         })
         .catch(function () {
           setTimeout(poll, 1000);
