@@ -146,6 +146,12 @@ export interface RequestsQuery {
   page: number;
 }
 
+/**
+ * Closing is how a request is turned down (Reject in the inbox, which asks first): choosing Closed for the
+ * selected requests asks too (docs/dashboard.md).
+ */
+const CLOSE_SELECTED_QUESTION = "Close the selected requests? They leave the board and its roadmap.";
+
 /** The requests table's query as link parameters (its pages, and where a bulk change returns to). */
 export function requestsParams(query: RequestsQuery, page = query.page): Record<string, string> {
   return {
@@ -253,7 +259,15 @@ export function requestsPage(
                   <span>${plural(view.total, "request")}</span>
                   <label for="bulk-status" class="check">Set the selected to</label>
                   <select id="bulk-status" name="status">
-                    ${view.statuses.map((status) => html`<option value="${status}">${STATUS_LABELS[status]}</option>`)}
+                    ${view.statuses.map(
+                      (status) =>
+                        html`<option
+                          value="${status}"
+                          ${status === "CLOSED" ? html`data-confirm="${CLOSE_SELECTED_QUESTION}"` : ""}
+                        >
+                          ${STATUS_LABELS[status]}
+                        </option>`,
+                    )}
                   </select>
                   <button type="submit">Change status</button>
                 </div>
@@ -468,7 +482,15 @@ export function requestPage(
       <select id="status" name="status">
         ${view.statuses.map(
           (status) =>
-            html`<option value="${status}" ${status === post.status ? "selected" : ""}>
+            html`<option
+              value="${status}"
+              ${status === post.status ? "selected" : ""}
+              ${
+                status === "CLOSED" && post.status !== "CLOSED"
+                  ? html`data-confirm="Close “${post.title}”? It leaves the board and its roadmap."`
+                  : ""
+              }
+            >
               ${STATUS_LABELS[status]}
             </option>`,
         )}

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
-import { memberInInbox } from "../support/dashboard";
+import type { JsonBody } from "../support/app";
+import { makePost } from "../support/board";
+import { acceptDialog, memberInInbox } from "../support/dashboard";
 
 // What an audit of the dashboard in Chromium found: what was typed in a refused form lost on the way back,
-// the reasons of skipped import rows shown only after a reload.
+// the reasons of skipped import rows shown only after a reload, closing requests without asking.
 
 describe.skipIf(browserMissing())("the dashboard in Chromium, after its audit", () => {
   let served: Partial<ServedInBrowser> = {};
@@ -111,4 +113,43 @@ describe.skipIf(browserMissing())("the dashboard in Chromium, after its audit", 
     expect(await page.locator("[data-skipped] li").count()).toBe(3);
     await page.context().close();
   }, 90_000);
+
+  test("closing requests asks first, in the table and on a request's page; no closes nothing", async () => {
+    const first = await makePost(app(), { title: "Close me maybe", status: "APPROVED" });
+    const second = await makePost(app(), { title: "Close me too", status: "APPROVED" });
+    const page = await signedIn("member");
+    const questions: string[] = [];
+    let answer = false;
+    page.off("dialog", acceptDialog);
+    page.on("dialog", (dialog) => {
+      questions.push(dialog.message());
+      void (answer ? dialog.accept() : dialog.dismiss());
+    });
+    const statusOf = async (post: JsonBody) =>
+      (await app().call("GET", `/api/v1/posts/${post.id}`)).body.data.status;
+
+    await page.goto(`${base()}/admin/requests?project=acme`);
+    await page.getByLabel("Select Close me maybe").check();
+    await page.getByLabel("Select Close me too").check();
+    await page.getByLabel("Set the selected to").selectOption("CLOSED");
+    await page.getByRole("button", { name: "Change status" }).click();
+    expect(questions).toEqual(["Close the selected requests? They leave the board and its roadmap."]);
+    expect([await statusOf(first), await statusOf(second)]).toEqual(["APPROVED", "APPROVED"]);
+    // Another status goes through unasked.
+    await page.getByLabel("Set the selected to").selectOption("IN_PROGRESS");
+    await page.getByRole("button", { name: "Change status" }).click();
+    await page.getByText("Statuses changed.").waitFor();
+    expect(questions.length).toBe(1);
+
+    await page.goto(`${base()}/admin/posts/${first.id}?project=acme`);
+    await page.getByLabel("Status", { exact: true }).selectOption("CLOSED");
+    await page.getByRole("button", { name: "Change status" }).click();
+    expect(questions[1]).toBe("Close “Close me maybe”? It leaves the board and its roadmap.");
+    expect(await statusOf(first)).toBe("IN_PROGRESS");
+    answer = true;
+    await page.getByRole("button", { name: "Change status" }).click();
+    await page.getByText("Status changed.").waitFor();
+    expect(await statusOf(first)).toBe("CLOSED");
+    await page.context().close();
+  }, 60_000);
 });

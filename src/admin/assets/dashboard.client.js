@@ -194,15 +194,20 @@
 
   /**
    * Actions that cannot be taken back (revoke, remove, merge, publish…) ask first: the button's own
-   * `data-confirm`, else its form's. Without the script they go through unasked, as plain forms.
+   * `data-confirm`, else its form's, else that of the option chosen in the form (closing requests from a
+   * status select). Without the script they go through unasked, as plain forms.
    */
   function confirmations() {
     document.addEventListener(
       "submit",
       function (event) {
         var button = event.submitter;
+        var form = event.target;
+        var chosen = form.querySelector("option[data-confirm]:checked");
         var message =
-          (button && button.getAttribute("data-confirm")) || event.target.getAttribute("data-confirm");
+          (button && button.getAttribute("data-confirm")) ||
+          form.getAttribute("data-confirm") ||
+          (chosen && chosen.getAttribute("data-confirm"));
         if (message && !window.confirm(message)) event.preventDefault();
       },
       true,
