@@ -44,6 +44,8 @@ export const NOTICES: Record<string, string> = {
   requestDeleted: "Request deleted.",
   emailed: "Test email sent: check your inbox.",
   published: "Release published: its requests are archived and listed on the public changelog.",
+  /** On the sign-in page, after a form sent once the session had ended (`signedOutForm`). */
+  signedOut: "You were signed out; your change was not saved. Sign in and send it again.",
 };
 
 /**
@@ -117,6 +119,18 @@ function formPageOf(request: Request): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The answer to a form sent after its session ended (expired, signed out elsewhere): nothing is changed
+ * (the form's CSRF token was the ended session's), and the sign-in page says so, then opens the page the
+ * form was on (its Referer, only when it is one of this site's /admin pages: never another site).
+ */
+export function signedOutForm(request: Request): Response {
+  const query = new URLSearchParams({ done: "signedOut" });
+  const from = formPageOf(request);
+  if (from !== null) query.set("next", afterSignIn(from));
+  return redirect(`/admin/login?${query.toString()}`);
 }
 
 export function withNotice(location: string, notice: keyof typeof NOTICES): string {
@@ -321,7 +335,7 @@ export function dashboardKit(ctx: AppContext) {
       body: unknown;
     }) => {
       const session = sessionOf(request);
-      if (!session) return redirect("/admin/login");
+      if (!session) return signedOutForm(request);
       let chrome: Chrome | null = null;
       try {
         const form = formOf(request, body);
@@ -346,7 +360,7 @@ export function dashboardKit(ctx: AppContext) {
     ) =>
     async ({ request, body }: { request: Request; body: unknown }) => {
       const session = sessionOf(request);
-      if (!session) return redirect("/admin/login");
+      if (!session) return signedOutForm(request);
       let chrome: Chrome | null = null;
       try {
         if (field(body, "csrf") !== session.csrfToken) throw csrfRefused();

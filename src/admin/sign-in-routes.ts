@@ -11,7 +11,15 @@ import {
   signOut,
   useSignInLink,
 } from "../team/service";
-import { afterSignIn, type DashboardKit, page, redirect, withNotice } from "./dashboard";
+import {
+  afterSignIn,
+  type DashboardKit,
+  NOTICES,
+  page,
+  redirect,
+  signedOutForm,
+  withNotice,
+} from "./dashboard";
 import { accountPage, type Chrome, href, setPasswordPage, useLinkPage } from "./pages";
 import { callerIn, csrfRefused, formOf, sessionTokenOf } from "./session";
 
@@ -20,9 +28,12 @@ export function signInRoutes(kit: DashboardKit) {
   const { ctx, db, cookie, signedInCookie, sessionOf, meterSignIn, signInView, chromeOf, failure, view } =
     kit;
   return new Elysia({ name: "admin.sign-in", detail: { hide: true } })
-    .get("/admin/login", ({ request }) =>
-      page(signInView(null, "", null, afterSignIn(requestUrl(request).searchParams.get("next")))),
-    )
+    .get("/admin/login", ({ request }) => {
+      const query = requestUrl(request).searchParams;
+      // Only the notice of a form sent signed out (dashboard.ts, `signedOutForm`).
+      const notice = query.get("done") === "signedOut" ? NOTICES.signedOut! : null;
+      return page(signInView(null, "", notice, afterSignIn(query.get("next"))));
+    })
     .post(
       "/admin/login",
       async ({ request, set, body }) => {
@@ -152,7 +163,7 @@ export function signInRoutes(kit: DashboardKit) {
       async (context) => {
         const session = sessionOf(context.request);
         const token = sessionTokenOf(context.request);
-        if (!session || !token) return redirect("/admin/login");
+        if (!session || !token) return signedOutForm(context.request);
         let chrome: Chrome | null = null;
         try {
           const form = formOf(context.request, context.body);
