@@ -150,7 +150,15 @@ export function settingsRoutes(kit: DashboardKit) {
           if (email.trim().toLowerCase() === caller.session.member.email.toLowerCase()) {
             throw validationError("email", "you cannot remove yourself; another owner can");
           }
-          removeMember(db, caller.membership.projectSlug, email);
+          // As Change and Withdraw: a removal that removed nobody says so, not "Member removed."
+          if (!removeMember(db, caller.membership.projectSlug, email)) {
+            throw new DashboardRefusal(
+              "VALIDATION_ERROR",
+              `${email.trim()} is no member of ${caller.membership.projectName}: nobody was removed`,
+              "They may have been removed already; open the Members screen again to see the team.",
+              href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
+            );
+          }
           return withNotice(
             href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
             "removed",

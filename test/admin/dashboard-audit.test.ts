@@ -3,13 +3,13 @@ import type { Page } from "playwright-core";
 import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
 import type { JsonBody } from "../support/app";
 import { makePost } from "../support/board";
-import { acceptDialog, memberInInbox } from "../support/dashboard";
+import { acceptDialog, csrfOf, memberInInbox, postForm, sessionCookieOf } from "../support/dashboard";
 import { commitNow } from "../../src/db/connection";
-import { signOutEverywhere } from "../../src/team/service";
+import { inviteMember, signOutEverywhere } from "../../src/team/service";
 
 // What an audit of the dashboard in Chromium found: what was typed in a refused form lost on the way back,
 // the reasons of skipped import rows shown only after a reload, closing requests without asking, a form sent
-// signed out lost without a word.
+// signed out lost without a word, removing a non-member answered "Member removed.".
 
 describe.skipIf(browserMissing())("the dashboard in Chromium, after its audit", () => {
   let served: Partial<ServedInBrowser> = {};
@@ -200,5 +200,26 @@ describe.skipIf(browserMissing())("the dashboard in Chromium, after its audit", 
       expect(answer.pathname).toBe("/admin/login");
       expect(answer.searchParams.get("next")).toBeNull();
     }
+  });
+
+  test("removing an email that is no member is refused in words, as Change and Withdraw are", async () => {
+    const { token } = inviteMember(app().ctx.db, {
+      email: "remover@example.com",
+      role: "owner",
+      projectSlug: "acme",
+    });
+    const cookie = sessionCookieOf(
+      await postForm(`${base()}/admin/invite/${token}`, { password: "a long enough password" }),
+    );
+    const csrf = await csrfOf(base(), cookie);
+    const refused = await postForm(
+      `${base()}/admin/members/remove`,
+      { csrf, project: "acme", email: "stranger@example.com" },
+      cookie,
+    );
+    expect(refused.status).toBe(400);
+    const text = await refused.text();
+    expect(text).toContain("stranger@example.com is no member of Acme: nobody was removed");
+    expect(text).not.toContain("Member removed.");
   });
 });
