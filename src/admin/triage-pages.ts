@@ -117,7 +117,18 @@ export function inboxPage(
     chrome,
     "Inbox",
     html`<h1>Inbox</h1>
-      <h2>Waiting for review <span class="badge">${view.pending.length}</span></h2>
+      <h2>Waiting for review <span class="badge">${chrome.pendingCount}</span></h2>
+      ${
+        // The inbox lists the newest INBOX_LIMIT; the heading counts them all, and the rest are a link away.
+        chrome.pendingCount > view.pending.length
+          ? html`<p data-more-pending>
+              The newest ${view.pending.length} of ${chrome.pendingCount} are shown here;
+              <a href="${href(chrome, "/admin/requests", { status: "PENDING", sort: "newest" })}"
+                >all ${chrome.pendingCount} pending requests are in the requests table</a
+              >.
+            </p>`
+          : ""
+      }
       ${view.similarNote ? html`<p class="muted">${view.similarNote}</p>` : ""}
       ${
         view.pending.length === 0
