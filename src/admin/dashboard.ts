@@ -30,6 +30,7 @@ export const NOTICES: Record<string, string> = {
   inviteUnchanged:
     "You were already on this project's team: the invite changed nothing and your role stays as it was. An owner changes roles on the Members screen.",
   revoked: "Key revoked.",
+  integrationRemoved: "Integration removed: its settings are deleted.",
   draft: "Release saved as a draft.",
   replayed: "Delivery queued again: the receiver gets the same webhook-id.",
   deleted: "Deleted.",

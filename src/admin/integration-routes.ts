@@ -196,8 +196,8 @@ export function integrationRoutes(kit: DashboardKit) {
     ];
   };
 
-  const back = (caller: Caller) =>
-    withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/integrations"), "saved");
+  const back = (caller: Caller, notice: "saved" | "integrationRemoved" = "saved") =>
+    withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/integrations"), notice);
 
   return new Elysia({ name: "admin.integrations", detail: { hide: true } })
     .get(
@@ -304,7 +304,7 @@ export function integrationRoutes(kit: DashboardKit) {
         act(caller, () =>
           kind === "payments" ? deletePaymentsConfig(db, projectId) : deleteIntegration(db, projectId, kind),
         );
-        return back(caller);
+        return back(caller, "integrationRemoved");
       }),
       { parse: "text" },
     );

@@ -240,4 +240,17 @@ describe.skipIf(browserMissing())("the dashboard in Chromium, after its audit", 
     expect(await page.getByText(`${pending} requests`, { exact: true }).count()).toBe(1);
     await page.context().close();
   }, 60_000);
+
+  test("removing an integration says it was removed, not that changes were saved", async () => {
+    const page = await signedIn();
+    await page.goto(`${base()}/admin/integrations?project=acme`);
+    const payments = page.locator('[data-integration="payments"]');
+    await payments.getByLabel("Secret or restricted API key").fill("sk_test_audit0000000000000000abcd");
+    await payments.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    await page.locator('[data-integration="payments"]').getByRole("button", { name: "Remove" }).click();
+    await page.getByText("Integration removed: its settings are deleted.").waitFor();
+    expect(await page.getByText("Changes saved.").count()).toBe(0);
+    await page.context().close();
+  }, 60_000);
 });
