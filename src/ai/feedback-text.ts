@@ -496,38 +496,28 @@ const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 // ---- a question or a passive turned into what to do (docs/ai.md, "Titles of pasted feedback") ----
 
+/**
+ * The verbs of what a product does, one list for questions and passives: a question asks with them ("Can the
+ * calendar show…", "Could each service have…") and a passive wish names them by their participle
+ * ("invoices could be sent"). A verb whose participle is no "-ed" is written with it ("send:sent").
+ */
+const PRODUCT_VERBS = (
+  "show:shown display list include send:sent remember sync import export keep:kept close open fill generate " +
+  "calculate use accept work go appear hold:held print track warn notify remind update sort group filter count " +
+  "start stop repeat handle recognise recognize detect suggest pick read:read link pull push highlight offer " +
+  "take:taken load save search find:found match add mark tell:told alert have get support run:run allow skip " +
+  "refresh split:split merge store hide:hidden check book pay:paid see:seen view edit change set:set create share " +
+  "download upload sign scan reset switch move copy default connect integrate come be make:made give:given " +
+  "do:done write:written sell:sold build:built buy:bought choose:chosen bring:brought draw:drawn freeze:frozen " +
+  "put:put cut:cut leave:left"
+)
+  .split(" ")
+  .map((entry) => entry.split(":") as [string, string?]);
+
 /** Participles that are not a verb and "-ed": "sent" is what "send" becomes. */
-const IRREGULAR_PARTICIPLES: Record<string, string> = {
-  sent: "send",
-  shown: "show",
-  hidden: "hide",
-  kept: "keep",
-  paid: "pay",
-  made: "make",
-  taken: "take",
-  given: "give",
-  seen: "see",
-  done: "do",
-  written: "write",
-  sold: "sell",
-  told: "tell",
-  built: "build",
-  bought: "buy",
-  chosen: "choose",
-  found: "find",
-  held: "hold",
-  brought: "bring",
-  drawn: "draw",
-  frozen: "freeze",
-  set: "set",
-  put: "put",
-  split: "split",
-  cut: "cut",
-  read: "read",
-  run: "run",
-  left: "leave",
-  filled: "fill",
-};
+const IRREGULAR_PARTICIPLES: Record<string, string> = Object.fromEntries(
+  PRODUCT_VERBS.flatMap(([verb, participle]) => (participle ? [[participle, verb]] : [])),
+);
 
 /**
  * The verb a participle or a gerund comes from: "scanned" → "scan", "archived" → "archive", "copied" →
@@ -562,20 +552,26 @@ const PASSIVE_ASK = new RegExp(
 );
 const THING_MOST_WORDS = 6;
 
+/** The verb of a question about what the product can do, one of PRODUCT_VERBS: "Can the calendar show…". */
+const ASKED_VERB = String.raw`(?:${PRODUCT_VERBS.map(([verb]) => verb).join("|")})(?= |$)`;
 /**
- * Verbs a question about what the product can do asks with: "Can the calendar show…", "Could each service
- * have…"; a whole word of the question, whose words doingOfQuestion puts one space apart.
+ * A verb of no list, after a subject led by an article or a possessive: the word before what a verb is followed
+ * by, an article, a possessive or a "when" ("Could the app vibrate when…", "Would the printer cut the paper…").
  */
-const ASKED_VERB = String.raw`(?:show|display|list|include|send|remember|sync|import|export|keep|close|open|fill|generate|calculate|use|accept|work|go|appear|hold|print|track|warn|notify|remind|update|sort|group|filter|count|start|stop|repeat|handle|recogni[sz]e|detect|suggest|pick|read|link|pull|push|highlight|offer|take|load|save|search|find|match|add|mark|tell|alert|have|get|support|run|allow|skip|refresh|split|merge|store|hide|check|book|pay|see|view|edit|change|set|create|share|download|upload|sign|scan|reset|switch|move|copy|default|connect|integrate|come|be)(?= |$)`;
+const DETERMINER = String.raw`(?:the|a|an|our|my|their|your|this|these|each|every|all|its)`;
+const FOLLOWED_VERB = String.raw`(?!(?:of|in|on|for|with|at|by|from|to|and|or|per)\b)\p{L}+(?= (?:when|whenever|if|once|after|before|the|a|an|my|our|their|his|her|its|each|every|all|automatically)\b| ?$)`;
 /** "Can the map show…?", "Could drivers sign…?", "Can it remember…?" (a question to us, "can you", is a lead-in). */
 const ASKED_OF = new RegExp(String.raw`^(?:${MODAL})\s+(?!(?:you|u|we|i)\b)(.+)$`, "i");
-/** What is asked of: at most four words before the verb, not ending on "the", "each"… ("Could the map show…"). */
+/**
+ * What is asked of, whose words doingOfQuestion puts one space apart: at most four words before the verb, not
+ * ending on "the", "each"… ("Could the map show…"), or an article and at most three words before another verb.
+ */
 const ASKED_SUBJECT = new RegExp(
-  String.raw`^((?:\S+ ){0,3}?\S+)(?<!(?:^| )(?:the|a|an|our|my|their|each|every|all)) (?=${ASKED_VERB})`,
-  "i",
+  String.raw`^(?:((?:\S+ ){0,3}?\S+)(?<!(?:^| )(?:the|a|an|our|my|their|each|every|all)) (?=${ASKED_VERB})|(${DETERMINER} (?:\S+ ){0,2}?\S+) (?=${FOLLOWED_VERB}))`,
+  "iu",
 );
 /** Questions about what the product does, asked of nobody: "Can it remember my filter?", "Could there be…". */
-const ASKED_OF_NOBODY = [new RegExp(String.raw`^it (?=${ASKED_VERB})`, "i"), /^there be(?: |$)/i];
+const ASKED_OF_NOBODY = [new RegExp(String.raw`^it (?=${ASKED_VERB})`, "iu"), /^there be(?: |$)/i];
 /** "How about showing the space left?" reads "Show the space left". */
 const HOW_ABOUT = /^(?:how|what)\s+about\s+/i;
 
@@ -623,12 +619,12 @@ function doingOfQuestion(title: string): string | null {
 /**
  * Who should be able to do something, named before what they do: "Is there a way for customers to skip a
  * week", "drivers to capture a photo" and "Could the map show all our fields?" read "Let customers skip a
- * week", "Let drivers capture a photo", "Let the map show all our fields". The rule captures who, and its
- * match ends where what they do starts; null when it does not match.
+ * week", "Let drivers capture a photo", "Let the map show all our fields". The rule captures who (in its first
+ * group that matched), and its match ends where what they do starts; null when it does not match.
  */
 function lettingWho(title: string, whoThenDoing: RegExp): string | null {
   const found = whoThenDoing.exec(title);
-  return found ? `let ${found[1]} ${title.slice(found[0].length)}` : null;
+  return found ? `let ${found[1] ?? found[2]} ${title.slice(found[0].length)}` : null;
 }
 
 /** The title without what introduces, reports or rates the request: one pass of each rule. */

@@ -363,6 +363,18 @@ describe("a question or a passive wish reads as what to do", () => {
     );
   });
 
+  test("a question's verb from the one verb list, or any verb after 'the …'", () => {
+    expect(localTitle("Can members choose their own locker when they sign up?")).toBe(
+      "Let members choose their own locker when they sign up",
+    );
+    expect(localTitle("Could the scale beep when the dough reaches its weight?")).toBe(
+      "Let the scale beep when the dough reaches its weight",
+    );
+    expect(localTitle("Would the label printer trim the tape after each parcel?")).toBe(
+      "Let the label printer trim the tape after each parcel",
+    );
+  });
+
   test("a passive wish names the doing first, whatever the participle", () => {
     expect(localTitle("would be nice if quotes could be sent by WhatsApp")).toBe("Send quotes by WhatsApp");
     expect(localTitle("Ideally old tickets would be archived after 90 days.")).toBe(
