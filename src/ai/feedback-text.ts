@@ -373,6 +373,12 @@ function requestPart(sentence: string): string {
 
 /** What may follow a verb of wanting before the doing: "want to", "would love to be able to". */
 const TO_BE_ABLE = String.raw`(\s+to)?(\s+be\s+able\s+to)?`;
+/**
+ * What who wants it says ("wants", "would love", "asked for", "is requesting"), one list for the lead-in that
+ * goes ("She wants to…") and the party before it ("Our dispatchers would like to…"); "wants to know" is
+ * wondering (WONDERED).
+ */
+const WANTING = String.raw`(?:(?:wants?|wanted)(?!\s+to\s+know\b)|(?:would|['’]d)\s+(?:really\s+)?(?:like|love)|asks?\s+for|asked\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)`;
 /** Who is asked, after "We were hoping", "Any chance": "you could", "we can". */
 const YOU_COULD = String.raw`(\s+(you|we)\s+(could|can|would|might))?`;
 /** "I'd", "We would", before "appreciate", "love", "like". */
@@ -406,7 +412,7 @@ const LEAD_IN = new RegExp(
     // who wants it: "We'd love to be able to", "I need to", "The customers want", "for the app to"
     String.raw`(${WE_WOULD}|would)\s+(also\s+|really\s+|just\s+)*(love|like)${TO_BE_ABLE}`,
     String.raw`(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)${TO_BE_ABLE}`,
-    String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(wants?|needs?|would\s+like|['’]d\s+like|asks?\s+for|asked\s+for|(is|are)\s+asking\s+for|requested|requests)${TO_BE_ABLE}`,
+    String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(${WANTING}|needs?)${TO_BE_ABLE}`,
     String.raw`being\s+able\s+to`,
     String.raw`(to\s+)?be\s+able\s+to`,
     String.raw`for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to`,
@@ -460,8 +466,10 @@ const isParty = (lead: string) => PARTY_ROLE.test(lead) || NAMED.test(lead) || C
  * "needs" a thing: "Our dispatchers would like to print…", "In our laundrette the customers want pay by QR",
  * "Mariner Hotels needs group bookings". What follows is the request.
  */
-const WANTED_BY =
-  /^(.{2,60}?)(?:\s+|(?=['’]d\s))(?:also\s+|really\s+)?(?:((?:wants?|wanted)(?!\s+to\s+know\b)|would\s+(?:really\s+)?(?:like|love)|['’]d\s+(?:really\s+)?(?:like|love)|asked\s+for|asks\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)|(needs?)(?=\s+(?!to\b)))\s+(?:to\s+)?(?:be\s+able\s+to\s+)?/i;
+const WANTED_BY = new RegExp(
+  String.raw`^(.{2,60}?)(?:\s+|(?=['’]d\s))(?:also\s+|really\s+)?(?:(${WANTING})|(needs?)(?=\s+(?!to\b)))\s+(?:to\s+)?(?:be\s+able\s+to\s+)?`,
+  "i",
+);
 /**
  * People who should be able to do something, once who asks is gone: "drivers to capture a photo",
  * "patients to be able to reschedule", "attendees could pick their seats" read as "Let drivers capture…".

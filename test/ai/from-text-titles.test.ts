@@ -227,6 +227,13 @@ describe("a title reads as the request itself, not as who asks or how politely",
     );
   });
 
+  test("one list of what who wants it says: 'wanted' and 'wants to know' read the same with or without a party", () => {
+    expect(localTitle("Customer wants to know if we can export invoices to Xero.")).toBe(
+      "Export invoices to Xero",
+    );
+    expect(localTitle("Wanted a weekly summary by email.")).toBe("A weekly summary by email");
+  });
+
   test("'what we really need is to …' leaves the verb", () => {
     expect(localTitle("What we really need is to merge duplicate patients.")).toBe(
       "Merge duplicate patients",
