@@ -886,7 +886,7 @@ function withAntecedent(title: string, before: readonly string[]): string {
 export function titleOf(cleaned: string): string {
   const sentences = sentencesOf(cleaned);
   const candidates = candidatesOf(sentences);
-  const at = chosenAt(candidates);
+  const at = situationPointedAt(candidates, chosenAt(candidates), sentences);
   const chosen = candidates[at]?.title;
   const title =
     (chosen && withAntecedent(chosen, sentences.slice(0, at))) ||
@@ -934,4 +934,28 @@ function chosenAt(candidates: readonly Candidate[]): number {
     if (wish) at = candidates.indexOf(wish);
   }
   return at;
+}
+
+/**
+ * A title whose object points at a situation, not at a thing a sentence before names ("Every Monday our
+ * coaches re-enter the same plan for each athlete. Can you make this faster?", "… quotes can't include
+ * optional items. Customer should be able to tick what they want"): the sentence that tells the situation is
+ * the request, the best of those before it that names something.
+ */
+const SITUATION_POINTER =
+  /^(?:let\s+[^,;:]{1,40}?\s+)?\p{L}+\s+(?:it|this|that)(?=\s+(?:on|in|at|for|to|when|with|from|into|faster|quicker|easier|simpler|better|automatic\w*)\b|\s*$)|\bwhat\s+(?:they|we|i|you|he|she)\s+(?:want|need|like|choose|pick)\b/iu;
+
+function situationPointedAt(
+  candidates: readonly Candidate[],
+  at: number,
+  sentences: readonly string[],
+): number {
+  const title = candidates[at]?.title;
+  if (!title || !SITUATION_POINTER.test(title) || withAntecedent(title, sentences.slice(0, at)) !== title)
+    return at;
+  const told = candidates
+    .slice(0, at)
+    .filter((other) => other.namesSomething && !SITUATION_POINTER.test(other.title))
+    .sort((one, other) => other.score - one.score)[0];
+  return told ? candidates.indexOf(told) : at;
 }

@@ -332,6 +332,19 @@ describe("an ask split over sentences or clauses keeps its object", () => {
     );
   });
 
+  test("'this', 'it' or 'what they want' pointing at a situation gives the sentence that tells it", () => {
+    expect(
+      localTitle(
+        "Each term our tutors copy the same reading list into every class. Can you make this quicker?",
+      ),
+    ).toBe("Each term our tutors copy the same reading list into every class");
+    expect(
+      localTitle(
+        "Our invoices print every add-on as its own line. Guests should be able to pick what they want at checkout.",
+      ),
+    ).toBe("Our invoices print every add-on as its own line");
+  });
+
   test("an aside between commas goes before the object is cut away", () => {
     expect(
       localTitle(
