@@ -207,8 +207,8 @@ const PLEASANTRY =
 /** A wish in the conditional: "…would save us hours", "CSV would be far better", "they'd want a report". */
 const WISH = /\bwould\b|\b(?:i|we|they|it|that)['’]d\s+(?!been\b)|\bwill\s+only\b/i;
 /** How an ask is ranked, and what it is called: "#1 ask", "biggest blocker", "one thing", "main pain point". */
-const ASK_RANK = String.raw`#1|main|biggest|big|top|only|one|number\s+one`;
-const ASK_NAME = String.raw`ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature`;
+const ASK_RANK = String.raw`#1|main|biggest|big|top|only|one|number\s+one|key|major|real|primary`;
+const ASK_NAME = String.raw`ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|objection|gap`;
 /** Needs said without a verb of REQUEST_CUE: "being able to", "is a must", "our #1 ask is", "any chance of". */
 const NEED = new RegExp(
   String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:${ASK_RANK})\s+(?:${ASK_NAME})|keeps?\s+asking\s+(?:for|to|about)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
@@ -225,7 +225,18 @@ const IMPERATIVE =
   /^(?:please\s+)?(?:add|allow|show|let|make|give|bring|include|enable|provide|save|sort|hide|export|import|sync|remove|change|put|offer|display|send|keep|stop|fix)\b/i;
 /** A label that says a request follows: "Request: consolidated invoices", "Idea: let customers…". */
 const REQUEST_LABEL =
-  /^(?:feature\s+)?(?:requests?|asks?|ideas?|suggestions?|wish|thoughts?|asked\s+for)\s*:/i;
+  /^(?:(?:feature\s+)?(?:requests?|asks?|ideas?|suggestions?|wish(?:\s*list)?|thoughts?|asked\s+for|requested)|(?:agent\s+|ticket\s+|case\s+|call\s+)?summary|issue|problem|cons|dislikes?|what\s+(?:do\s+you|did\s+you|i|we)\s+dislike)\s*[:?]/i;
+/**
+ * A review's heading of praise ("Pros:", "Likes:", "What do you like best?"): what follows it, on its line or
+ * under it until the next heading, is praise, not a request.
+ */
+const PRAISE_HEADING =
+  /^(?:pros?|likes?|liked|the\s+good|positives?|strengths?|what\s+(?:do\s+you|did\s+you|i|we)\s+(?:like|love)(?:\s+(?:best|most))?(?:\s+about\s+[^:?]{1,30})?)\s*[:?]/i;
+/** A heading of any section of a review or a ticket: a few words before a colon or a question mark. */
+const SECTION_HEADING = /^[\p{L}\s'’-]{1,40}[:?](?:\s|$)/u;
+/** What an agent or the writer answered the customer ("Agent replied that's not possible"): the scene. */
+const REPLIED =
+  /^(?:the\s+)?(?:agent|support|rep|cs|we|i)\s+(?:replied|answered|responded|explained|told\s+(?:them|him|her|the\s+\w+))\b/i;
 /** A line of a list: "- recurring tasks", "• Reports are slow", "2. Show weekends greyed out". */
 const LIST_ITEM = /^(?:[-•*▪◦‣–—]|\d{1,2}[.)])\s+/;
 
@@ -314,6 +325,7 @@ function contextSignals(text: string): number {
   if (/:\s*$/.test(text)) score += 3;
   if (THREAT.test(text)) score += 3;
   if (SUPPORT_DEMAND.test(text)) score += 1;
+  if (REPLIED.test(text)) score += 3;
   return score;
 }
 
@@ -541,10 +553,12 @@ function verbOf(word: string): string | null {
   if (/eed$/.test(lower) || !/[aeiouy]/.test(stem)) return null;
   if (stem.endsWith("i")) return `${stem.slice(0, -1)}y`;
   if (/([bgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
-  // The "e" the participle dropped: "shared", "scheduled", "merged", "priced", "enabled", "issued".
+  // The "e" the participle dropped: "shared", "scheduled", "merged", "priced", "enabled", "issued", "paused".
   const dropsE =
     (/^[^aeiou]*[aeiouy][^aeiouwxy]$/.test(stem) && !/[aeiou]{2}/.test(stem)) ||
-    /(?:at|ut|ul|iz|yz|v|ar|ir|ur|let|ov|[rn]g|[^n]c|[rn]c(?<!sync)|[^aeioul]l|u)$/.test(stem);
+    /(?:at|ut|ul|iz|yz|v|ar|ir|ur|let|ov|[rn]g|[^n]c|[rn]c(?<!sync)|[^aeioul]l|u|(?:au|ai|ea|oi|ui|ou)s)$/.test(
+      stem,
+    );
   return dropsE ? `${stem}e` : stem;
 }
 
@@ -907,6 +921,7 @@ interface Candidate {
 
 /** Each sentence's part that asks, its title and its score. */
 function candidatesOf(sentences: readonly string[]): Candidate[] {
+  const praised = praiseOf(sentences);
   return sentences.map((written, index) => {
     const said = written.replace(QUOTE_MARK, "");
     const part = requestPart(said.replace(ULTIMATUM, "").replace(PROMISED_RATING, "") || said);
@@ -916,10 +931,35 @@ function candidatesOf(sentences: readonly string[]): Candidate[] {
     const setAside =
       (namesSomething ? 0 : NAMES_NOTHING) +
       (said === written ? 0 : QUOTED) +
-      (answered ? ANSWERED_QUESTION : 0);
+      (answered ? ANSWERED_QUESTION : 0) +
+      (praised[index] ? PRAISED : 0);
     return { part, title, namesSomething, score: titleScore(part) - setAside };
   });
 }
+
+/**
+ * What a review says under a heading of praise (PRAISE_HEADING) sets the scene as praise does; so does a
+ * review's heading alone on its line, which only names what follows.
+ */
+const PRAISED = 3;
+
+/**
+ * Which sentences are set aside as praise or a review's heading: a heading of praise's own line and those under
+ * it until the next heading, and a heading of what is wrong alone on its line.
+ */
+function praiseOf(sentences: readonly string[]): boolean[] {
+  let underPraise = false;
+  return sentences.map((sentence) => {
+    const heading = SECTION_HEADING.exec(sentence);
+    if (!heading) return underPraise;
+    underPraise = PRAISE_HEADING.test(sentence) && isWholeHeading(sentence);
+    return PRAISE_HEADING.test(sentence) || (REQUEST_LABEL.test(sentence) && isWholeHeading(sentence));
+  });
+}
+
+/** A heading alone on its line ("Cons:", "What do you dislike?"): it names what follows, it asks nothing itself. */
+const isWholeHeading = (sentence: string) =>
+  SECTION_HEADING.exec(sentence)?.[0].trim().length === sentence.trim().length;
 
 /** Where the best candidate is (the first of equals), a wish next to it when it only complains; -1 when none. */
 function chosenAt(candidates: readonly Candidate[]): number {

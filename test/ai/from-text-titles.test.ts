@@ -364,6 +364,38 @@ describe("an ask split over sentences or clauses keeps its object", () => {
   });
 });
 
+describe("reviews, support tickets and sales notes", () => {
+  test("what a review lists under 'Pros', 'Likes' or 'What do you like best?' is praise", () => {
+    expect(
+      localTitle(
+        "Pros:\n- quick to set up\n- friendly support\nCons:\n- no Sage export for the payroll\n- slow on old phones",
+      ),
+    ).toBe("No Sage export for the payroll");
+    expect(
+      localTitle(
+        "What do you like best? The timetable view is clear and the staff learned it fast.\n" +
+          "What do you dislike? Parents cannot pay term fees in two parts.",
+      ),
+    ).toBe("Parents cannot pay term fees in two parts");
+  });
+
+  test("an agent's summary line is the ticket's ask; what the agent replied is the scene", () => {
+    expect(
+      localTitle(
+        "Summary: member asks if a gym pass can be paused while travelling. Agent replied that's not currently possible.",
+      ),
+    ).toBe("Pause a gym pass while travelling");
+  });
+
+  test("a 'key blocker' or a 'main objection' in a sales note is the ask", () => {
+    expect(
+      localTitle(
+        "Call recap – Oakridge Vineyards, potential 2-year deal, ~$12k. They run 3 estates. Key blocker: harvest logs per block with the picker's name.",
+      ),
+    ).toBe("Harvest logs per block with the picker's name");
+  });
+});
+
 describe("a question or a passive wish reads as what to do", () => {
   test("a question about what something could do", () => {
     expect(localTitle("Hello, we grow apples on 5 orchards. Could the map show every orchard at once?")).toBe(
