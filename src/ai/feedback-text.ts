@@ -404,8 +404,13 @@ const LEAD_IN = new RegExp(
     "also",
     // whether it can be done: "Would it be possible to", "We were wondering if you could", "Is there a way to"
     String.raw`((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to`,
+    String.raw`(it\s+)?is\s+(it\s+)?pos+ible\s+(that|if)`,
+    // how much it matters, in non-native English: "For us is very important the possibility to"
+    String.raw`(for\s+(us|me)\s+)?(it\s+)?(is|are)\s+(very\s+|really\s+|so\s+)?(important|necessary|essential|urgent)(\s+for\s+(us|me))?(\s+(that|to))?`,
+    String.raw`(the\s+)?possibilit(y|ies)\s+(to|of|for)`,
     String.raw`(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?${YOU_COULD}`,
     String.raw`(is\s+there\s+)?(a|any)\s+way\s+to`,
+    String.raw`(there\s+is\s+|there['’]?s\s+)?no\s+way\s+to`,
     String.raw`(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))`,
     String.raw`any\s+chance${YOU_COULD}(\s+(of|to))?`,
     String.raw`if\s+(i|we)\s+could`,
@@ -439,11 +444,14 @@ const LEAD_IN = new RegExp(
  */
 const WAY_FOR =
   /^(?:(?:is\s+there\s+)?(?:a|any)\s+way|(?:(?:would|will|is)\s+)?(?:it\s+)?(?:be\s+)?pos+ible)\s+for\s+(?!(?:them|us|me|you|him|her|it)\b)([^,;:?]{1,40}?)\s+to\s+/i;
-/** "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…": the ask follows. */
+/**
+ * "The one thing holding us back is that…", "Their #1 ask is…", "What we really need is…", "The only reason we
+ * haven't rolled it out to the other clinics is that…": the ask follows.
+ */
 const ASK_NOUN = String.raw`(?:${ASK_RANK}|first)\s+(?:${ASK_NAME}|complaint|reason)`;
 const WHOSE = String.raw`(?:(?:the|our|their|my|his|her)\s+)?`;
 const ASK_IS = new RegExp(
-  String.raw`^${WHOSE}(?:${ASK_NOUN}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,4}?\s+(?:is|was)\s+(?:that\s+|to\s+)?`,
+  String.raw`^${WHOSE}(?:${ASK_NOUN}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,10}?\s+(?:is|was)\s+(?:that\s+|to\s+)?`,
   "i",
 );
 /** A lead that only names the ask ("Biggest blocker for them: …", "Main ask: …") is a label too. */
@@ -592,8 +600,15 @@ const ASKED_SUBJECT = new RegExp(
   String.raw`^(?:((?:\S+ ){0,3}?\S+)(?<!(?:^| )(?:the|a|an|our|my|their|each|every|all)) (?=${ASKED_VERB})|(${DETERMINER} (?:\S+ ){0,2}?\S+) (?=${FOLLOWED_VERB}))`,
   "iu",
 );
-/** Questions about what the product does, asked of nobody: "Can it remember my filter?", "Could there be…". */
-const ASKED_OF_NOBODY = [new RegExp(String.raw`^it (?=${ASKED_VERB})`, "iu"), /^there be(?: |$)/i];
+/**
+ * Questions about what the product does, asked of nobody: "Can it remember my filter?", "Could there be…", and
+ * with no subject at all in non-native English, "Can be in Italian?" (not "Would be sick if…", a rating).
+ */
+const ASKED_OF_NOBODY = [
+  new RegExp(String.raw`^it (?=${ASKED_VERB})`, "iu"),
+  /^there be(?: |$)/i,
+  /^be (?!\S+ (?:if|to|for|when)\b)/i,
+];
 /** "How about showing the space left?" reads "Show the space left". */
 const HOW_ABOUT = /^(?:how|what)\s+about\s+/i;
 
@@ -803,11 +818,11 @@ function shortened(request: string): string {
 }
 
 /**
- * What a title never ends with: punctuation, "please", "asap", emoji ("… when someone cancels 🙏"), and a
- * "would be" whose praise was an emoji ("Real-time tracking would be 🔥").
+ * What a title never ends with: punctuation, "please", "asap", emoji ("… when someone cancels 🙏"), a
+ * "would be" whose praise was an emoji ("Real-time tracking would be 🔥"), and the "when" of "2FA when?".
  */
 const TITLE_TAIL =
-  /(?:[\s.!?…,;:–—-]|\p{Extended_Pictographic}|\uFE0F|\u200D|\b(?:please|pls|plz|asap|thanks|thx|would\s+be)\b)+$/iu;
+  /(?:[\s.!?…,;:–—-]|\p{Extended_Pictographic}|\uFE0F|\u200D|\b(?:please|pls|plz|asap|thanks|thx|would\s+be|when)\b)+$/iu;
 
 /** Frames come nested ("Request: per our call, could you…"): each pass of withoutFraming takes one of each off. */
 const FRAMING_PASSES = 3;

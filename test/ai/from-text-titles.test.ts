@@ -364,6 +364,35 @@ describe("an ask split over sentences or clauses keeps its object", () => {
   });
 });
 
+describe("non-native English and terse asks", () => {
+  test("'is possible that', 'for us is very important the possibility to', a question with no subject", () => {
+    expect(localTitle("Hello, is possible that the receipt shows our VAT number at the top? Thanks")).toBe(
+      "The receipt shows our VAT number at the top",
+    );
+    expect(localTitle("For us is very important the possibility to print the menus in Greek.")).toBe(
+      "Print the menus in Greek",
+    );
+    expect(localTitle("Can be in portuguese language? Our drivers not read english.")).toBe(
+      "In portuguese language",
+    );
+    expect(localTitle("would be sick if they could upload photos when they book")).toBe(
+      "They could upload photos when they book",
+    );
+  });
+
+  test("'there's no way to', a long 'the only reason … is that', a terse 'X when?'", () => {
+    expect(localTitle("Dislikes: there is no way to lock a timesheet after approval.")).toBe(
+      "Lock a timesheet after approval",
+    );
+    expect(
+      localTitle(
+        "The only reason we haven't moved the other two warehouses over is that pallets can't be split between bins.",
+      ),
+    ).toBe("Pallets can't be split between bins");
+    expect(localTitle("SAML when??")).toBe("SAML");
+  });
+});
+
 describe("reviews, support tickets and sales notes", () => {
   test("what a review lists under 'Pros', 'Likes' or 'What do you like best?' is praise", () => {
     expect(
