@@ -460,6 +460,9 @@ const ASK_LABEL = new RegExp(String.raw`^${WHOSE}${ASK_NOUN}\b`, "i");
 /** A label before a colon ("Quick question:", "From CS:") is not the request either. */
 const LABEL =
   /^(?:quick\s+question|question|one\s+(?:more\s+|small\s+)?thing|small\s+thing|feature\s+request|request|idea|suggestion|missing|wanted|needed|note|fyi|heads[\s-]?up|update|from\s+[^:\n]{1,60}|(?:customer|client|prospect|user)s?\s+(?:asks?|asked|requests?|requested|feedback|reports?|says|said|wrote))\s*:\s+/i;
+/** A lead that says an ask follows: "Three customers asked the same thing this week — a map of…". */
+const SAME_ASK_LEAD =
+  /^[^:–—]{0,80}?\b(?:the\s+same|one|this|a)\s+(?:thing|request|question|feature|ask)\b[^:–—]{0,30}?(?::|\s[-–—])\s+(?=\S)/i;
 /** Any short lead before a colon that asks nothing itself: "Notes from call w/ Rivera:", "Background:". */
 const SHORT_LEAD = /^([^:\n]{1,50}):\s+(?=\S)/;
 const SHORT_LEAD_MOST_WORDS = 7;
@@ -673,9 +676,12 @@ function withoutFraming(title: string): string {
   return wishedSubject(rest).replace(/^to\s+(?=\p{L})/iu, "");
 }
 
-/** Without a list's bullet, a label ("Quick question:") and a short lead that asks nothing ("Background:"). */
+/**
+ * Without a list's bullet, a label ("Quick question:"), a lead that says an ask follows ("… asked the same thing
+ * —") and a short lead that asks nothing ("Background:").
+ */
 function withoutLabel(title: string): string {
-  const rest = title.replace(LIST_ITEM, "").replace(LABEL, "");
+  const rest = title.replace(LIST_ITEM, "").replace(LABEL, "").replace(SAME_ASK_LEAD, "");
   const lead = SHORT_LEAD.exec(rest);
   const onlyLeads =
     lead &&
@@ -866,6 +872,13 @@ const QUOTED = 3;
  */
 const ANSWER = /^[-–—]\s/;
 const ANSWERED_QUESTION = 3;
+/**
+ * A teammate's question about what is wanted ("Ben: what do they want exactly?", "what's the ask?"): the next
+ * sentence answers it, and is the request.
+ */
+const WHAT_WANTED =
+  /(?:^|:\s+)(?:so\s+|and\s+|ok\s+)?(?:what\s+(?:exactly\s+)?(?:do|does|did|would|is|are)\s+(?:they|you|he|she|the\s+\w+)\s+(?:exactly\s+)?(?:want|need|ask(?:ing)?\s+for|after)|what['’]?s\s+the\s+(?:ask|request|need))\b[^?]*\?$/i;
+const ANSWERS_WHAT_WANTED = 2;
 
 /**
  * An ask split over two sentences ("We have 12 buildings with their own meters. Can we compare them in one
@@ -942,13 +955,16 @@ function candidatesOf(sentences: readonly string[]): Candidate[] {
     const part = requestPart(said.replace(ULTIMATUM, "").replace(PROMISED_RATING, "") || said);
     const title = titleFrom(part);
     const namesSomething = contentWords(title) > 0;
-    const answered = said.endsWith("?") && ANSWER.test(sentences[index + 1] ?? "");
+    const answered =
+      said.endsWith("?") && (ANSWER.test(sentences[index + 1] ?? "") || WHAT_WANTED.test(said));
+    const answers = index > 0 && WHAT_WANTED.test(sentences[index - 1]!);
     const setAside =
       (namesSomething ? 0 : NAMES_NOTHING) +
       (said === written ? 0 : QUOTED) +
       (answered ? ANSWERED_QUESTION : 0) +
       (praised[index] ? PRAISED : 0);
-    return { part, title, namesSomething, score: titleScore(part) - setAside };
+    const score = titleScore(part) - setAside + (answers ? ANSWERS_WHAT_WANTED : 0);
+    return { part, title, namesSomething, score };
   });
 }
 

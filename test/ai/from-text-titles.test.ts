@@ -364,6 +364,24 @@ describe("an ask split over sentences or clauses keeps its object", () => {
   });
 });
 
+describe("a teammate restating a customer's ask", () => {
+  test("the answer to 'what do they want?' is the ask", () => {
+    expect(
+      localTitle(
+        "Mo: the florist keeps losing wedding orders\nLi: what do they want exactly?\nMo: a deposit taken when the order is placed",
+      ),
+    ).toBe("A deposit taken when the order is placed");
+  });
+
+  test("'asked the same thing —' leads to the ask", () => {
+    expect(
+      localTitle(
+        "FYI four of our bakeries asked the same thing this month — a daily order cut-off per shop.",
+      ),
+    ).toBe("A daily order cut-off per shop");
+  });
+});
+
 describe("non-native English and terse asks", () => {
   test("'is possible that', 'for us is very important the possibility to', a question with no subject", () => {
     expect(localTitle("Hello, is possible that the receipt shows our VAT number at the top? Thanks")).toBe(
