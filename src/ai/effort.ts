@@ -72,7 +72,7 @@ export const OTHER_PRODUCTS: readonly string[] = [
   ...["Shopify", "WooCommerce"],
   ...["Trello", "Jira", "Asana", "Notion", "Airtable"],
   ...["Zoom", "Dropbox", "OneDrive", "Zendesk", "Intercom", "GitHub", "GitLab", "DocuSign", "Twilio"],
-  "WhatsApp",
+  ...["WhatsApp", "Instagram", "TikTok"],
   ...["UPS", "FedEx", "DHL", "USPS", "Amazon", "eBay", "Etsy"],
   ...["Google Classroom", "Canvas", "Moodle"],
   ...["Booking.com", "Expedia", "Airbnb"],
@@ -128,6 +128,11 @@ export const LARGER_BUILDS: readonly Sign[] = [
         // shipping carriers, banks, hotels' channel managers, a court's or an insurer's own system
         /carriers?|bank\s+feeds?|open\s+banking|channel\s+manager|(from|to|into|with)\s+(my|our|the|their)\s+bank\b/,
         /straight\s+(to|from|into)\s+(the|their|our)\s+(\S+\s+){0,2}(system|court|insurers?|labs?|bank|government|council|portal)/,
+        // "looked up the market value from the reg plate", "we upload every property by hand to both portals"
+        /look(s|ed|ing)?\s+up\s+(\S+\s+){0,5}?from/,
+        /(upload|enter|type|copy|re-?enter|key|add|post)\w*\s+(\S+\s+){0,5}?(by\s+hand|manually)\s+(to|into|on)/,
+        // a feed other apps read: "it goes on the podcast feed"
+        /rss|podcast\s+feeds?|ical|calendar\s+feeds?/,
       ),
     ),
   ),
@@ -166,13 +171,18 @@ export const LARGER_BUILDS: readonly Sign[] = [
     "sharing between people",
     anywhere(phrases(/share\s+(\S+\s+){0,3}with\s+(my|our|a|another|other)\s+\w+|both\s+(\S+\s+){0,3}edit/)),
   ),
-  sign("text messages (SMS)", anywhere(phrases(/sms|text\s+messages?|texts\s+to/))),
+  sign(
+    "text messages (SMS)",
+    anywhere(phrases(/sms|text\s+messages?|texts\s+to|e-?mail\s+or\s+text|text\s+or\s+e-?mail/)),
+  ),
   sign(
     "automated messages",
     anywhere(
       phrases(
         /abandoned\s+carts?|email\s+campaigns?|drip\s+campaigns?|newsletters?/,
         /automat\w*\s+(\S+\s+){0,2}(reminders?|emails?|messages?|follow[\s-]?ups?)/,
+        // "send customers a reminder when their car is due": the product writes to them on its own
+        /(send|email|text)\s+(customers|clients|parents|patients|members|tenants|guests|students|pupils|users|them|people)\s+(a\s+|an\s+)?(reminders?|messages?|emails?|texts?|letters?)\s+(when|before|if|after|once)/,
       ),
     ),
   ),
@@ -197,6 +207,7 @@ export const LARGER_BUILDS: readonly Sign[] = [
       phrases(
         /multi[\s-]?(tenant|tenancy|company|companies|location|site|store|brand|entity|account)s?/,
         /workspaces|sub[\s-]?accounts?|franchise\w*|only\s+see\s+their\s+own/,
+        /(need|needs|want|wants|get|gets|have|has)\s+(their|his|her)\s+own\s+(calendar|account|login|bookings?|diary|schedule|workspace|dashboard|page)s?/,
       ),
     ),
   ),
@@ -215,11 +226,21 @@ export const LARGER_BUILDS: readonly Sign[] = [
     anywhere(
       phrases(
         /(client|customer|parent|patient|guest|student|supplier|vendor)s?\s+portal/,
+        /(customer|client|owner|parent|tenant|patient|student|guest|supplier)s?\s+uploads?/,
         /(parents|clients|customers|patients|guests|students|suppliers|vendors|tenants|residents|volunteers|donors|landlords|owners|contractors)\s+(should\s+)?(be\s+able\s+to|can)\s+(log\s*in|sign\s*in|see|view|access|book|submit|upload|request|pay)/,
       ),
     ),
   ),
-  sign("an approval workflow", inTitle(phrases(/approv(e|es|al|als|ing)|sign[\s-]off/))),
+  sign(
+    "an approval workflow",
+    inTitle(phrases(/approv(e|es|al|als|ing)|sign[\s-]off/)),
+    // "they approve it before we print": someone else approves (not "I approve them weekly")
+    anywhere(
+      phrases(
+        /(they|clients?|customers?|managers?|the\s+client|the\s+customer)\s+(\S+\s+)?approves?\s+(it|them|the)/,
+      ),
+    ),
+  ),
   sign(
     "a report builder",
     anywhere(
@@ -237,6 +258,8 @@ export const LARGER_BUILDS: readonly Sign[] = [
         /pay(ing)?\s+(\S+\s+){0,2}(online|by\s+card|with|in\s+instal\w*|later|through|via)|instal(l)?ments/,
         /card\s+payments?|credit\s+cards?|apple\s+pay|google\s+pay|stripe|paypal|klarna|afterpay/,
         /billing|subscriptions?|payouts?|recurring\s+(donations?|payments?|charges?)/,
+        /(pay|take|collect|charge)\w*\s+(a\s+|an\s+|the\s+)?(\S+\s+){0,2}?deposits?|pa(id|y)\s+up\s*front|upfront\s+payments?/,
+        /charg(e|es|ed|ing)\s+(\S+\s+){0,2}?(monthly|weekly|yearly|annually|every\s+(week|month|year))/,
       ),
     ),
     inTitle(
@@ -249,14 +272,20 @@ export const LARGER_BUILDS: readonly Sign[] = [
   ),
   sign(
     "online booking",
-    anywhere(phrases(/online\s+booking|book\w*\s+(\S+\s+){0,4}online|self[\s-]service\s+booking/)),
+    anywhere(
+      phrases(
+        /online\s+booking|book\w*\s+(\S+\s+){0,4}online|self[\s-]service\s+booking/,
+        /book\w*\s+(\S+\s+){0,4}(from|on|through|via)\s+(the|our|my)\s+(web\s*)?site/,
+        /(book|pick|choose|select|reserve)\w*\s+(a|an|their|the)\s+(\S+\s+)?(time\s*)?slots?/,
+      ),
+    ),
   ),
   sign(
     "a new area of the product",
     anywhere(
       phrases(
         /payroll|inventory|stock\s+management|accounting|crm|marketplace|e-?commerce|point\s+of\s+sale/,
-        /loyalty\s+programme?/,
+        /loyalty\s+programme?|time\s+tracking|log\w*\s+(their\s+|my\s+|our\s+)?hours/,
       ),
     ),
   ),
@@ -295,6 +324,8 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
         /(work|works|working)\s+out\s+(the|how|what)\s+\w+|calculat\w*\s+(the|how|what)\s+\w+/,
         // "40% of the sessions"
         /\d+(\.\d+)?\s*%\s+(of|above|below)\s+(the\s+)?\w+/,
+        // "a price straight away based on the word count"
+        /(prices?|pricing|quotes?|costs?|fees?|rates?|charges?|discounts?)\s+(\S+\s+){0,3}?based\s+on|percentages\s+of/,
       ),
     ),
   ),
@@ -316,6 +347,7 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
         /without\s+(us\s+|me\s+|anyone\s+)?(having\s+to\s+)?(typ|re-?typ|re-?enter|copy|key)\w*/,
       ),
     ),
+    inTitle(phrases(/recurring|repeating/)),
   ),
   sign(
     "a device (scanner, printer, card reader, kiosk)",
@@ -334,6 +366,11 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
       phrases(
         /in\s+bulk|bulk\s+\w+|in\s+one\s+go|(all|\d+\s+\w+)\s+at\s+once|each\s+one\s+separately|one\s+by\s+one/,
         /mass\s+(email|update|edit|delete|message)\w*|across\s+(all|every|past)\s+\w+/,
+        // "photo by photo", "as one zip"
+        /(?!(step|side|day|bit|little|case|year|month|week)\b)(?<item>\w+)\s+by\s+\k<item>|as\s+(one|a|a\s+single)\s+zip/,
+        /(every|each)\s+(donor|client|customer|member|tenant|parent|student|patient|owner|guest|employee)\s+gets\s+(a|an|their)\s+(statement|letter|report|summary|certificate|receipt|invoice)/,
+        // "raise rents for everyone who's been here over a year"
+        /(send|email|message|text|raise|increase|update|charge|apply|change)\w*\s+(\S+\s+){0,4}?(for|to)\s+(everyone|everybody|all\s+(\S+\s+)?\w+)\s+(who|that|whose)/,
       ),
     ),
   ),
@@ -350,11 +387,13 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
         /seating\s+(charts?|plans?)|seat\s+maps?|floor\s+plans?|draw\w*\s+(\S+\s+){0,3}on\s+(a|the)\s+map/,
         /generat\w*\s+(\S+\s+){0,3}from\s+(a\s+)?templates?|mail\s+merge/,
         /sell\w*\s+(\S+\s+){0,3}(online|on\s+(our|the|my)\s+(web)?site)/,
+        // "log who took which key", "a grid of kennels by day so we can see what's free"
+        /who\s+(took|has|had|borrowed|holds)\s+which|occupancy|availability\s+(grid|calendar|view|chart)|grid\s+of\s+\w+\s+by\s+(day|week|date)/,
       ),
     ),
     // A short title naming a tool: "Calving calendar", "Mileage log"; "Notes on calendar" names a place.
     inTitle(
-      /^(?!.*\b(on|in|to|of|for|at|from|with|the)\b)(\S+\s+){0,3}?(calendar|planner|tracker|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
+      /^(?!.*\b(on|in|to|of|for|at|from|with|the)\b)(\S+\s+){0,3}?(calendar|planner|tracker|tracking|checklist|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
     ),
   ),
   sign(
@@ -364,6 +403,10 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
         /(let|allow)\s+(guests|visitors|attendees|buyers|members|customers|clients|patients|students|parents|tenants|teachers)\s+(to\s+)?(choose|pick|book|join|resell|sell|redeem|request|submit|upload|pay|log\s*in|sign\s*in)/,
         /(guests|visitors|attendees|buyers|members|customers|clients|patients|students|parents|tenants|teachers)\s+((should\s+be\s+able\s+to|can)\s+)?(choose|pick|join|resell|redeem)/,
         /(guests|visitors|attendees|buyers|teachers)\s+(book|request)s?/,
+        // "we'd like them to pick a slot themselves", "password reset self-service"
+        /(book|pick|choose|reschedule|cancel|reset|change|update|do)\w*\s+(\S+\s+){0,4}?themselves|self[\s-]service/,
+        // "swap with another student", "they can swap"
+        /swap\w*\s+(\S+\s+){0,3}with\s+(another|other|each\s+other)|(they|users|staff|members|students|volunteers|clients)\s+can\s+swap/,
       ),
     ),
   ),
@@ -385,7 +428,10 @@ export const SMALL_CHANGES: readonly Sign[] = [
     ),
     // 'Pupil' to 'Student'
     anywhere(
-      new RegExp(`${QUOTE}${NOT_QUOTE}{1,40}${QUOTE}\\s+(to|into|with|instead\\s+of)\\s+${QUOTE}`, "i"),
+      new RegExp(
+        `${QUOTE}${NOT_QUOTE}{1,40}${QUOTE}\\s+(to|into|with|instead\\s+of|should\\s+(be|say|read))\\s+${QUOTE}`,
+        "i",
+      ),
     ),
     // A label (not a shipping label or a white-label product), or what a page says: "says 'Send'".
     inTitle(
@@ -401,7 +447,7 @@ export const SMALL_CHANGES: readonly Sign[] = [
       phrases(
         /toggle|turn\s+(it\s+|this\s+|that\s+)?(off|on)/,
         /(don't|do\s+not|stop)\s+(send(ing)?|email(ing)?|notify(ing)?)|switch\s+(it\s+)?off|opt[\s-]out/,
-        /disable|hide|unhide|optional/,
+        /disable|hide|be\s+hidden|unhide|optional/,
       ),
     ),
     wishInTitle(phrases(/(option|setting|preference|checkbox)\s+(to|for)/)),
@@ -432,6 +478,8 @@ export const SMALL_CHANGES: readonly Sign[] = [
       phrases(
         /sort(ed|ing)?(\s+by)?|re-?order\w*|alphabetical\w*|(newest|oldest|latest|most\s+recent)\s+(\w+\s+)?first/,
         /in\s+(the\s+)?order\s+of|ordered\s+by/,
+        // "show first", "the ones we use most": an order (a button "at the top" is a place, not an order)
+        /(shows?|shown|appears?|comes?)\s+first|(we|i|they|people)\s+use\s+most|used\s+most|most\s+(used|popular)/,
       ),
     ),
   ),
@@ -455,6 +503,7 @@ export const SMALL_CHANGES: readonly Sign[] = [
         /colou?rs?|fonts?|text\s+size|bigger|larger|smaller|bold|contrast|spacing|padding|tap\s+targets?/,
         /icons?|tooltips?|placeholders?|logo|collaps\w+|gr[ae]y(ed)?(-out)?/,
         /hard\s+to\s+read|cut\s+off|overlap\w*|misaligned|truncat\w*/,
+        /too\s+(big|small|large|wide|narrow|bright|dark|faint|light|tiny)/,
       ),
     ),
     // In a description only a sure sign; the title's list above holds these words too.
@@ -462,15 +511,26 @@ export const SMALL_CHANGES: readonly Sign[] = [
   ),
   sign(
     "a display format",
-    inTitle(phrases(/format|local\s+time|utc|24[\s-]hour|12[\s-]hour|decimal\s+(comma|point)/)),
+    inTitle(
+      phrases(
+        /format|local\s+time|utc|24[\s-]hour|12[\s-]hour|decimal\s+(comma|point)/,
+        // a unit of measure: "Mileage shows in km"
+        /in\s+(km|kilomet(er|re)s|miles|square\s+(feet|foot|met(er|re)s)|sq\.?\s*(ft|m)|metric|imperial|celsius|fahrenheit|kg|kilos|lbs)/,
+      ),
+    ),
   ),
   sign(
     "a link or button in an existing place",
-    anywhere(phrases(/(a|an|the)\s+(link|button|menu\s+item)\s+(to|for)/)),
+    anywhere(
+      phrases(
+        /(a|an|the)\s+(link|button|menu\s+item)\s+(to|for)/,
+        /open\w*\s+(in|with)\s+(\S+\s+)?(maps|a\s+new\s+tab|new\s+tab|a\s+new\s+window)/,
+      ),
+    ),
     inTitle(/\b(link|button|menu\s+item)s?\b/i),
   ),
   // A custom field is a feature of its own.
-  sign("a field on an existing page", inTitle(/(?<!custom\s+)\bfields?\b/i)),
+  sign("a field on an existing page", inTitle(/(?<!custom\s+)\b(fields?|drop-?downs?)\b/i)),
   sign(
     "a limit or number changed",
     inTitle(
@@ -481,6 +541,15 @@ export const SMALL_CHANGES: readonly Sign[] = [
         /\btoo\s+(fast|quickly|soon|strict|early|late|often)\b/,
       ),
     ),
+    // "after 7 days instead of 3", "change the late fee from 15 to 20"
+    anywhere(
+      oneOf(
+        /\b\d[\d.,:]*\s*(%|[a-z]+)?,?\s+(instead\s+of|rather\s+than)\s+\d/,
+        /\b(change|increase|raise|lower|reduce|extend|shorten|set)\w*\s+(\S+\s+){0,4}from\s+\S*\d\S*\s+to\s+\S*\d/,
+        // a timing: "should be a week before it expires"
+        /\bshould\s+(be|go\s+out|arrive|come)\s+(a|an|one|two|three|\d+)\s+(days?|weeks?|months?|hours?)\s+(before|after|earlier|later)\b/,
+      ),
+    ),
   ),
   sign(
     "a fix to something that exists",
@@ -489,6 +558,7 @@ export const SMALL_CHANGES: readonly Sign[] = [
         /(is|are)\s+(wrong|broken|incorrect)/,
         /wrong\s+(month|day|date|time|year|total|amount|number|name|page|order|address)/,
         /404|broken\s+links?|times?\s+out/,
+        /(date|day|month|time|total|amount|number|name|address|price|count|balance|tax)s?\s+(is\s+|are\s+)?(wrong|incorrect)/,
       ),
     ),
   ),
@@ -511,7 +581,7 @@ export const SMALL_CHANGES: readonly Sign[] = [
         // "Show the SKU on the packing slip"
         /^(show|display|include|print|put)\s+(the\s+|a\s+|an\s+)?[\w' -]{1,40}?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|its|his|her|a|an)\b/,
         // "Matter number on the invoice PDF"
-        /^[\w' -]{0,40}?\b(number|name|date|time|icon|photo|picture|count|total|price|address|phone|note|status|code|id|reference|balance)s?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|a|an)\b/,
+        /^[\w' -]{0,40}?\b(number|name|date|time|icon|photo|picture|count|total|price|address|phone|note|status|code|id|reference|balance|size|dimension|instruction|detail|comment|description)s?(\s+only)?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|a|an)\b/,
         // "The export should include the class name"
         /\b(export|list|csv|report|table|page|email|invoice|receipt|slip|profile)\s+(should\s+)?(include|show|display|list|say|mention)s?\b/,
       ),

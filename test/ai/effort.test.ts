@@ -61,6 +61,24 @@ describe("small changes a product manager recognises", () => {
       "a detail shown in an existing place",
     ],
     ["Matter number on the invoice PDF", null, "a detail shown in an existing place"],
+    // Said without a size word in more domains (dealerships, estate agents, nurseries, helpdesks, studios…).
+    ["Distances in miles", null, "a display format"],
+    ["Country dropdown", null, "a field on an existing page"],
+    ["Category list", "Show the ones we use most first.", "a sort order"],
+    ["Session timeout after 60 minutes instead of 15", null, "a limit or number changed"],
+    ["Late fee", "Change it from 5% to 8%.", "a limit or number changed"],
+    [
+      "Renewal email",
+      "It should go out a week before the renewal, not on the day.",
+      "a limit or number changed",
+    ],
+    ["Renewal date wrong on the membership card", null, "a fix to something that exists"],
+    ["Pickup instructions on the order confirmation", null, "a detail shown in an existing place"],
+    ["Coach's first name only on the receipt", null, "a detail shown in an existing place"],
+    ["Plan names", "'Gold' should be 'Premium' on the pricing page.", "a wording change"],
+    ["Closed jobs should be hidden", null, "a setting to turn something on or off"],
+    ["Header image is too big", null, "a look-and-feel tweak"],
+    ["Venue address should open in Google Maps", null, "a link or button in an existing place"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {
@@ -132,6 +150,52 @@ describe("larger builds a product manager recognises", () => {
     ["Reserved seats", "Buyers need a seating chart of the hall.", "a new tool of its own"],
     ["Calving calendar", null, "a new tool of its own"],
     ["Let guests choose their room", null, "self-service for another kind of user"],
+    // Said without a size word in more domains (dealerships, estate agents, nurseries, helpdesks, studios…).
+    ["TikTok", null, "a new integration with TikTok"],
+    ["Address from postcode", "It should look up the street from the postcode.", "a new integration"],
+    [
+      "Course dates on partner sites",
+      "We copy each date manually into two partner sites.",
+      "a new integration",
+    ],
+    ["RSS feed of new episodes", null, "a new integration"],
+    ["Appointment confirmations", "Clients should get them by email or text.", "text messages (SMS)"],
+    ["Due-date reminders", "Send members a reminder when their book is overdue.", "automated messages"],
+    [
+      "Rooms for guest teachers",
+      "Guest teachers need their own calendar and logins.",
+      "separate accounts for each client or location",
+    ],
+    ["Mug design proofs", "Clients approve the design before we order the mugs.", "an approval workflow"],
+    [
+      "Insurance documents",
+      "Patients upload their insurance card before the visit.",
+      "a portal for another kind of user",
+    ],
+    ["Holding a place", "Students pay a deposit to hold their place.", "payments or billing"],
+    ["Equipment rental", "We lend laptops to staff and charge them monthly.", "payments or billing"],
+    ["Tee times", "Golfers want to book a tee time through our website.", "online booking"],
+    ["Parent evenings", "Parents pick a time slot with each teacher.", "online booking"],
+    ["Hours per project", "Designers log their hours against each client.", "a new area of the product"],
+    ["Delivery charges", "The charge should be based on distance.", "a calculation that follows rules"],
+    ["Tip pooling", "Split tips as percentages of each person's hours.", "a calculation that follows rules"],
+    ["Recurring lessons", null, "the product acting on its own"],
+    ["Download all invoices", "Right now it is invoice by invoice.", "a bulk operation across records"],
+    [
+      "Year-end statements",
+      "Every donor gets a statement of what they gave.",
+      "a bulk operation across records",
+    ],
+    [
+      "Price rise letters",
+      "Raise fees for all members who joined before 2020.",
+      "a bulk operation across records",
+    ],
+    ["Loan equipment", "We need to know who has which tablet.", "a new tool of its own"],
+    ["Opening checklists", null, "a new tool of its own"],
+    ["Mileage tracking", null, "a new tool of its own"],
+    ["Password resets", "Users should do it themselves.", "self-service for another kind of user"],
+    ["Shift swaps", "Staff can swap shifts with each other.", "self-service for another kind of user"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {

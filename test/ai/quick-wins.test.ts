@@ -83,6 +83,13 @@ describe("quick-wins on an invoicing board", () => {
     await withVotes(key, "Xero integration", "Push paid invoices to Xero.", 30);
     await withVotes(key, "Bigger logo on invoices", "", 2);
     await withVotes(key, "Late fees", "", 3);
+    await withVotes(
+      key,
+      "Tax ID on invoices",
+      "There is a setting for the default currency but nowhere for a tax ID, and the filter on the client " +
+        "list can't find it; after our import last year half of them are missing.",
+      20,
+    );
     const reasons = await quickWins(key);
     for (const [title, reason] of reasons) {
       const verdict = {
@@ -91,8 +98,12 @@ describe("quick-wins on an invoicing board", () => {
       };
       expect(verdict).toEqual({ title, contradicts: false });
     }
+    // Something that recurs is the product acting on its own: a larger build.
     expect(reasons.get("Recurring invoices")).toStartWith(
-      "Picked for its votes, not a known quick win: a 37-word",
+      "Picked for its votes, not a known quick win: likely a larger build (it involves recurring)",
+    );
+    expect(reasons.get("Tax ID on invoices")).toStartWith(
+      "Picked for its votes, not a known quick win: a 38-word request: size it before committing",
     );
     expect(reasons.get("Xero integration")).toStartWith(
       "Picked for its votes, not a known quick win: likely a larger build",
