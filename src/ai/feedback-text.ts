@@ -592,6 +592,7 @@ const ASKED_VERB = String.raw`(?:${PRODUCT_VERBS.map(([verb]) => verb).join("|")
  * by, an article, a possessive or a "when" ("Could the app vibrate when…", "Would the printer cut the paper…").
  */
 const DETERMINER = String.raw`(?:the|a|an|our|my|their|your|this|these|each|every|all|its)`;
+const LED_BY_DETERMINER = new RegExp(String.raw`^${DETERMINER} `, "i");
 const FOLLOWED_VERB = String.raw`(?!(?:of|in|on|for|with|at|by|from|to|and|or|per)\b)\p{L}+(?= (?:when|whenever|if|once|after|before|the|a|an|my|our|their|his|her|its|each|every|all|automatically)\b| ?$)`;
 /** "Can the map show…?", "Could drivers sign…?", "Can it remember…?" (a question to us, "can you", is a lead-in). */
 const ASKED_OF = new RegExp(String.raw`^(?:${MODAL})\s+(?!(?:you|u|we|i)\b)(.+)$`, "i");
@@ -621,8 +622,24 @@ const HOW_ABOUT = /^(?:how|what)\s+about\s+/i;
  * showing X?" reads "Show X", "invoices could be sent by WhatsApp" reads "Send invoices by WhatsApp".
  */
 function asWhatToDo(title: string): string {
-  return doingOfPassive(title) ?? doingOfSuggestion(title) ?? doingOfQuestion(title) ?? title;
+  return (
+    doingOfPassive(title) ??
+    doingOfSuggestion(title) ??
+    doingOfQuestion(title) ??
+    lettingWho(title, CAN_STATEMENT) ??
+    title
+  );
 }
+
+/**
+ * What a thing "can" or "could" do, said as a statement in feedback ("The calendar can show court dates in
+ * red"), is asked as the question is: "Let the calendar show court dates in red". Not when the sentence
+ * complains ("The app can show the total but not per item"): that says what it does now.
+ */
+const CAN_STATEMENT = new RegExp(
+  String.raw`^(${DETERMINER} (?:\S+ ){0,2}?\S+) (?:can|could) (?!(?:not|be|only|already|also|now)\b)(?=${ASKED_VERB}|${FOLLOWED_VERB})(?![^,;]*\b(?:but|not|only|already)\b)`,
+  "iu",
+);
 
 /** A passive wish names the doing first: "invoices could be sent by WhatsApp" → "Send invoices by WhatsApp". */
 function doingOfPassive(title: string): string | null {
@@ -664,7 +681,11 @@ function doingOfQuestion(title: string): string | null {
  */
 function lettingWho(title: string, whoThenDoing: RegExp): string | null {
   const found = whoThenDoing.exec(title);
-  return found ? `let ${found[1] ?? found[2]} ${title.slice(found[0].length)}` : null;
+  if (!found) return null;
+  const who = found[1] ?? found[2]!;
+  // A sentence's capital goes with the article it was on: "The calendar can show…" → "Let the calendar show…".
+  const named = LED_BY_DETERMINER.test(who) ? who[0]!.toLowerCase() + who.slice(1) : who;
+  return `let ${named} ${title.slice(found[0].length)}`;
 }
 
 /** The title without what introduces, reports or rates the request: one pass of each rule. */

@@ -117,7 +117,7 @@ describe("what is wanted wins over who wants it, threats, support demands and ex
           "charge. At the moment they only show the total, which is a problem for our state tax return.\n\n" +
           "Best regards,\nTomasz",
       ),
-    ).toBe("The receipts could list sales tax separately for every subscription charge");
+    ).toBe("Let the receipts list sales tax separately for every subscription charge");
     expect(
       localTitle(
         "We have 40 clinics and would like appointment reminders by SMS. " +
@@ -459,6 +459,18 @@ describe("a question or a passive wish reads as what to do", () => {
     );
     expect(localTitle("Is there an export of all bookings for the accountant?")).toBe(
       "Export of all bookings for the accountant",
+    );
+  });
+
+  test("what a thing 'can' do, said as a statement, is asked as the question is; not when it complains", () => {
+    expect(
+      localTitle(
+        "We have 14 vans and 30 drivers. The dispatch screen can show which van each driver has today.",
+      ),
+    ).toBe("Let the dispatch screen show which van each driver has today");
+    expect(localTitle("The report could include refunds.")).toBe("Let the report include refunds");
+    expect(localTitle("The app can show the total but not per item.")).toBe(
+      "The app can show the total but not per item",
     );
   });
 
