@@ -421,7 +421,7 @@ const LEAD_IN = new RegExp(
     String.raw`(per|following|after|as\s+per)\s+(our|my|the|your|today['’]s|yesterday['’]s)\s+(call|conversation|chat|meeting|demo|email|e-mail|discussion)`,
     String.raw`as\s+discussed`,
     // asking politely: "Could you please", "Kindly", "Let us"
-    String.raw`(can|could|would)\s+(you|u|we|i)(\s+please|\s+pls)?(\s+(get|have))?`,
+    String.raw`(can|could|would)\s+(you|u|we|i)(\s+(guys|all))?(\s+please|\s+pls)?(\s+(get|have))?`,
     "please",
     "pls",
     "kindly",
@@ -598,10 +598,11 @@ const FOLLOWED_VERB = String.raw`(?!(?:of|in|on|for|with|at|by|from|to|and|or|pe
 const ASKED_OF = new RegExp(String.raw`^(?:${MODAL})\s+(?!(?:you|u|we|i)\b)(.+)$`, "i");
 /**
  * What is asked of, whose words doingOfQuestion puts one space apart: at most four words before the verb, not
- * ending on "the", "each"… ("Could the map show…"), or an article and at most three words before another verb.
+ * ending on "the", "each"… ("Could the map show…"), an article and at most three words before another verb,
+ * or people by their role before any verb ("Can customers reschedule…").
  */
 const ASKED_SUBJECT = new RegExp(
-  String.raw`^(?:((?:\S+ ){0,3}?\S+)(?<!(?:^| )(?:the|a|an|our|my|their|each|every|all)) (?=${ASKED_VERB})|(${DETERMINER} (?:\S+ ){0,2}?\S+) (?=${FOLLOWED_VERB}))`,
+  String.raw`^(?:((?:\S+ ){0,3}?\S+)(?<!(?:^| )(?:the|a|an|our|my|their|each|every|all)) (?=${ASKED_VERB})|(${DETERMINER} (?:\S+ ){0,2}?\S+) (?=${FOLLOWED_VERB})|((?:(?:the|our|their|all|new) )?(?:\S+ )?(?!(?:they|he|she)\b)${PARTY_ROLES}) (?=\p{L}+ ))`,
   "iu",
 );
 /**
@@ -682,7 +683,7 @@ function doingOfQuestion(title: string): string | null {
 function lettingWho(title: string, whoThenDoing: RegExp): string | null {
   const found = whoThenDoing.exec(title);
   if (!found) return null;
-  const who = found[1] ?? found[2]!;
+  const who = found[1] ?? found[2] ?? found[3]!;
   // A sentence's capital goes with the article it was on: "The calendar can show…" → "Let the calendar show…".
   const named = LED_BY_DETERMINER.test(who) ? who[0]!.toLowerCase() + who.slice(1) : who;
   return `let ${named} ${title.slice(found[0].length)}`;

@@ -474,12 +474,18 @@ describe("a question or a passive wish reads as what to do", () => {
     );
   });
 
-  test("a question's verb from the one verb list, or any verb after 'the …'", () => {
+  test("a question's verb from the one verb list, or any verb after 'the …' or people's role", () => {
     expect(localTitle("Can members choose their own locker when they sign up?")).toBe(
       "Let members choose their own locker when they sign up",
     );
     expect(localTitle("Could the scale beep when the dough reaches its weight?")).toBe(
       "Let the scale beep when the dough reaches its weight",
+    );
+    expect(localTitle("Can customers reschedule their own appointments?")).toBe(
+      "Let customers reschedule their own appointments",
+    );
+    expect(localTitle("Could you guys translate the booking page into Dutch?")).toBe(
+      "Translate the booking page into Dutch",
     );
     expect(localTitle("Would the label printer trim the tape after each parcel?")).toBe(
       "Let the label printer trim the tape after each parcel",
