@@ -173,7 +173,12 @@ export const LARGER_BUILDS: readonly Sign[] = [
   ),
   sign(
     "text messages (SMS)",
-    anywhere(phrases(/sms|text\s+messages?|texts\s+to|e-?mail\s+or\s+text|text\s+or\s+e-?mail/)),
+    anywhere(
+      phrases(
+        /sms|text\s+messages?|texts\s+to|e-?mail\s+or\s+text|text\s+or\s+e-?mail/,
+        /a\s+text\s+to|text\s+(the\s+)?(customer|client|parent|patient|member|guest|owner)s?/,
+      ),
+    ),
   ),
   sign(
     "automated messages",
@@ -238,6 +243,8 @@ export const LARGER_BUILDS: readonly Sign[] = [
     anywhere(
       phrases(
         /(they|clients?|customers?|managers?|the\s+client|the\s+customer)\s+(\S+\s+)?approves?\s+(it|them|the)/,
+        // "the customer gets a link to say yes or no"
+        /(say|click)\s+yes\s+or\s+no|(accept|approve)\s+or\s+(decline|reject)/,
       ),
     ),
   ),
@@ -286,6 +293,8 @@ export const LARGER_BUILDS: readonly Sign[] = [
       phrases(
         /payroll|inventory|stock\s+management|accounting|crm|marketplace|e-?commerce|point\s+of\s+sale/,
         /loyalty\s+programme?|time\s+tracking|log\w*\s+(their\s+|my\s+|our\s+)?hours/,
+        // purchasing: "so we can order from the wholesaler"
+        /(order|buy|reorder)\w*\s+from\s+(the|our)\s+(wholesalers?|suppliers?|vendors?)|purchase\s+orders?/,
       ),
     ),
   ),
@@ -325,7 +334,7 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
         // "40% of the sessions"
         /\d+(\.\d+)?\s*%\s+(of|above|below)\s+(the\s+)?\w+/,
         // "a price straight away based on the word count"
-        /(prices?|pricing|quotes?|costs?|fees?|rates?|charges?|discounts?)\s+(\S+\s+){0,3}?based\s+on|percentages\s+of/,
+        /(prices?|pricing|quotes?|costs?|fees?|rates?|charges?|discounts?|dues|duty|duties|tax)\s+(\S+\s+){0,3}?(based\s+on|depends?\s+on|depending\s+on)|percentages\s+of/,
       ),
     ),
   ),
@@ -336,6 +345,7 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
         /legally\s+required|required\s+by\s+law|statutory|regulat(or|ors|ion|ions|ory)/,
         /(for|pass)\s+(the|an|our)\s+(\S+\s+)?audit|auditors?/,
         /e-?invoic\w*|e-?filing|electronic\s+filing|making\s+tax\s+digital|wcag|accessibility\s+audit/,
+        /excise|inspectors?/,
       ),
     ),
   ),
@@ -343,7 +353,7 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
     "the product acting on its own",
     anywhere(
       phrases(
-        /(get|gets|pull|pulls|go|goes|come|comes|charge|charges|move|moves|adjust|adjusts|assign|assigns|reorder|reorders|match|matches|reconcile|reconciles|generate|generates)\s+(\S+\s+){0,5}?(automatically|on\s+(its|their)\s+own|by\s+itself)/,
+        /(get|gets|pull|pulls|go|goes|come|comes|charge|charges|move|moves|adjust|adjusts|assign|assigns|reorder|reorders|match|matches|reconcile|reconciles|generate|generates|sent|emailed|texted|posted|published)\s+(\S+\s+){0,5}?(automatically|on\s+(its|their)\s+own|by\s+itself)/,
         /without\s+(us\s+|me\s+|anyone\s+)?(having\s+to\s+)?(typ|re-?typ|re-?enter|copy|key)\w*/,
       ),
     ),
@@ -369,6 +379,7 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
         // "photo by photo", "as one zip"
         /(?!(step|side|day|bit|little|case|year|month|week)\b)(?<item>\w+)\s+by\s+\k<item>|as\s+(one|a|a\s+single)\s+zip/,
         /(every|each)\s+(donor|client|customer|member|tenant|parent|student|patient|owner|guest|employee)\s+gets\s+(a|an|their)\s+(statement|letter|report|summary|certificate|receipt|invoice)/,
+        /(book|reserve|block)\w*\s+all\s+(the\s+)?\w+/,
         // "raise rents for everyone who's been here over a year"
         /(send|email|message|text|raise|increase|update|charge|apply|change)\w*\s+(\S+\s+){0,4}?(for|to)\s+(everyone|everybody|all\s+(\S+\s+)?\w+)\s+(who|that|whose)/,
       ),
@@ -386,14 +397,17 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
       phrases(
         /seating\s+(charts?|plans?)|seat\s+maps?|floor\s+plans?|draw\w*\s+(\S+\s+){0,3}on\s+(a|the)\s+map/,
         /generat\w*\s+(\S+\s+){0,3}from\s+(a\s+)?templates?|mail\s+merge/,
-        /sell\w*\s+(\S+\s+){0,3}(online|on\s+(our|the|my)\s+(web)?site)/,
+        /(sell|publish)\w*\s+(\S+\s+){0,3}(online|on\s+(our|the|my)\s+(web)?site)/,
+        // forms another person fills in or signs: "every player signs a waiver"
+        /(fill|fills|complete|completes)\s+(in\s+|out\s+)?(a|an|the|our)\s+(\S+\s+)?(questionnaire|survey|intake\s+form)/,
+        /e-?signatures?|signs?\s+(a|the|their)\s+(\S+\s+)?(waiver|contract|consent|agreement)s?/,
         // "log who took which key", "a grid of kennels by day so we can see what's free"
-        /who\s+(took|has|had|borrowed|holds)\s+which|occupancy|availability\s+(grid|calendar|view|chart)|grid\s+of\s+\w+\s+by\s+(day|week|date)/,
+        /who\s+(took|has|had|borrowed|holds)\s+(which|it|them)|which\s+\w+\s+(are|is)\s+(empty|free|available|booked|taken|occupied)|occupancy|availability\s+(grid|calendar|view|chart)|grid\s+of\s+\w+\s+by\s+(day|week|date)/,
       ),
     ),
     // A short title naming a tool: "Calving calendar", "Mileage log"; "Notes on calendar" names a place.
     inTitle(
-      /^(?!.*\b(on|in|to|of|for|at|from|with|the)\b)(\S+\s+){0,3}?(calendar|planner|tracker|tracking|checklist|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
+      /^(?!.*\b(on|in|to|of|for|at|from|with|the)\b)(\S+\s+){0,3}?(calendar|planner|tracker|tracking|checklist|availability|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
     ),
   ),
   sign(
@@ -507,7 +521,9 @@ export const SMALL_CHANGES: readonly Sign[] = [
       ),
     ),
     // In a description only a sure sign; the title's list above holds these words too.
-    anywhere(phrases(/contrast|font\s+size|text\s+size/)),
+    anywhere(
+      phrases(/contrast|font\s+size|text\s+size|(show|make)\s+(\S+\s+){0,3}?(bigger|larger|smaller|bolder)/),
+    ),
   ),
   sign(
     "a display format",
@@ -515,7 +531,7 @@ export const SMALL_CHANGES: readonly Sign[] = [
       phrases(
         /format|local\s+time|utc|24[\s-]hour|12[\s-]hour|decimal\s+(comma|point)/,
         // a unit of measure: "Mileage shows in km"
-        /in\s+(km|kilomet(er|re)s|miles|square\s+(feet|foot|met(er|re)s)|sq\.?\s*(ft|m)|metric|imperial|celsius|fahrenheit|kg|kilos|lbs)/,
+        /in\s+(km|kilomet(er|re)s|miles|met(er|re)s|centimet(er|re)s|cm|feet|inches|square\s+(feet|foot|met(er|re)s)|sq\.?\s*(ft|m)|metric|imperial|celsius|fahrenheit|kg|kilos|lbs)/,
       ),
     ),
   ),
@@ -523,14 +539,24 @@ export const SMALL_CHANGES: readonly Sign[] = [
     "a link or button in an existing place",
     anywhere(
       phrases(
-        /(a|an|the)\s+(link|button|menu\s+item)\s+(to|for)/,
+        // not "the customer gets a link to say yes": a link sent to someone is a workflow
+        /(?<!\b(get|gets|got|receive|receives|send|sends|sent)\s+)(a|an|the)\s+(link|button|menu\s+item)\s+(to|for)/,
         /open\w*\s+(in|with)\s+(\S+\s+)?(maps|a\s+new\s+tab|new\s+tab|a\s+new\s+window)/,
       ),
     ),
     inTitle(/\b(link|button|menu\s+item)s?\b/i),
   ),
   // A custom field is a feature of its own.
-  sign("a field on an existing page", inTitle(/(?<!custom\s+)\b(fields?|drop-?downs?)\b/i)),
+  sign(
+    "a field on an existing page",
+    inTitle(/(?<!custom\s+)\b(fields?|drop-?downs?)\b/i),
+    // "Date of death should allow unknown day"
+    inTitle(
+      phrases(
+        /should\s+(allow|accept)\s+(unknown|blank|empty|partial|decimals?|negative|longer|shorter|more)/,
+      ),
+    ),
+  ),
   sign(
     "a limit or number changed",
     inTitle(
@@ -561,6 +587,8 @@ export const SMALL_CHANGES: readonly Sign[] = [
         /(date|day|month|time|total|amount|number|name|address|price|count|balance|tax)s?\s+(is\s+|are\s+)?(wrong|incorrect)/,
       ),
     ),
+    // "The price list PDF has the old logo"
+    anywhere(phrases(/(has|have|shows?|uses?|still\s+\w+)\s+the\s+old\s+\w+/)),
   ),
   sign(
     "an edit to an existing record",
@@ -582,6 +610,8 @@ export const SMALL_CHANGES: readonly Sign[] = [
         /^(show|display|include|print|put)\s+(the\s+|a\s+|an\s+)?[\w' -]{1,40}?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|its|his|her|a|an)\b/,
         // "Matter number on the invoice PDF"
         /^[\w' -]{0,40}?\b(number|name|date|time|icon|photo|picture|count|total|price|address|phone|note|status|code|id|reference|balance|size|dimension|instruction|detail|comment|description)s?(\s+only)?\s+(on|in|at|next\s+to|under|below|above|beside)\s+(the|each|every|our|my|their|a|an)\b/,
+        // "Booking confirmation: add the parking info"
+        /^[\w' -]{1,40}:\s*(add|show|include|display)\s+(the|a|an|our)\s+\w+/,
         // "The export should include the class name"
         /\b(export|list|csv|report|table|page|email|invoice|receipt|slip|profile)\s+(should\s+)?(include|show|display|list|say|mention)s?\b/,
       ),

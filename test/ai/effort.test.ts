@@ -79,6 +79,11 @@ describe("small changes a product manager recognises", () => {
     ["Closed jobs should be hidden", null, "a setting to turn something on or off"],
     ["Header image is too big", null, "a look-and-feel tweak"],
     ["Venue address should open in Google Maps", null, "a link or button in an existing place"],
+    ["Scoreboard", "Make the score bigger so the back row can read it.", "a look-and-feel tweak"],
+    ["Heights in centimetres", null, "a display format"],
+    ["Quantity should allow decimals", null, "a field on an existing page"],
+    ["Invoice footer", "It still shows the old address.", "a fix to something that exists"],
+    ["Order email: add the delivery date", null, "a detail shown in an existing place"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {
@@ -196,6 +201,27 @@ describe("larger builds a product manager recognises", () => {
     ["Mileage tracking", null, "a new tool of its own"],
     ["Password resets", "Users should do it themselves.", "self-service for another kind of user"],
     ["Shift swaps", "Staff can swap shifts with each other.", "self-service for another kind of user"],
+    ["Order ready", "Text the customer when it's ready to collect.", "text messages (SMS)"],
+    ["Quotes", "The customer gets a link to say yes or no.", "an approval workflow"],
+    ["Flour for next week", "So we can order from the supplier on Friday.", "a new area of the product"],
+    ["Pitch fees", "The fee depends on the pitch size and the season.", "a calculation that follows rules"],
+    ["Fridge temperatures", "Our inspectors ask to see them every visit.", "compliance with a law"],
+    [
+      "Class photos",
+      "Photos should be emailed to the parents automatically.",
+      "the product acting on its own",
+    ],
+    [
+      "Exclusive hire",
+      "Companies want to book all the lanes for a night.",
+      "a bulk operation across records",
+    ],
+    ["Loaner laptops", "We need to know who has it and for how long.", "a new tool of its own"],
+    ["Pitches", "See which pitches are free on which days.", "a new tool of its own"],
+    ["Court availability", null, "a new tool of its own"],
+    ["Job adverts", "Publish each vacancy on our website.", "a new tool of its own"],
+    ["Intake", "New clients fill in a questionnaire before their first session.", "a new tool of its own"],
+    ["Liability forms", "Every climber signs a waiver before their first visit.", "a new tool of its own"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {
@@ -285,6 +311,10 @@ describe("reading title and description", () => {
   test("a compound is no sign: payment terms are a detail of an invoice, not payments", () => {
     expect(sized("Payment terms should include Net 45").kind).not.toBe("large");
     expect(sized("Refunds").kind).toBe("large");
+  });
+
+  test("a link someone receives is no link on a page", () => {
+    expect(sized("Receipts", "Customers get a link to download it.").kind).not.toBe("small");
   });
 
   test("a compound is no sign: a white-label report is not a label", () => {
