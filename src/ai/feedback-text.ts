@@ -400,7 +400,7 @@ const LEAD_IN = new RegExp(
   String.raw`^(${[
     // that a request follows, and how welcome it would be: "A suggestion", "It would be really great if you could"
     String.raw`a\s+suggestion`,
-    String.raw`(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?)(\s+(you|we|i)\s+could)?`,
+    String.raw`(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?|that|(?=(the|a|an|our|my|your)\s))(\s+(you|we|i)\s+could)?`,
     "also",
     // whether it can be done: "Would it be possible to", "We were wondering if you could", "Is there a way to"
     String.raw`((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to`,
@@ -411,6 +411,7 @@ const LEAD_IN = new RegExp(
     String.raw`(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?${YOU_COULD}`,
     String.raw`(is\s+there\s+)?(a|any)\s+way\s+to`,
     String.raw`(there\s+is\s+|there['’]?s\s+)?no\s+way\s+to`,
+    String.raw`(the\s+)?(lack|absence)\s+of`,
     String.raw`(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))`,
     String.raw`any\s+chance${YOU_COULD}(\s+(of|to))?`,
     String.raw`if\s+(i|we)\s+could`,
@@ -429,6 +430,7 @@ const LEAD_IN = new RegExp(
     // who wants it: "We'd love to be able to", "I need to", "The customers want", "for the app to"
     String.raw`(${WE_WOULD}|would)\s+(also\s+|really\s+|just\s+)*(love|like)${TO_BE_ABLE}`,
     String.raw`(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)${TO_BE_ABLE}`,
+    String.raw`((i|we)\s+)?(really\s+)?wish\s+(it|you|there|the\s+app)\s+(had|has|was|were|did)(\s+(a|an|some))?`,
     String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(${WANTING}|needs?)${TO_BE_ABLE}`,
     String.raw`being\s+able\s+to`,
     String.raw`(to\s+)?be\s+able\s+to`,
@@ -471,7 +473,7 @@ const SHORT_LEAD_MOST_WORDS = 7;
  * Whoever keeps asking is always a party ("The brewers keep asking if…"): only what they ask is the title.
  */
 const REPORTED =
-  /^(.{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me)|((?:keeps?|kept|(?:is|are)(?:\s+always)?)\s+asking))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
+  /^([^;:]{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me)|reported|reports(?=\s+(?:that|the|a|an|it|they|their|our|no)\b)|((?:keeps?|kept|(?:is|are)(?:\s+always)?)\s+asking))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
 const REPORTER_FEWEST_WORDS = 3;
 /**
  * Whoever asks, by their role or their name: "Customer says…", "Mariner Hotels needs…", "Our accountant
@@ -855,11 +857,18 @@ const TITLE_TAIL =
 /** Frames come nested ("Request: per our call, could you…"): each pass of withoutFraming takes one of each off. */
 const FRAMING_PASSES = 3;
 
+/**
+ * A clause after the ask that only asks whether it is coming ("…; asked if this is planned", ", wants to know
+ * when it is coming"): a summary line's note, no part of the title.
+ */
+const WHETHER_PLANNED =
+  /[;,]\s*(?:and\s+)?(?:asked|asks|wondered|wonders|wants\s+to\s+know)\s+(?:if|whether|when)\s+(?:this|it|that)\b.*$/i;
+
 /** A sentence's part that asks, as a title: without its framing, its reason, and at most TITLE_MOST_CHARS. */
 function titleFrom(part: string): string {
   let title = part.trim();
   for (let pass = 0; pass < FRAMING_PASSES; pass++) title = withoutFraming(title);
-  return shortened(title.replace(TITLE_TAIL, "").trim());
+  return shortened(title.replace(WHETHER_PLANNED, "").replace(TITLE_TAIL, "").trim());
 }
 
 // ---- the sentence chosen ----

@@ -434,6 +434,27 @@ describe("reviews, support tickets and sales notes", () => {
     ).toBe("Pause a gym pass while travelling");
   });
 
+  test("a summary line: who reports goes, and so does asking whether it is planned", () => {
+    expect(localTitle("Summary: Client reports the weekly report email arrives empty on Mondays.")).toBe(
+      "The weekly report email arrives empty on Mondays",
+    );
+    expect(
+      localTitle("Summary: customer unable to merge two duplicate contacts; asked if this is planned."),
+    ).toBe("Customer unable to merge two duplicate contacts");
+  });
+
+  test("a review's 'Wish it had', 'the lack of', 'It would be nice the …'", () => {
+    expect(localTitle("★★★☆☆ Solid note app. Syncs fine. Wish it had folders inside folders.")).toBe(
+      "Folders inside folders",
+    );
+    expect(localTitle("The only thing stopping us from going annual is the lack of a proper API.")).toBe(
+      "A proper API",
+    );
+    expect(localTitle("It would be nice the app send notification when the order is ready.")).toBe(
+      "The app send notification when the order is ready",
+    );
+  });
+
   test("a 'key blocker' or a 'main objection' in a sales note is the ask", () => {
     expect(
       localTitle(
