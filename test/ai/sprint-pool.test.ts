@@ -12,6 +12,7 @@ describe("POST /ai/sprint-plan on a large board", () => {
     const created = createProject(t.ctx.db, { slug: "big-board", plan: "growth" });
     const key = created.secretKey;
     // 6,000 voted, long requests (written directly: the API would take minutes); their votes need no voters.
+    // Numbered from 10,000: a title ending "404" reads as a small fix (src/ai/effort.ts).
     const wordy = "This request needs a large amount of work across many parts of the product. ".repeat(20);
     const now = Date.now() - 86_400_000;
     inTransaction(t.ctx.db, () => {
@@ -20,7 +21,7 @@ describe("POST /ai/sprint-plan on a large board", () => {
          VALUES (?, ?, ?, ?, 'PENDING', 1, ?, ?)`,
       );
       for (let i = 0; i < 6000; i++)
-        insert.run(`bulk-${i}`, created.project.id, `Large request ${i}`, wordy, now + i, now + i);
+        insert.run(`bulk-${i}`, created.project.id, `Large request ${10_000 + i}`, wordy, now + i, now + i);
     });
     // The newest post, with no votes: a one-liner, so the best quick win, but last by votes.
     const quick = await makePost(t, { title: "Rename button" }, key);
