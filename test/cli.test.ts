@@ -30,6 +30,25 @@ async function listTags(key: string): Promise<number> {
   }
 }
 
+/** GET /api/v1/activity of one entity type, against the CLI's database file. */
+async function activityOf(
+  key: string,
+  entityType: string,
+): Promise<{ action: string; entityId: string | null; metadata: Record<string, unknown> | null }[]> {
+  const config = loadConfig({ ...env, FEATUREBOARD_LOG_LEVEL: "silent" });
+  const ctx = createContext(config, createLogger("silent"));
+  try {
+    const response = await createApp(ctx).handle(
+      new Request(`http://localhost/api/v1/activity?entityType=${entityType}`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    );
+    return ((await response.json()) as { data: [] }).data;
+  } finally {
+    closeDatabase(ctx.db);
+  }
+}
+
 function databaseBytes(): string {
   return [database, `${database}-wal`]
     .filter((path) => existsSync(path))
@@ -124,6 +143,76 @@ describe("featureboard CLI", () => {
     expect(cli("keys", "list", "--project", "acme").stdout).toContain("revoked");
     expect(cli("keys", "list").exitCode).toBe(2);
     expect(cli("keys", "list", "--project", "nobody").exitCode).toBe(1);
+  });
+
+  test("keys rename names a key anew with the rules of create; every key change is in the activity log, from the command line", async () => {
+    const key = cli(
+      "keys",
+      "create",
+      "--project",
+      "acme",
+      "--kind",
+      "publishable",
+      "--name",
+      "Widget",
+    ).stdout.trim();
+    const prefix = key.slice(0, 11);
+    const renamed = cli("keys", "rename", prefix, "--project", "acme", "--name", "  Site widget ");
+    expect(renamed.exitCode).toBe(0);
+    expect(renamed.stdout).toBe(`${prefix} is now named Site widget\n`);
+    const listed = JSON.parse(cli("keys", "list", "--project", "acme", "--json").stdout);
+    expect(listed.find((entry: { prefix: string }) => entry.prefix === prefix).name).toBe("Site widget");
+    // The same check as a name given at creation.
+    const tooLong = cli("keys", "rename", prefix, "--project", "acme", "--name", "x".repeat(101));
+    expect(tooLong.exitCode).toBe(1);
+    expect(tooLong.stderr).toContain("must be at most 100 characters");
+    expect(cli("keys", "rename", prefix, "--project", "acme").exitCode).toBe(2);
+    const stranger = cli("keys", "rename", "pk_00000000", "--project", "acme", "--name", "x");
+    expect(stranger.exitCode).toBe(1);
+    expect(stranger.stderr).toBe("featureboard: acme has no key pk_00000000\n");
+    expect(cli("keys", "revoke", prefix).exitCode).toBe(0);
+
+    const entries = (await activityOf(created.secretKey, "api_key")).filter(
+      (entry) => entry.metadata?.prefix === prefix,
+    );
+    expect(entries.map(({ action, metadata }) => ({ action, metadata }))).toEqual([
+      {
+        action: "revoked",
+        metadata: { prefix, kind: "publishable", name: "Site widget", source: "cli" },
+      },
+      {
+        action: "renamed",
+        metadata: { prefix, kind: "publishable", from: "Widget", to: "Site widget", source: "cli" },
+      },
+      { action: "created", metadata: { prefix, kind: "publishable", name: "Widget", source: "cli" } },
+    ]);
+    // Never the key or any more of it than the prefix.
+    expect(JSON.stringify(entries)).not.toContain(key.slice(11));
+  });
+
+  test("team invite and withdraw and project set-plan are in the activity log, from the command line", async () => {
+    expect(
+      cli("team", "invite", "--project", "acme", "--email", "ada@example.com", "--role", "admin").exitCode,
+    ).toBe(0);
+    expect(cli("team", "withdraw", "--project", "acme", "--email", "ada@example.com").exitCode).toBe(0);
+    expect(cli("project", "set-plan", "acme", "growth").exitCode).toBe(0);
+    const invites = await activityOf(created.secretKey, "invite");
+    expect(invites.map(({ action, metadata }) => ({ action, metadata }))).toEqual([
+      { action: "withdrawn", metadata: { email: "ada@example.com", role: "admin", source: "cli" } },
+      {
+        action: "created",
+        metadata: { email: "ada@example.com", role: "admin", replaced: 0, source: "cli" },
+      },
+    ]);
+    // Both name the same invite, by an id that opens nothing (its token's SHA-256).
+    expect(invites[0]!.entityId).toMatch(/^[0-9a-f]{64}$/);
+    expect(invites[1]!.entityId).toBe(invites[0]!.entityId);
+    const project = await activityOf(created.secretKey, "project");
+    expect(project[0]).toMatchObject({
+      action: "plan_changed",
+      entityId: created.projectId,
+      metadata: { from: "business", to: "growth", source: "cli" },
+    });
   });
 
   test("backup writes a consistent copy that opens as a featureboard database", () => {

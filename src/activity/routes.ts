@@ -16,7 +16,8 @@ export function activityRoutes(ctx: AppContext) {
         summary: "The activity (audit) log",
         description:
           "Every change, newest first. `limit` 1 to 100 (default 50); `entityType` keeps one kind of entity " +
-          "(post, tag, release, user, vote, comment…).",
+          "(post, tag, release, user, vote, comment…, and api_key, member, invite and project: the project's keys, " +
+          "team and settings).",
       },
     },
   );

@@ -37,6 +37,19 @@ export const ActivityListSchema = t.Object(
   { description: "A page of the audit log, newest first" },
 );
 
+/**
+ * Who may reach the project and how it looks: API keys, team members, invites and the project's settings
+ * (docs/dashboard.md, "Activity"). Their entries are written with no webhook event (the event catalogue is
+ * the specification's), and the dashboard's Activity screen shows them to admins and owners only.
+ */
+export const TEAM_ACCESS_ENTITY_TYPES = ["api_key", "member", "invite", "project"] as const;
+
+/**
+ * Where a change that names no team member came from, as `metadata.source`: a visitor on the public board,
+ * or the command line (`featureboard keys|team|project …`). A change with neither is the API's.
+ */
+export type ActivitySource = "public" | "cli";
+
 /** The entity types activity entries name (the dashboard's filter offers them). */
 export const ACTIVITY_ENTITY_TYPES = [
   "post",
@@ -48,4 +61,5 @@ export const ACTIVITY_ENTITY_TYPES = [
   "webhook",
   "integration",
   "import",
+  ...TEAM_ACCESS_ENTITY_TYPES,
 ] as const;

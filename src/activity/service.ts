@@ -1,6 +1,11 @@
 import type { ActingMember, Db } from "../db/connection";
 import { pagination, pageRequest } from "../http/paging";
-import { ACTIVITY_DEFAULT_LIMIT, type ListActivityQueryInput } from "./schema";
+import {
+  ACTIVITY_DEFAULT_LIMIT,
+  type ActivitySource,
+  type ListActivityQueryInput,
+  TEAM_ACCESS_ENTITY_TYPES,
+} from "./schema";
 import * as store from "./store";
 
 export { recordActivity, type ActivityInput } from "./store";
@@ -26,6 +31,11 @@ export function listActivity(
      * page's own history keeps both.
      */
     oneLinePerMerge?: boolean;
+    /**
+     * The Activity screen of a member-role team member: no keys, members, invites or project settings
+     * (TEAM_ACCESS_ENTITY_TYPES), which only admins and owners see (docs/dashboard.md).
+     */
+    withoutTeamAccess?: boolean;
   },
 ) {
   const page = pageRequest(query, ACTIVITY_DEFAULT_LIMIT);
@@ -33,6 +43,7 @@ export function listActivity(
     entityType: query.entityType,
     teamMemberId: query.teamMemberId,
     exceptAction: query.oneLinePerMerge ? "merge_received" : undefined,
+    exceptEntityTypes: query.withoutTeamAccess ? TEAM_ACCESS_ENTITY_TYPES : undefined,
   };
   return {
     data: store.listActivity(db, projectId, filter, page.limit, page.offset),
@@ -63,4 +74,12 @@ export function actAs<T>(db: Db, member: ActingMember, change: () => T): T {
 export function keepActingMember(db: Db): <T>(write: () => T) => T {
   const member = db.actingMember;
   return (write) => (member ? actAs(db, member, write) : write());
+}
+
+/**
+ * The `metadata.source` of an entry a change records: "cli" from the command line; nothing from the
+ * dashboard (its entries name the team member, `actAs`) or the API (docs/dashboard.md, "Activity").
+ */
+export function sourceOf(source: ActivitySource | null): { source?: ActivitySource } {
+  return source === null ? {} : { source };
 }

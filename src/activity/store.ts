@@ -58,6 +58,8 @@ export interface ActivityFilter {
   teamMemberId?: string | undefined;
   /** Leave out entries with this action (the dashboard's one line per merge). */
   exceptAction?: string | undefined;
+  /** Leave out entries of these entity types (what a role may not see). */
+  exceptEntityTypes?: readonly string[] | undefined;
 }
 
 function filterOf(projectId: string, filter: ActivityFilter) {
@@ -74,6 +76,10 @@ function filterOf(projectId: string, filter: ActivityFilter) {
   if (filter.exceptAction !== undefined) {
     clauses.push("action <> ?");
     params.push(filter.exceptAction);
+  }
+  if (filter.exceptEntityTypes !== undefined && filter.exceptEntityTypes.length > 0) {
+    clauses.push(`entity_type NOT IN (${filter.exceptEntityTypes.map(() => "?").join(", ")})`);
+    params.push(...filter.exceptEntityTypes);
   }
   return { sql: clauses.join(" AND "), params };
 }

@@ -127,13 +127,28 @@ export function membersPage(
   );
 }
 
-/** Owners only: the project's API keys (never the key itself after creation), creating and revoking them. */
+/** Owners only: the project's API keys (never the key itself after creation), creating, naming and revoking them. */
 export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey: string | null }): Html {
   const rows = view.keys.map(
     (key) =>
       html`<tr data-key-row="${key.prefix}">
         <td><code>${key.prefix}…</code></td>
-        <td data-key-name>${key.name ?? html`<span class="muted">no name</span>`}</td>
+        <td>
+          <form class="inline" method="post" action="/admin/keys/rename">
+            ${formFields(chrome)}
+            <input type="hidden" name="prefix" value="${key.prefix}" />
+            <input
+              name="name"
+              type="text"
+              maxlength="${LIMITS.apiKeyNameLength}"
+              value="${key.name ?? ""}"
+              placeholder="no name"
+              aria-label="The name of ${key.prefix}…"
+              data-key-name
+            />
+            <button type="submit" aria-label="Save the name of ${key.prefix}…">Save</button>
+          </form>
+        </td>
         <td>${key.kind}</td>
         <td>${key.createdAt.slice(0, 10)}</td>
         <td>

@@ -21,6 +21,7 @@ import {
   createKey,
   listKeys,
   removeProjectLogo,
+  renameKey,
   requireProjectBySlug,
   revokeProjectKey,
   setProjectLogo,
@@ -91,11 +92,9 @@ export function settingsRoutes(kit: DashboardKit) {
           const role = form.get("role") ?? "member";
           if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
           const email = form.get("email") ?? "";
-          const { token, replaced } = inviteMember(db, {
-            email,
-            role,
-            projectSlug: caller.membership.projectSlug,
-          });
+          const { token, replaced } = act(caller, () =>
+            inviteMember(db, { email, role, projectSlug: caller.membership.projectSlug }),
+          );
           const url = `${ctx.config.publicUrl}/admin/invite/${token}`;
           const emailed = await sendInvite(caller, email.trim(), url);
           return membersPage(chromeOf(caller, "members", null), {
@@ -115,7 +114,9 @@ export function settingsRoutes(kit: DashboardKit) {
           requireRole(caller.membership, "owner", "Managing members");
           const role = form.get("role") ?? "";
           if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
-          if (!changeRole(db, caller.membership.projectSlug, form.get("email") ?? "", role)) {
+          if (
+            !act(caller, () => changeRole(db, caller.membership.projectSlug, form.get("email") ?? "", role))
+          ) {
             throw validationError("email", "is no member of this project");
           }
           return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/members"), "saved");
@@ -127,7 +128,8 @@ export function settingsRoutes(kit: DashboardKit) {
         change("members", (caller, form) => {
           requireRole(caller.membership, "owner", "Managing members");
           // The row clicked, by its id: not every invite of its email (docs/dashboard.md).
-          if (withdrawInvite(db, caller.membership.projectSlug, form.get("invite") ?? "") === null) {
+          const invite = form.get("invite") ?? "";
+          if (act(caller, () => withdrawInvite(db, caller.membership.projectSlug, invite)) === null) {
             throw new DashboardRefusal(
               "INVITE_INVALID",
               "This invite is no longer open: it was accepted, withdrawn, replaced or has expired",
@@ -151,7 +153,7 @@ export function settingsRoutes(kit: DashboardKit) {
             throw validationError("email", "you cannot remove yourself; another owner can");
           }
           // As Change and Withdraw: a removal that removed nobody says so, not "Member removed."
-          if (!removeMember(db, caller.membership.projectSlug, email)) {
+          if (!act(caller, () => removeMember(db, caller.membership.projectSlug, email))) {
             throw new DashboardRefusal(
               "VALIDATION_ERROR",
               `${email.trim()} is no member of ${caller.membership.projectName}: nobody was removed`,
@@ -181,7 +183,9 @@ export function settingsRoutes(kit: DashboardKit) {
           if (kind !== "secret" && kind !== "publishable")
             throw validationError("kind", "must be secret or publishable");
           const keyKind: KeyKind = kind;
-          const key = createKey(db, caller.membership.projectSlug, keyKind, form.get("name"));
+          const key = act(caller, () =>
+            createKey(db, caller.membership.projectSlug, keyKind, form.get("name")),
+          );
           return keysPage(chromeOf(caller, "keys", null), {
             keys: listKeys(db, caller.membership.projectSlug),
             createdKey: key,
@@ -193,10 +197,24 @@ export function settingsRoutes(kit: DashboardKit) {
         "/admin/keys/revoke",
         change("keys", (caller, form) => {
           requireRole(caller.membership, "owner", "Managing API keys");
-          if (!revokeProjectKey(db, caller.membership.projectSlug, form.get("prefix") ?? "")) {
+          const prefix = form.get("prefix") ?? "";
+          if (!act(caller, () => revokeProjectKey(db, caller.membership.projectSlug, prefix))) {
             throw validationError("prefix", "no active key of this project has that prefix");
           }
           return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/keys"), "revoked");
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/keys/rename",
+        change("keys", (caller, form) => {
+          requireRole(caller.membership, "owner", "Managing API keys");
+          const prefix = form.get("prefix") ?? "";
+          const name = form.get("name");
+          if (act(caller, () => renameKey(db, caller.membership.projectSlug, prefix, name)) === null) {
+            throw validationError("prefix", "no key of this project has that prefix");
+          }
+          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/keys"), "saved");
         }),
         { parse: "text" },
       )
@@ -415,11 +433,13 @@ export function settingsRoutes(kit: DashboardKit) {
         "/admin/settings",
         change("settings", (caller, form) => {
           requireRole(caller.membership, "admin", "Changing the project's settings");
-          updateProjectSettings(db, caller.membership.projectId, {
-            name: form.get("name") ?? "",
-            isPublic: form.get("isPublic") === "true",
-            accentColor: form.get("defaultAccent") === "true" ? null : (form.get("accentColor") ?? null),
-          });
+          act(caller, () =>
+            updateProjectSettings(db, caller.membership.projectId, {
+              name: form.get("name") ?? "",
+              isPublic: form.get("isPublic") === "true",
+              accentColor: form.get("defaultAccent") === "true" ? null : (form.get("accentColor") ?? null),
+            }),
+          );
           return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
         }),
         { parse: "text" },
@@ -428,7 +448,8 @@ export function settingsRoutes(kit: DashboardKit) {
         "/admin/settings/logo",
         upload("settings", "logo", async (caller, file) => {
           requireRole(caller.membership, "admin", "Changing the project's settings");
-          setProjectLogo(db, caller.membership.projectId, new Uint8Array(await file.arrayBuffer()));
+          const bytes = new Uint8Array(await file.arrayBuffer());
+          act(caller, () => setProjectLogo(db, caller.membership.projectId, bytes));
           return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
         }),
         { parse: "formdata" },
@@ -437,7 +458,7 @@ export function settingsRoutes(kit: DashboardKit) {
         "/admin/settings/logo/remove",
         change("settings", (caller) => {
           requireRole(caller.membership, "admin", "Changing the project's settings");
-          removeProjectLogo(db, caller.membership.projectId);
+          act(caller, () => removeProjectLogo(db, caller.membership.projectId));
           return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
         }),
         { parse: "text" },

@@ -6,6 +6,7 @@ import {
   createProject,
   listKeys,
   listProjects,
+  renameKey,
   revokeKey,
   setProjectPlan,
 } from "../projects/service";
@@ -70,7 +71,7 @@ export function projectCommand(args: string[], db: Db, print: Print): number {
   if (sub === "set-plan") {
     const [slug, planName] = rest;
     if (!slug || !planName) throw new UsageError("project set-plan needs SLUG and PLAN");
-    const project = setProjectPlan(db, slug, plan(planName)!);
+    const project = setProjectPlan(db, slug, plan(planName)!, "cli");
     print(`project ${project.slug} is now on plan ${project.plan}`);
     return 0;
   }
@@ -94,7 +95,7 @@ export function keysCommand(args: string[], db: Db, print: Print): number {
       throw new UsageError("keys create needs --kind secret or --kind publishable");
     }
     const kind: KeyKind = values.kind;
-    const key = createKey(db, values.project, kind, values.name ?? null);
+    const key = createKey(db, values.project, kind, values.name ?? null, "cli");
     print(values.json ? JSON.stringify({ projectSlug: values.project, kind, key }) : key);
     return 0;
   }
@@ -118,10 +119,32 @@ export function keysCommand(args: string[], db: Db, print: Print): number {
   if (sub === "revoke") {
     const [given] = rest;
     if (!given) throw new UsageError("keys revoke needs the key, or its PREFIX as `keys list` shows it");
-    const prefix = revokeKey(db, given);
+    const prefix = revokeKey(db, given, "cli");
     // An error like every other command's: on stderr, prefixed, exit 1 (main.ts).
     if (prefix === null) throw new Error(`no active key matches ${given.slice(0, 11)}`);
     print(`revoked ${prefix}`);
+    return 0;
+  }
+  if (sub === "rename") {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { project: { type: "string" }, name: { type: "string" } },
+    });
+    const [given] = positionals;
+    if (!given || !values.project || values.name === undefined) {
+      throw new UsageError(
+        'keys rename needs PREFIX, --project SLUG and --name NAME (--name "" takes it away)',
+      );
+    }
+    const renamed = renameKey(db, values.project, given, values.name, "cli");
+    // An error like every other command's: on stderr, prefixed, exit 1 (main.ts).
+    if (renamed === null) throw new Error(`${values.project} has no key ${given.slice(0, 11)}`);
+    print(
+      renamed.name === null
+        ? `${renamed.prefix} has no name now`
+        : `${renamed.prefix} is now named ${renamed.name}`,
+    );
     return 0;
   }
   throw new UsageError(`unknown keys command: ${sub ?? "(none)"}`);

@@ -42,6 +42,7 @@ export async function teamCommand(args: string[], db: Db, config: Config, print:
       email: values.email,
       role: role(values.role),
       projectSlug: values.project,
+      source: "cli",
     });
     const url = `${config.publicUrl}/admin/invite/${token}`;
     if (values.json)
@@ -93,7 +94,7 @@ export async function teamCommand(args: string[], db: Db, config: Config, print:
       options: { project: { type: "string", default: "default" }, email: { type: "string" } },
     });
     if (!values.email) throw new UsageError("team withdraw needs --email");
-    if (!withdrawInvites(db, values.project, values.email))
+    if (!withdrawInvites(db, values.project, values.email, "cli"))
       throw new Error(`${values.email} has no open invite to ${values.project}`);
     print(`withdrew the invite of ${values.email} to ${values.project}; its link no longer works`);
     return 0;
@@ -105,7 +106,7 @@ export async function teamCommand(args: string[], db: Db, config: Config, print:
     });
     if (!values.email) throw new UsageError("team remove needs --email");
     // An error like every other command's: on stderr, prefixed, exit 1 (main.ts).
-    if (!removeMember(db, values.project, values.email))
+    if (!removeMember(db, values.project, values.email, "cli"))
       throw new Error(`${values.email} is not a team member of ${values.project}`);
     print(`removed ${values.email} from ${values.project}; their sessions are ended`);
     return 0;

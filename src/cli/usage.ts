@@ -11,6 +11,8 @@ Usage:
   featureboard keys create --project SLUG --kind secret|publishable [--name NAME] [--json]
   featureboard keys list --project SLUG [--json]
   featureboard keys revoke KEY|PREFIX
+  featureboard keys rename PREFIX --project SLUG --name NAME
+                                             name a key anew (--name "" takes its name away)
   featureboard team invite --email E [--role owner|admin|member] [--project SLUG] [--json]
                                              one-time URL (24 h) to set a password and open /admin
   featureboard team list [--project SLUG] [--json]

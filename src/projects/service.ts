@@ -1,3 +1,5 @@
+import type { ActivitySource } from "../activity/schema";
+import { recordActivity, sourceOf } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
 import { generateKey, hashKey, keyKindOf, keyPrefix, sameHash } from "./keys";
@@ -52,9 +54,10 @@ function addKey(
   kind: KeyKind,
   key: string = generateKey(kind),
   name: string | null = null,
-): string {
+): { key: string; id: string } {
+  const id = Bun.randomUUIDv7();
   store.insertKey(db, {
-    id: Bun.randomUUIDv7(),
+    id,
     project_id: projectId,
     kind,
     prefix: keyPrefix(key),
@@ -62,7 +65,12 @@ function addKey(
     name,
     created_at: Date.now(),
   });
-  return key;
+  return { key, id };
+}
+
+/** What an activity entry says of a key, for an auditor: never the key or its hash. */
+function keyAudit(key: { prefix: string; kind: KeyKind; name: string | null }) {
+  return { prefix: key.prefix, kind: key.kind, name: key.name };
 }
 
 export function createProject(db: Db, input: ProjectInput): CreatedProject {
@@ -91,8 +99,8 @@ export function createProject(db: Db, input: ProjectInput): CreatedProject {
     );
     return {
       project,
-      secretKey: addKey(db, project.id, "secret", input.secretKey),
-      publishableKey: addKey(db, project.id, "publishable"),
+      secretKey: addKey(db, project.id, "secret", input.secretKey).key,
+      publishableKey: addKey(db, project.id, "publishable").key,
     };
   });
 }
@@ -134,21 +142,93 @@ function keyNameOf(name: string | null | undefined): string | null {
   return trimmed;
 }
 
-export function createKey(db: Db, slug: string, kind: KeyKind, name: string | null = null): string {
+/** Creates a key (shown once, answered here) and its activity entry, `api_key.created`. */
+export function createKey(
+  db: Db,
+  slug: string,
+  kind: KeyKind,
+  name: string | null = null,
+  source: ActivitySource | null = null,
+): string {
   const keyName = keyNameOf(name);
-  return inTransaction(db, () => addKey(db, requireProjectBySlug(db, slug).id, kind, undefined, keyName));
+  return inTransaction(db, () => {
+    const projectId = requireProjectBySlug(db, slug).id;
+    const { key, id } = addKey(db, projectId, kind, undefined, keyName);
+    recordActivity(db, projectId, {
+      action: "created",
+      entityType: "api_key",
+      entityId: id,
+      metadata: { ...keyAudit({ prefix: keyPrefix(key), kind, name: keyName }), ...sourceOf(source) },
+    });
+    return key;
+  });
 }
 
-/** Revokes the key given whole or by its readable prefix; answers the prefix, or null when none was active. */
-export function revokeKey(db: Db, keyOrPrefix: string): string | null {
+/** Revokes a key row that is active, with its activity entry `api_key.revoked`. */
+function revokeKeyRow(db: Db, key: store.KeyRow, source: ActivitySource | null): void {
+  store.revokeKeyByPrefix(db, key.prefix, Date.now(), key.project_id);
+  recordActivity(db, key.project_id, {
+    action: "revoked",
+    entityType: "api_key",
+    entityId: key.id,
+    metadata: { ...keyAudit(key), ...sourceOf(source) },
+  });
+}
+
+/**
+ * Revokes the key given whole or by its readable prefix, in whichever project it is (`featureboard keys
+ * revoke`); answers the prefix, or null when none was active.
+ */
+export function revokeKey(db: Db, keyOrPrefix: string, source: ActivitySource | null = null): string | null {
   const prefix = keyPrefix(keyOrPrefix.trim());
-  return store.revokeKeyByPrefix(db, prefix, Date.now()) ? prefix : null;
+  return inTransaction(db, () => {
+    const key = store.findKeyByPrefix(db, prefix);
+    if (!key || key.revoked_at !== null) return null;
+    revokeKeyRow(db, key, source);
+    return prefix;
+  });
 }
 
 /** Revokes one of this project's keys by its prefix (the dashboard); false when it has no such active key. */
 export function revokeProjectKey(db: Db, slug: string, prefix: string): boolean {
   const project = requireProjectBySlug(db, slug);
-  return inTransaction(db, () => store.revokeKeyByPrefix(db, prefix.trim(), Date.now(), project.id));
+  return inTransaction(db, () => {
+    const key = store.findKeyByPrefix(db, prefix.trim(), project.id);
+    if (!key || key.revoked_at !== null) return false;
+    revokeKeyRow(db, key, null);
+    return true;
+  });
+}
+
+/**
+ * Names (or renames) one of the project's keys, given whole or by its prefix, with the rules of a name given
+ * at creation; a blank name takes the name away. Answers the key's prefix and name, or null when the
+ * project has no such key. A name that does not change records nothing; a change records
+ * `api_key.renamed`, from → to.
+ */
+export function renameKey(
+  db: Db,
+  slug: string,
+  keyOrPrefix: string,
+  name: string | null,
+  source: ActivitySource | null = null,
+): { prefix: string; name: string | null } | null {
+  const keyName = keyNameOf(name);
+  const project = requireProjectBySlug(db, slug);
+  return inTransaction(db, () => {
+    const key = store.findKeyByPrefix(db, keyPrefix(keyOrPrefix.trim()), project.id);
+    if (!key) return null;
+    const renamed = { prefix: key.prefix, name: keyName };
+    if (key.name === keyName) return renamed;
+    store.renameKey(db, key.id, keyName);
+    recordActivity(db, project.id, {
+      action: "renamed",
+      entityType: "api_key",
+      entityId: key.id,
+      metadata: { prefix: key.prefix, kind: key.kind, from: key.name, to: keyName, ...sourceOf(source) },
+    });
+    return renamed;
+  });
 }
 
 export interface KeySummary {
@@ -172,11 +252,26 @@ export function listKeys(db: Db, slug: string): KeySummary[] {
   }));
 }
 
-export function setProjectPlan(db: Db, slug: string, plan: Plan): Project {
+/** Moves the project to another plan (`featureboard project set-plan`), recording `project.plan_changed`. */
+export function setProjectPlan(
+  db: Db,
+  slug: string,
+  plan: Plan,
+  source: ActivitySource | null = null,
+): Project {
   if (!PLANS.includes(plan)) throw validationError("plan", `must be one of ${PLANS.join(", ")}`);
-  const project = requireProjectBySlug(db, slug);
-  store.updateProjectPlan(db, project.id, plan);
-  return { ...project, plan };
+  return inTransaction(db, () => {
+    const project = requireProjectBySlug(db, slug);
+    if (project.plan === plan) return project;
+    store.updateProjectPlan(db, project.id, plan);
+    recordActivity(db, project.id, {
+      action: "plan_changed",
+      entityType: "project",
+      entityId: project.id,
+      metadata: { from: project.plan, to: plan, ...sourceOf(source) },
+    });
+    return { ...project, plan };
+  });
 }
 
 export { findProjectById, listProjects } from "./store";
@@ -211,10 +306,26 @@ export function updateProjectSettings(
     throw validationError("accentColor", "must be a colour written #rrggbb");
   }
   return inTransaction(db, () => {
-    store.updateProjectSettings(db, projectId, { name, isPublic: input.isPublic, accentColor });
-    const project = store.findProjectById(db, projectId);
-    if (!project) throw notFoundProjectId();
-    return project;
+    const before = store.findProjectById(db, projectId);
+    if (!before) throw notFoundProjectId();
+    const after = { name, isPublic: input.isPublic, accentColor };
+    const changes = (["name", "isPublic", "accentColor"] as const).filter(
+      (field) => before[field] !== after[field],
+    );
+    if (changes.length === 0) return before;
+    store.updateProjectSettings(db, projectId, after);
+    // Old → new of each setting that changed, so an auditor sees what it was (none of them is a secret).
+    recordActivity(db, projectId, {
+      action: "updated",
+      entityType: "project",
+      entityId: projectId,
+      metadata: {
+        changes,
+        from: Object.fromEntries(changes.map((field) => [field, before[field]])),
+        to: Object.fromEntries(changes.map((field) => [field, after[field]])),
+      },
+    });
+    return { ...before, ...after };
   });
 }
 
@@ -250,11 +361,30 @@ export function setProjectLogo(db: Db, projectId: string, bytes: Uint8Array): vo
     throw validationError("logo", `must be at most ${LOGO_MAX_BYTES / 1024} KB`);
   const contentType = imageTypeOf(bytes);
   if (!contentType) throw validationError("logo", "must be a PNG, JPEG, WebP or GIF image");
-  inTransaction(db, () => store.saveLogo(db, projectId, { contentType, bytes }, Date.now()));
+  inTransaction(db, () => {
+    store.saveLogo(db, projectId, { contentType, bytes }, Date.now());
+    recordActivity(db, projectId, {
+      action: "logo_changed",
+      entityType: "project",
+      entityId: projectId,
+      metadata: { contentType, bytes: bytes.length },
+    });
+  });
 }
 
+/** Removes the logo; recorded as `project.logo_removed` only when there was one. */
 export function removeProjectLogo(db: Db, projectId: string): void {
-  inTransaction(db, () => store.deleteLogo(db, projectId));
+  inTransaction(db, () => {
+    const project = store.findProjectById(db, projectId);
+    if (!project || project.logoVersion === null) return;
+    store.deleteLogo(db, projectId);
+    recordActivity(db, projectId, {
+      action: "logo_removed",
+      entityType: "project",
+      entityId: projectId,
+      metadata: null,
+    });
+  });
 }
 
 export function getProjectLogo(db: Db, projectId: string): { contentType: string; bytes: Uint8Array } | null {

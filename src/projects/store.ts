@@ -122,6 +122,20 @@ export function findActiveKeyWithProject(db: Db, prefix: string): { key: KeyRow;
   };
 }
 
+/** The key with this readable prefix (prefixes are unique), in that project when one is given; active or not. */
+export function findKeyByPrefix(db: Db, prefix: string, projectId?: string): KeyRow | null {
+  if (projectId === undefined) {
+    return db.query<KeyRow, [string]>("SELECT * FROM api_keys WHERE prefix = ?").get(prefix);
+  }
+  return db
+    .query<KeyRow, [string, string]>("SELECT * FROM api_keys WHERE prefix = ? AND project_id = ?")
+    .get(prefix, projectId);
+}
+
+export function renameKey(db: Db, id: string, name: string | null): void {
+  db.query("UPDATE api_keys SET name = ? WHERE id = ?").run(name, id);
+}
+
 /** Returns whether an active key with that prefix existed (in that project, when one is given). */
 export function revokeKeyByPrefix(db: Db, prefix: string, now: number, projectId?: string): boolean {
   if (projectId === undefined) {

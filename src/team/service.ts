@@ -1,4 +1,6 @@
 import { randomToken } from "../random";
+import type { ActivitySource } from "../activity/schema";
+import { actAs, recordActivity, sourceOf } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
 import { findProjectById, requireProjectBySlug } from "../projects/service";
@@ -23,6 +25,11 @@ function newToken(): string {
 
 function tokenHash(token: string): Uint8Array {
   return new Bun.CryptoHasher("sha256").update(token).digest();
+}
+
+/** An invite's id as listOpenInvites and its activity entries name it: its token's SHA-256 in hex (opens nothing). */
+function inviteIdOf(hash: Uint8Array): string {
+  return Buffer.from(hash).toString("hex");
 }
 
 function cleanEmail(email: string): string {
@@ -73,7 +80,7 @@ function isMemberOf(db: Db, memberId: string, projectId: string): boolean {
  */
 export function inviteMember(
   db: Db,
-  input: { email: string; role: TeamRole; projectSlug: string },
+  input: { email: string; role: TeamRole; projectSlug: string; source?: ActivitySource | null },
   now = Date.now(),
 ): { token: string; expiresAt: number; replaced: number } {
   const email = cleanEmail(input.email);
@@ -86,13 +93,20 @@ export function inviteMember(
   }
   const token = newToken();
   const expiresAt = now + INVITE_TTL_MS;
+  const hash = tokenHash(token);
   const replaced = inTransaction(db, () => {
     const earlier = store.expireInvites(db, project.id, email, now);
     store.insertInvite(
       db,
-      { tokenHash: tokenHash(token), email, projectId: project.id, role: input.role, expiresAt },
+      { tokenHash: hash, email, projectId: project.id, role: input.role, expiresAt },
       now,
     );
+    recordActivity(db, project.id, {
+      action: "created",
+      entityType: "invite",
+      entityId: inviteIdOf(hash),
+      metadata: { email, role: input.role, replaced: earlier, ...sourceOf(input.source ?? null) },
+    });
     return earlier;
   });
   return { token, expiresAt, replaced };
@@ -173,7 +187,19 @@ export async function acceptInvite(
     const present = store
       .membershipsOf(db, member.id)
       .find((membership) => membership.projectId === invite.project_id);
-    if (!present) store.upsertMembership(db, member.id, invite.project_id, invite.role, now);
+    if (!present) {
+      store.upsertMembership(db, member.id, invite.project_id, invite.role, now);
+      // Credited to the person who joined: they are the one acting (docs/dashboard.md, "Activity").
+      const joined = member;
+      actAs(db, { id: joined.id, name: joined.name ?? joined.email }, () =>
+        recordActivity(db, invite.project_id, {
+          action: "joined",
+          entityType: "member",
+          entityId: joined.id,
+          metadata: { email: joined.email, role: invite.role, invite: inviteIdOf(tokenHash(token)) },
+        }),
+      );
+    }
     const alreadyMember = present
       ? { projectSlug: present.projectSlug, role: present.role, invitedAs: invite.role }
       : null;
@@ -304,16 +330,29 @@ export function changeRole(db: Db, projectSlug: string, email: string, role: Tea
         "the project's last owner cannot step down; make someone else owner first",
       );
     }
-    return store.setMembershipRole(db, member.id, project.id, role);
+    if (current.role === role) return true;
+    if (!store.setMembershipRole(db, member.id, project.id, role)) return false;
+    recordActivity(db, project.id, {
+      action: "role_changed",
+      entityType: "member",
+      entityId: member.id,
+      metadata: { email: member.email, from: current.role, to: role },
+    });
+    return true;
   });
 }
 
 /** What each role may do on the dashboard (docs/dashboard.md). */
 const ROLE_RANK: Record<TeamRole, number> = { member: 0, admin: 1, owner: 2 };
 
+/** Whether the member's role in the project is `least` or above. */
+export function hasRole(membership: Membership, least: TeamRole): boolean {
+  return ROLE_RANK[membership.role] >= ROLE_RANK[least];
+}
+
 /** Refuses a member whose role in the project is below `least` (a `member` managing keys, say). */
 export function requireRole(membership: Membership, least: TeamRole, what: string): void {
-  if (ROLE_RANK[membership.role] >= ROLE_RANK[least]) return;
+  if (hasRole(membership, least)) return;
   throw new ApiError(
     "ROLE_NOT_ALLOWED",
     `${what} needs the ${least} role; you are ${membership.role} in ${membership.projectName}`,
@@ -378,25 +417,74 @@ export function withdrawInvite(
 ): string | null {
   const project = requireProjectBySlug(db, projectSlug);
   if (!/^[0-9a-f]{64}$/.test(inviteId)) return null;
-  return inTransaction(db, () => store.expireInvite(db, project.id, Buffer.from(inviteId, "hex"), now));
+  return inTransaction(db, () => {
+    const withdrawn = store.expireInvite(db, project.id, Buffer.from(inviteId, "hex"), now);
+    if (withdrawn === null) return null;
+    recordInviteWithdrawn(db, project.id, inviteId, withdrawn, null);
+    return withdrawn.email;
+  });
+}
+
+function recordInviteWithdrawn(
+  db: Db,
+  projectId: string,
+  inviteId: string,
+  invite: { email: string; role: TeamRole },
+  source: ActivitySource | null,
+): void {
+  recordActivity(db, projectId, {
+    action: "withdrawn",
+    entityType: "invite",
+    entityId: inviteId,
+    metadata: { email: invite.email, role: invite.role, ...sourceOf(source) },
+  });
 }
 
 /**
  * Withdraws the open invite of `email` to the project (`featureboard team withdraw`; an email has one open
  * invite, as a new one replaces it, but every one is withdrawn); false if none.
  */
-export function withdrawInvites(db: Db, projectSlug: string, email: string, now = Date.now()): boolean {
+export function withdrawInvites(
+  db: Db,
+  projectSlug: string,
+  email: string,
+  source: ActivitySource | null = null,
+  now = Date.now(),
+): boolean {
   const project = requireProjectBySlug(db, projectSlug);
-  return inTransaction(db, () => store.expireInvites(db, project.id, cleanEmail(email), now) > 0);
+  const cleaned = cleanEmail(email);
+  return inTransaction(db, () => {
+    // One by one, so each invite withdrawn has its own activity entry.
+    const open = store.openInvites(db, project.id, now).filter((invite) => invite.email === cleaned);
+    for (const invite of open) {
+      const withdrawn = store.expireInvite(db, project.id, Buffer.from(invite.id, "hex"), now);
+      if (withdrawn) recordInviteWithdrawn(db, project.id, invite.id, withdrawn, source);
+    }
+    return open.length > 0;
+  });
 }
 
 /** Removes the member from the project and ends their sessions; false when they were not a member. */
-export function removeMember(db: Db, projectSlug: string, email: string, now = Date.now()): boolean {
+export function removeMember(
+  db: Db,
+  projectSlug: string,
+  email: string,
+  source: ActivitySource | null = null,
+  now = Date.now(),
+): boolean {
   const project = requireProjectBySlug(db, projectSlug);
   return inTransaction(db, () => {
     const member = store.findMemberByEmail(db, email.trim());
-    if (!member || !store.deleteMembership(db, member.id, project.id)) return false;
+    if (!member) return false;
+    const role = store.membersOfProject(db, project.id).find((candidate) => candidate.id === member.id)?.role;
+    if (role === undefined || !store.deleteMembership(db, member.id, project.id)) return false;
     store.revokeSessionsOf(db, member.id, now);
+    recordActivity(db, project.id, {
+      action: "removed",
+      entityType: "member",
+      entityId: member.id,
+      metadata: { email: member.email, role, ...sourceOf(source) },
+    });
     return true;
   });
 }

@@ -160,15 +160,18 @@ export function openInvites(
 }
 
 /** Ends one open invite of the project at `now` (its link stops working); its email, or null if none. */
-export function expireInvite(db: Db, projectId: string, tokenHash: Uint8Array, now: number): string | null {
-  return (
-    db
-      .query<{ email: string }, [number, string, Uint8Array, number]>(
-        `UPDATE team_invites SET expires_at = ?
-          WHERE project_id = ? AND token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING email`,
-      )
-      .get(now, projectId, tokenHash, now)?.email ?? null
-  );
+export function expireInvite(
+  db: Db,
+  projectId: string,
+  tokenHash: Uint8Array,
+  now: number,
+): { email: string; role: TeamRole } | null {
+  return db
+    .query<{ email: string; role: TeamRole }, [number, string, Uint8Array, number]>(
+      `UPDATE team_invites SET expires_at = ?
+        WHERE project_id = ? AND token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING email, role`,
+    )
+    .get(now, projectId, tokenHash, now);
 }
 
 /** Ends the open invites of `email` to the project at `now` (their links stop working); how many there were. */
