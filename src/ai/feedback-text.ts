@@ -211,7 +211,7 @@ const ASK_RANK = String.raw`#1|main|biggest|big|top|only|one|number\s+one|key|ma
 const ASK_NAME = String.raw`ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|objection|gap`;
 /** Needs said without a verb of REQUEST_CUE: "being able to", "is a must", "our #1 ask is", "any chance of". */
 const NEED = new RegExp(
-  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:${ASK_RANK})\s+(?:${ASK_NAME})|keeps?\s+asking\s+(?:for|to|about)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
+  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:${ASK_RANK})\s+(?:${ASK_NAME})|keeps?\s+asking\s+(?:for|to|about)|(?:is|are|['’]re|['’]s)\s+(?:asking|requesting)\s+(?:for|about)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
   "i",
 );
 /** A question that asks whether the product can do something, or when it will. */
@@ -234,6 +234,8 @@ const PRAISE_HEADING =
   /^(?:pros?|likes?|liked|the\s+good|positives?|strengths?|what\s+(?:do\s+you|did\s+you|i|we)\s+(?:like|love)(?:\s+(?:best|most))?(?:\s+about\s+[^:?]{1,30})?)\s*[:?]/i;
 /** A heading of any section of a review or a ticket: a few words before a colon or a question mark. */
 const SECTION_HEADING = /^[\p{L}\s'’-]{1,40}[:?](?:\s|$)/u;
+/** What follows without the ask ("Without it, security won't sign off"): how much it matters, the scene. */
+const CONSEQUENCE = /^(?:without|until)\s+(?:it|this|that|them)\b/i;
 /** What an agent or the writer answered the customer ("Agent replied that's not possible"): the scene. */
 const REPLIED =
   /^(?:the\s+)?(?:agent|support|rep|cs|we|i)\s+(?:replied|answered|responded|explained|told\s+(?:them|him|her|the\s+\w+))\b/i;
@@ -325,7 +327,7 @@ function contextSignals(text: string): number {
   if (/:\s*$/.test(text)) score += 3;
   if (THREAT.test(text)) score += 3;
   if (SUPPORT_DEMAND.test(text)) score += 1;
-  if (REPLIED.test(text)) score += 3;
+  if (REPLIED.test(text) || CONSEQUENCE.test(text)) score += 3;
   return score;
 }
 
@@ -412,6 +414,8 @@ const LEAD_IN = new RegExp(
     String.raw`(is\s+there\s+)?(a|any)\s+way\s+to`,
     String.raw`(there\s+is\s+|there['’]?s\s+)?no\s+way\s+to`,
     String.raw`(the\s+)?(lack|absence)\s+of`,
+    String.raw`where\s+(is|are)\s+(the\s+)?(option|setting|button|way)\s+to`,
+    String.raw`(the\s+)?ability\s+to`,
     String.raw`(is|are)\s+there\s+(any\s+)?(plans?\s+to|an?\s+(?!way\b))`,
     String.raw`any\s+chance${YOU_COULD}(\s+(of|to))?`,
     String.raw`if\s+(i|we)\s+could`,
@@ -425,6 +429,7 @@ const LEAD_IN = new RegExp(
     String.raw`(can|could|would)\s+(you|u|we|i)(\s+(guys|all))?(\s+please|\s+pls)?(\s+(get|have))?`,
     "please",
     "pls",
+    "plz",
     "kindly",
     String.raw`let\s+(us|me)`,
     // who wants it: "We'd love to be able to", "I need to", "The customers want", "for the app to"
@@ -432,11 +437,12 @@ const LEAD_IN = new RegExp(
     String.raw`(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)${TO_BE_ABLE}`,
     String.raw`((i|we)\s+)?(really\s+)?wish\s+(it|you|there|the\s+app)\s+(had|has|was|were|did)(\s+(a|an|some))?`,
     String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(${WANTING}|needs?)${TO_BE_ABLE}`,
+    String.raw`(they|she|he)['’](re|s)\s+(also\s+)?(asking|requesting)(\s+(for|about))?`,
     String.raw`being\s+able\s+to`,
     String.raw`(to\s+)?be\s+able\s+to`,
     String.raw`for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to`,
     // a filler: "So,", "Honestly", "Unfortunately"
-    String.raw`(so|and|but|honestly|tbh|sadly|unfortunately|basically|ideally|ugh|hmm+)\b,?`,
+    String.raw`(so|and|but|honestly|tbh|tl;?dr|sadly|unfortunately|basically|ideally|ugh|hmm+)\b[,:]?`,
   ].join("|")})\b[\s:,]*`,
   "i",
 );
@@ -510,9 +516,12 @@ const WONDERED =
   /^(.{2,60}?)\s+(?:(?:wanted|wants|would\s+like|['’]d\s+like)\s+to\s+know|(?:is|was|are|were|['’]s|['’]re)\s+(?:wondering|hoping)|wonder(?:s|ed)|hope[sd])\s+(?:(?:whether|if|that)\s+)?/i;
 /** "Would give 5 stars if…", "We would prefer if…", "It would help enormously if…": what follows `if` is asked. */
 const WOULD_IF = /^(.{0,60}?)\b(?:would|will|['’]d)\s+(?:\S+\s+){0,6}?if\s+/i;
+/** The condition said first: "If you guys had a Xero integration I'd buy the team plan tomorrow". */
+const IF_THEN_WOULD =
+  /^if\s+(.{3,80}?),?\s+(?:i|we|they|she|he|(?:our|my|the)\s+\w+)(?:['’]d|\s+would)\s+.*$/i;
 /** After such a cut: "if we had approval workflows", "if there was a way to back up my notes". */
 const ENABLING =
-  /^(?:(?:we|you|i)\s+(?:can|could|had|have|got)\s+(?!not\b)|there\s+(?:was|were|is|are|['’]s)\s+(?:(?:a|any)\s+way\s+to|an?\s+(?:option|setting|way)(?:\s+to)?)\s+)/i;
+  /^(?:(?:we|you(?:\s+guys)?|i)\s+(?:can|could|had|have|got|offered|supported)\s+(?!not\b)|there\s+(?:was|were|is|are|['’]s)\s+(?:(?:a|any)\s+way\s+to|an?\s+(?:option|setting|way)(?:\s+to)?)\s+)/i;
 /** "Inline comments on submissions would be a game changer…": the thing wished for is the subject. */
 const WISHED_SUBJECT =
   /^(.+?)\s+would\s+(?:(?:really|probably|definitely|honestly|also|so|just|certainly|totally|absolutely)\s+)*(?:be|make|help|save|solve|fix|cut|prevent|increase|suit|improve|speed|simplify|reduce|change|mean)\b/i;
@@ -723,8 +732,19 @@ function withoutWhoWants(title: string): string {
     !NOT_A_PARTY.test(wantedBy[1]!) &&
     !IMPERATIVE.test(wantedBy[1]!) &&
     (wantedBy[2] !== undefined || isParty(wantedBy[1]!));
-  return byParty ? title.slice(wantedBy[0].length) : title;
+  if (!byParty) return title;
+  const wanted = title.slice(wantedBy[0].length);
+  return lettingWho(wanted, THING_TO_DO) ?? wanted;
 }
+
+/**
+ * What a party wants a thing to do, once the party is gone: "Lakeside wants the kiosk to print a badge" reads
+ * "Let the kiosk print a badge"; "the ability to", "the option to" name no thing.
+ */
+const THING_TO_DO = new RegExp(
+  String.raw`^(${DETERMINER} (?:\S+\s+){0,2}?(?!(?:ability|option|possibility|way|chance|need|time|right|power|place|button)\b)\S+)\s+to\s+(?!be\b)`,
+  "i",
+);
 
 /**
  * Without who reports or wonders ("CFO at X asked if…", "Our accountant wanted to know if…") and a conditional
@@ -736,7 +756,9 @@ function withoutReporter(title: string): string {
   const rest = reporter ? title.slice(reporter[0].length).replace(ENABLING, "") : title;
   const wouldIf = WOULD_IF.exec(rest);
   const conditional = wouldIf && !REQUEST_CUE.test(wouldIf[1]!);
-  return conditional ? rest.slice(wouldIf[0].length).replace(ENABLING, "") : rest;
+  if (conditional) return rest.slice(wouldIf[0].length).replace(ENABLING, "");
+  const ifFirst = IF_THEN_WOULD.exec(rest);
+  return ifFirst ? ifFirst[1]!.replace(ENABLING, "") : rest;
 }
 
 /** Who reports the ask (a party, or described at length), or else who only wonders about it; null when nobody. */
@@ -852,7 +874,7 @@ function shortened(request: string): string {
  * "would be" whose praise was an emoji ("Real-time tracking would be 🔥"), and the "when" of "2FA when?".
  */
 const TITLE_TAIL =
-  /(?:[\s.!?…,;:–—-]|\p{Extended_Pictographic}|\uFE0F|\u200D|\b(?:please|pls|plz|asap|thanks|thx|would\s+be|when)\b)+$/iu;
+  /(?:[\s.!?…,;:–—-]|\p{Extended_Pictographic}|\uFE0F|\u200D|\b(?:please|pls|plz|asap|thanks|thx|would\s+be(?:\s+(?:so|really|very|super))?(?:\s+(?:cool|nice|great|awesome|amazing|helpful|useful|handy|lovely|ideal|perfect))?|when)\b)+$/iu;
 
 /** Frames come nested ("Request: per our call, could you…"): each pass of withoutFraming takes one of each off. */
 const FRAMING_PASSES = 3;

@@ -382,6 +382,44 @@ describe("a teammate restating a customer's ask", () => {
   });
 });
 
+describe("asks in reviews, sales notes and one-liners, in other words", () => {
+  test("'where is the option to', 'ability to', 'tl;dr', 'plz', a rating at the end", () => {
+    expect(localTitle("Nice design, fast. But where is the option to export my data? I want a backup.")).toBe(
+      "Export my data",
+    );
+    expect(
+      localTitle(
+        "Forwarded — Summary: Customer requests ability to set different tax rates per product category.",
+      ),
+    ).toBe("Set different tax rates per product category");
+    expect(localTitle("tl;dr the customer wants bulk edit for prices")).toBe("Bulk edit for prices");
+    expect(localTitle("plz add spanish")).toBe("Add spanish");
+    expect(localTitle("pdf invoices would be cool")).toBe("Pdf invoices");
+  });
+
+  test("'they're asking for' asks; what happens without it only says how much it matters", () => {
+    expect(
+      localTitle(
+        "Acme Corp ($40k ARR, renewal in March) — they're asking for audit trail on permission changes. Without it, security won't sign off.",
+      ),
+    ).toBe("Audit trail on permission changes");
+  });
+
+  test("what a party wants a thing to do reads 'Let the thing …'", () => {
+    expect(
+      localTitle(
+        "Restating what Priya said on the call: Lakeside wants the kiosk to print a name badge at check-in.",
+      ),
+    ).toBe("Let the kiosk print a name badge at check-in");
+  });
+
+  test("'If you had X, I'd …' asks for X", () => {
+    expect(localTitle("If you guys had a Xero integration I'd buy the team plan tomorrow.")).toBe(
+      "A Xero integration",
+    );
+  });
+});
+
 describe("non-native English and terse asks", () => {
   test("'is possible that', 'for us is very important the possibility to', a question with no subject", () => {
     expect(localTitle("Hello, is possible that the receipt shows our VAT number at the top? Thanks")).toBe(
