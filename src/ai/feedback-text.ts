@@ -211,7 +211,7 @@ const ASK_RANK = String.raw`#1|main|biggest|big|top|only|one|number\s+one|key|ma
 const ASK_NAME = String.raw`ask|request|need|blocker|problem|issue|thing|pain\s+point|wish|feature|objection|gap`;
 /** Needs said without a verb of REQUEST_CUE: "being able to", "is a must", "our #1 ask is", "any chance of". */
 const NEED = new RegExp(
-  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:${ASK_RANK})\s+(?:${ASK_NAME})|keeps?\s+asking\s+(?:for|to|about)|(?:is|are|['’]re|['’]s)\s+(?:asking|requesting)\s+(?:for|about)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
+  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?:${ASK_RANK})\s+(?:${ASK_NAME})|keeps?\s+asking\s+(?:for|to|about)|(?:is|are|['’]re|['’]s)\s+(?:asking|requesting)\s+(?:\(\w+\)\s+)?(?:for|about|whether|if)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
   "i",
 );
 /** A question that asks whether the product can do something, or when it will. */
@@ -385,14 +385,14 @@ function requestPart(sentence: string): string {
 
 // ---- the part that asks without its framing: lead-ins, labels, who asks (docs/ai.md, "Titles of pasted feedback") ----
 
-/** What may follow a verb of wanting before the doing: "want to", "would love to be able to". */
-const TO_BE_ABLE = String.raw`(\s+to)?(\s+be\s+able\s+to)?`;
+/** What may follow a verb of wanting before the doing: "want to", "would love to be able to", "need that the …". */
+const TO_BE_ABLE = String.raw`(\s+to|\s+that(?=\s+(the|a|an|our|my|we|you|they|it|all|every|each)\b))?(\s+be\s+able\s+to)?`;
 /**
  * What who wants it says ("wants", "would love", "asked for", "is requesting"), one list for the lead-in that
  * goes ("She wants to…") and the party before it ("Our dispatchers would like to…"); "wants to know" is
  * wondering (WONDERED).
  */
-const WANTING = String.raw`(?:(?:wants?|wanted)(?!\s+to\s+know\b)|(?:would|['’]d)\s+(?:really\s+)?(?:like|love)|asks?\s+for|asked\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)`;
+const WANTING = String.raw`(?:(?:wants?|wanted)(?!\s+to\s+know\b)|(?:would|['’]d)\s+(?:really\s+)?(?:like|love)(?:\s+(?:it\s+)?if(?:\s+(?:they|we|you|i)\s+(?:could|can))?)?|asks?\s+for|asked\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)`;
 /** Who is asked, after "We were hoping", "Any chance": "you could", "we can". */
 const YOU_COULD = String.raw`(\s+(you|we)\s+(could|can|would|might))?`;
 /** "I'd", "We would", before "appreciate", "love", "like". */
@@ -402,11 +402,15 @@ const LEAD_IN = new RegExp(
   String.raw`^(${[
     // that a request follows, and how welcome it would be: "A suggestion", "It would be really great if you could"
     String.raw`a\s+suggestion`,
-    String.raw`(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?|that|(?=(the|a|an|our|my|your)\s))(\s+(you|we|i)\s+could)?`,
+    String.raw`(it\s+)?would\s+be\s+(a\s+)?(\d+(\/\d+)?|five)(\s*(stars?|\/\s*\d+))?\s+with`,
+    String.raw`(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?|that|(?=(the|a|an|our|my|your)\s))(\s+(you|we|i)\s+(could|can))?`,
     "also",
     // whether it can be done: "Would it be possible to", "We were wondering if you could", "Is there a way to"
     String.raw`((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to`,
     String.raw`(it\s+)?is\s+(it\s+)?pos+ible\s+(that|if)`,
+    String.raw`((it['’]s|it\s+is|is\s+it)\s+pos+ible|is\s+there\s+(a\s+|any\s+)?possibility)(\s+(to|of|for))?`,
+    String.raw`why\s+(is\s+)?(it\s+)?not\s+pos+ible\s+to`,
+    String.raw`make\s+(it\s+)?pos+ible\s+to`,
     // how much it matters, in non-native English: "For us is very important the possibility to"
     String.raw`(for\s+(us|me)\s+)?(it\s+)?(is|are)\s+(very\s+|really\s+|so\s+)?(important|necessary|essential|urgent)(\s+for\s+(us|me))?(\s+(that|to))?`,
     String.raw`(the\s+)?possibilit(y|ies)\s+(to|of|for)`,
@@ -437,7 +441,7 @@ const LEAD_IN = new RegExp(
     String.raw`(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)${TO_BE_ABLE}`,
     String.raw`((i|we)\s+)?(really\s+)?wish\s+(it|you|there|the\s+app)\s+(had|has|was|were|did)(\s+(a|an|some))?`,
     String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(${WANTING}|needs?)${TO_BE_ABLE}`,
-    String.raw`(they|she|he)['’](re|s)\s+(also\s+)?(asking|requesting)(\s+(for|about))?`,
+    String.raw`(they|she|he)['’](re|s)\s+(also\s+)?(asking|requesting)(\s+\(\w+\))?(\s+(for|about|whether|if))?`,
     String.raw`being\s+able\s+to`,
     String.raw`(to\s+)?be\s+able\s+to`,
     String.raw`for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to`,
@@ -459,7 +463,7 @@ const WAY_FOR =
 const ASK_NOUN = String.raw`(?:${ASK_RANK}|first)\s+(?:${ASK_NAME}|complaint|reason)`;
 const WHOSE = String.raw`(?:(?:the|our|their|my|his|her)\s+)?`;
 const ASK_IS = new RegExp(
-  String.raw`^${WHOSE}(?:${ASK_NOUN}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss))\b(?:\s+\S+){0,10}?\s+(?:is|was)\s+(?:that\s+|to\s+)?`,
+  String.raw`^${WHOSE}(?:${ASK_NOUN}|what\s+(?:we|i|they)\s+(?:really\s+)?(?:need|want|miss)|what\s+(?:we|i|they)(?:['’]d|\s+would)\s+(?:really\s+)?(?:like|love)|(?:feature|thing)\s+(?:i|we|they)(?:['’]m|['’]re|\s+am|\s+are)?\s+(?:\S+\s+)?(?:missing|miss|need|want|lack)\w*)\b(?:\s+\S+){0,10}?\s+(?:is|was)\s+(?:that\s+|to\s+)?`,
   "i",
 );
 /** A lead that only names the ask ("Biggest blocker for them: …", "Main ask: …") is a label too. */

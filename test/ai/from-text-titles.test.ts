@@ -413,6 +413,28 @@ describe("asks in reviews, sales notes and one-liners, in other words", () => {
     ).toBe("Let the kiosk print a name badge at check-in");
   });
 
+  test("'would love it if they could', 'what I'd really like is', 'the feature I'm missing most is', '5/5 with'", () => {
+    expect(localTitle("Our clients would love it if they could see the delivery status themselves.")).toBe(
+      "See the delivery status themselves",
+    );
+    expect(localTitle("What I'd really like is for the app to remember my last shipping method.")).toBe(
+      "Remember my last shipping method",
+    );
+    expect(localTitle("The feature I'm missing most is tagging. Everything else works.")).toBe("Tagging");
+    expect(localTitle("4/5 - would be 5/5 with Apple Watch support")).toBe("Apple Watch support");
+    expect(localTitle("Would be great if we can export the orders to Excel.")).toBe(
+      "Export the orders to Excel",
+    );
+  });
+
+  test("'she's asking (again) whether' is a party's ask", () => {
+    expect(
+      localTitle(
+        "ok so Jen from Coastal Dental called again, she's asking (again) whether patients can fill the medical history form at home",
+      ),
+    ).toBe("Let patients fill the medical history form at home");
+  });
+
   test("'If you had X, I'd …' asks for X", () => {
     expect(localTitle("If you guys had a Xero integration I'd buy the team plan tomorrow.")).toBe(
       "A Xero integration",
@@ -434,6 +456,25 @@ describe("non-native English and terse asks", () => {
     expect(localTitle("would be sick if they could upload photos when they book")).toBe(
       "They could upload photos when they book",
     );
+  });
+
+  test("'we need that the …', 'is there possibility to', 'why not possible to', 'it's possible', 'make possible to'", () => {
+    expect(localTitle("We need that the system sends the invoice to the client after the payment.")).toBe(
+      "The system sends the invoice to the client after the payment",
+    );
+    expect(localTitle("Is there possibility to block some days in the calendar for holidays?")).toBe(
+      "Block some days in the calendar for holidays",
+    );
+    expect(localTitle("Why not possible to change the language of the emails?")).toBe(
+      "Change the language of the emails",
+    );
+    expect(localTitle("It's possible add more users to the free plan?")).toBe(
+      "Add more users to the free plan",
+    );
+    expect(localTitle("Please can you make possible to upload PDF in the chat.")).toBe(
+      "Upload PDF in the chat",
+    );
+    expect(localTitle("It's slow when I open the calendar.")).toBe("It's slow when I open the calendar");
   });
 
   test("'there's no way to', a long 'the only reason … is that', a terse 'X when?'", () => {
