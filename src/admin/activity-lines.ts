@@ -27,6 +27,52 @@ function changed(metadata: ActivityEntry["metadata"]): string {
   return names.length === 0 ? "" : ` (${names.join(", ")})`;
 }
 
+/** A key as an entry names it: its kind, name and prefix (never the key): "the secret key “CI” (sk_AbCd1234…)". */
+function keyOf(metadata: ActivityEntry["metadata"]): string {
+  const kind = text(metadata, "kind") ?? "API";
+  const prefix = text(metadata, "prefix");
+  const name = text(metadata, "name");
+  const shown = prefix ? `${prefix}…` : "";
+  if (name) return `the ${kind} key “${name}”${shown ? ` (${shown})` : ""}`;
+  return `the ${kind} key ${shown}`.trimEnd();
+}
+
+/** A key's name in words: “CI”, or "no name". */
+function keyName(value: unknown): string {
+  return typeof value === "string" && value !== "" ? `“${value}”` : "no name";
+}
+
+/** One project setting's value in words (`metadata.from`/`to` of project.updated). */
+function settingValue(field: string, value: unknown): string {
+  if (field === "isPublic") return value === true ? "public" : "private";
+  if (field === "accentColor") return typeof value === "string" ? value : "the default";
+  return typeof value === "string" ? `“${value}”` : "none";
+}
+
+const SETTING_NAMES: Record<string, string> = {
+  name: "name",
+  isPublic: "board",
+  accentColor: "accent colour",
+};
+
+/** The settings a project.updated entry changed, old → new: "name “Acme” → “Acme Inc”, board public → private". */
+function settingChanges(metadata: ActivityEntry["metadata"]): string {
+  const changes = metadata?.changes;
+  const from = metadata?.from;
+  const to = metadata?.to;
+  if (!Array.isArray(changes) || typeof from !== "object" || typeof to !== "object" || !from || !to)
+    return "";
+  const before = new Map(Object.entries(from));
+  const after = new Map(Object.entries(to));
+  const lines = changes
+    .filter((field): field is string => typeof field === "string")
+    .map(
+      (field) =>
+        `${SETTING_NAMES[field] ?? field} ${settingValue(field, before.get(field))} → ${settingValue(field, after.get(field))}`,
+    );
+  return lines.length === 0 ? "" : `: ${lines.join(", ")}`;
+}
+
 /** The post ids an entry names: its own, or the request a vote, comment or merge belongs to. */
 export function postIdsOf(entry: ActivityEntry): string[] {
   const ids = [
@@ -45,7 +91,8 @@ export function postIdsOf(entry: ActivityEntry): string[] {
 export function activitySentence(chrome: Chrome, entry: ActivityEntry, names: ActivityNames): Html {
   const { metadata } = entry;
   const member = teamMemberOf(entry);
-  const who = member ?? (metadata?.source === "public" ? "A visitor on the board" : "The API or the board");
+  const sources: Record<string, string> = { public: "A visitor on the board", cli: "The command line" };
+  const who = member ?? sources[text(metadata, "source") ?? ""] ?? "The API or the board";
   const post = (id: string | null, fallback = "a request"): Html | string => {
     if (id === null) return fallback;
     const title = names.posts.get(id);
@@ -151,6 +198,30 @@ export function activitySentence(chrome: Chrome, entry: ActivityEntry, names: Ac
         return `tested ${integration}: ${metadata?.ok === true ? "it worked" : "it failed"}`;
       case "integration.synced":
         return `synced ${integration}`;
+      case "api_key.created":
+        return `created ${keyOf(metadata)}`;
+      case "api_key.revoked":
+        return `revoked ${keyOf(metadata)}`;
+      case "api_key.renamed":
+        return `renamed the ${text(metadata, "kind") ?? "API"} key ${text(metadata, "prefix") ?? ""}… from ${keyName(metadata?.from)} to ${keyName(metadata?.to)}`;
+      case "invite.created":
+        return `invited ${text(metadata, "email") ?? "someone"} as ${text(metadata, "role") ?? "?"}${(count(metadata, "replaced") ?? 0) > 0 ? ", replacing their earlier invite" : ""}`;
+      case "invite.withdrawn":
+        return `withdrew the invite of ${text(metadata, "email") ?? "someone"} (${text(metadata, "role") ?? "?"})`;
+      case "member.joined":
+        return `joined the team as ${text(metadata, "role") ?? "?"}, accepting an invite`;
+      case "member.role_changed":
+        return `changed the role of ${text(metadata, "email") ?? "a member"} from ${text(metadata, "from") ?? "?"} to ${text(metadata, "to") ?? "?"}`;
+      case "member.removed":
+        return `removed ${text(metadata, "email") ?? "a member"} (${text(metadata, "role") ?? "?"}) from the team`;
+      case "project.updated":
+        return `changed the project's settings${settingChanges(metadata)}`;
+      case "project.plan_changed":
+        return `moved the project from the ${text(metadata, "from") ?? "?"} plan to the ${text(metadata, "to") ?? "?"} plan`;
+      case "project.logo_changed":
+        return "changed the board's logo";
+      case "project.logo_removed":
+        return "removed the board's logo";
       case "import.imported":
         return `imported ${plural(count(metadata, "imported") ?? 0, "row")} (${count(metadata, "skipped") ?? 0} skipped)`;
       default:

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { listActivity } from "../activity/service";
-import { ACTIVITY_ENTITY_TYPES } from "../activity/schema";
+import { ACTIVITY_ENTITY_TYPES, TEAM_ACCESS_ENTITY_TYPES } from "../activity/schema";
 import { requireValid } from "../http/validation-message";
 import { getPost, listTeamPosts, publicTitlesOf, teamTitlesOf } from "../posts/service";
 import { ReleaseCreateSchema, ReleaseUpdateSchema } from "../releases/schema";
@@ -12,7 +12,7 @@ import {
   updateRelease,
 } from "../releases/service";
 import { getRoadmap } from "../roadmap/service";
-import { listMembers, requireRole } from "../team/service";
+import { hasRole, listMembers, requireRole } from "../team/service";
 import { renderMarkdown } from "../web/markdown";
 import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import uplotScript from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
@@ -206,13 +206,21 @@ export function boardRoutes(kit: DashboardKit) {
         const entityType = search.get("entityType") ?? "";
         const members = listMembers(db, projectSlug);
         const memberId = search.get("member") ?? "";
-        const known = (ACTIVITY_ENTITY_TYPES as readonly string[]).includes(entityType);
+        // Keys, members, invites and the project's settings are the admins' and owners' (docs/dashboard.md).
+        const seesTeamAccess = hasRole(caller.membership, "admin");
+        const entityTypes = seesTeamAccess
+          ? ACTIVITY_ENTITY_TYPES
+          : ACTIVITY_ENTITY_TYPES.filter(
+              (type) => !(TEAM_ACCESS_ENTITY_TYPES as readonly string[]).includes(type),
+            );
+        const known = (entityTypes as readonly string[]).includes(entityType);
         const teamMemberId = members.some((member) => member.id === memberId) ? memberId : "";
         const page = toPage(search.get("page"));
         const list = listActivity(db, projectId, {
           page,
           limit: 50,
           oneLinePerMerge: true,
+          withoutTeamAccess: !seesTeamAccess,
           ...(known ? { entityType } : {}),
           ...(teamMemberId ? { teamMemberId } : {}),
         });
@@ -224,7 +232,7 @@ export function boardRoutes(kit: DashboardKit) {
               ? new Map(listAllReleases(db, projectId).map((release) => [release.id, release.title]))
               : new Map(),
           },
-          entityTypes: ACTIVITY_ENTITY_TYPES,
+          entityTypes,
           members,
           entityType: known ? entityType : "",
           teamMemberId,
