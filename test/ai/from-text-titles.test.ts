@@ -8,10 +8,9 @@ import { createAiTestApp } from "./support";
  * that says who writes. The fixture's held-out half was never looked at while the rules were written; its
  * accuracy and the tuning half's are held at what they reached, less a margin of about three items.
  */
-// The fifth set (written before its rules) brought the held-out half from 0.874 to 0.815 and the tuning half
-// from 0.994 to 0.923; held at that, less a margin, until its rules are written.
-const HELD_OUT_AT_LEAST = 0.79; // 0.815 (167 of 205) before the fifth set's rules
-const TUNING_AT_LEAST = 0.9; // 0.923 (193 of 209) before the fifth set's rules
+// Lowered from 0.85 when the fifth set came: its held-out half is fresher text than the sets before it.
+const HELD_OUT_AT_LEAST = 0.83; // reached 0.849 (174 of 205)
+const TUNING_AT_LEAST = 0.97; // reached 0.986 (206 of 209)
 
 describe("from-text titles of feedback it never saw", () => {
   test("the fixture's held-out and tuning halves keep their accuracy", async () => {
