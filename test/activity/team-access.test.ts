@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { undispatchedEvents } from "../../src/events/store";
 import { listKeys } from "../../src/projects/service";
 import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
@@ -24,6 +25,7 @@ describe("keys, members, invites and settings changed on the dashboard are in th
   };
   let ritaId: string;
   let cookie: string;
+  let eventsBefore: number;
   beforeAll(async () => {
     t = createTestApp();
     server = listen(t);
@@ -42,6 +44,7 @@ describe("keys, members, invites and settings changed on the dashboard are in th
     post = (path, fields = {}) =>
       postForm(`${server.url}${path}`, { csrf, project: "acme", ...fields }, cookie);
     ritaId = (await activityOf("member"))[0]!.entityId!;
+    eventsBefore = undispatchedEvents(t.ctx.db, 1000).length;
   });
   afterAll(async () => {
     await server.stop();
@@ -228,5 +231,9 @@ describe("keys, members, invites and settings changed on the dashboard are in th
         },
       },
     ]);
+  });
+
+  test("none of these changes makes a webhook event: the event types are the specification's", () => {
+    expect(undispatchedEvents(t.ctx.db, 1000).length).toBe(eventsBefore);
   });
 });
