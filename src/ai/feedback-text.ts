@@ -483,7 +483,7 @@ const SHORT_LEAD_MOST_WORDS = 7;
  * Whoever keeps asking is always a party ("The brewers keep asking if…"): only what they ask is the title.
  */
 const REPORTED =
-  /^([^;:]{3,60}?)\s+(?:says|said|asked|asks|wondered|mentioned|complained|noted|told\s+(?:us|me)|reported|reports(?=\s+(?:that|the|a|an|it|they|their|our|no)\b)|((?:keeps?|kept|(?:is|are)(?:\s+always)?)\s+asking))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
+  /^([^;:]{3,60}?)\s+(?:says|say|said|asked|asks|ask|wondered|mentioned|complained|noted|told\s+(?:us|me)|reported|reports(?=\s+(?:that|the|a|an|it|they|their|our|no)\b)|((?:keeps?|kept|(?:is|are)(?:\s+always)?)\s+asking))\s+(?:(?:whether|if|that|about|for)\s+)?/i;
 const REPORTER_FEWEST_WORDS = 3;
 /**
  * Whoever asks, by their role or their name: "Customer says…", "Mariner Hotels needs…", "Our accountant
@@ -523,9 +523,12 @@ const WOULD_IF = /^(.{0,60}?)\b(?:would|will|['’]d)\s+(?:\S+\s+){0,6}?if\s+/i;
 /** The condition said first: "If you guys had a Xero integration I'd buy the team plan tomorrow". */
 const IF_THEN_WOULD =
   /^if\s+(.{3,80}?),?\s+(?:i|we|they|she|he|(?:our|my|the)\s+\w+)(?:['’]d|\s+would)\s+.*$/i;
-/** After such a cut: "if we had approval workflows", "if there was a way to back up my notes". */
+/**
+ * After such a cut: "if we had approval workflows", "if there was a way to back up my notes", and after who
+ * asks, the party again: "Pet owners keep asking if they can see…" asks to see.
+ */
 const ENABLING =
-  /^(?:(?:we|you(?:\s+guys)?|i)\s+(?:can|could|had|have|got|offered|supported)\s+(?!not\b)|there\s+(?:was|were|is|are|['’]s)\s+(?:(?:a|any)\s+way\s+to|an?\s+(?:option|setting|way)(?:\s+to)?)\s+)/i;
+  /^(?:(?:we|you(?:\s+guys)?|i|they|she|he)\s+(?:can|could|had|have|got|offered|supported)\s+(?!not\b)|there\s+(?:was|were|is|are|['’]s)\s+(?:(?:a|any)\s+way\s+to|an?\s+(?:option|setting|way)(?:\s+to)?)\s+)/i;
 /** "Inline comments on submissions would be a game changer…": the thing wished for is the subject. */
 const WISHED_SUBJECT =
   /^(.+?)\s+would\s+(?:(?:really|probably|definitely|honestly|also|so|just|certainly|totally|absolutely)\s+)*(?:be|make|help|save|solve|fix|cut|prevent|increase|suit|improve|speed|simplify|reduce|change|mean)\b/i;

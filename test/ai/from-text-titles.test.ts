@@ -204,6 +204,18 @@ describe("a title reads as the request itself, not as who asks or how politely",
     );
   });
 
+  test("who asks whether they can do a thing asks to do it: 'Owners ask if they can see…'", () => {
+    expect(
+      localTitle(
+        "Pet owners keep asking if they can see their dog's vaccination record in the app. Could the clinic " +
+          "share it with them?",
+      ),
+    ).toBe("See their dog's vaccination record in the app");
+    expect(localTitle("Owners ask if they can see their pet's weight history in the app.")).toBe(
+      "See their pet's weight history in the app",
+    );
+  });
+
   test("'is there a way for someone to' keeps who should be able to", () => {
     expect(localTitle("Is there a way for owners to approve a booking from the email?")).toBe(
       "Let owners approve a booking from the email",
@@ -453,7 +465,7 @@ describe("non-native English and terse asks", () => {
       "In portuguese language",
     );
     expect(localTitle("would be sick if they could upload photos when they book")).toBe(
-      "They could upload photos when they book",
+      "Upload photos when they book",
     );
   });
 

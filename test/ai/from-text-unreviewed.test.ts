@@ -33,11 +33,10 @@ describe("from-text on a veterinary clinic's board", () => {
     const first = await fromText(key, vaccinations);
     expect(first.action).toBe("created");
     expect(first.post).toMatchObject({ status: "PENDING", voteCount: 0 });
-    // Another request that shares the clinic, the owners and the app (0.74 by meaning).
+    // Another request that shares the clinic, the owners, their dog and the app (0.75 by meaning).
     const second = await fromText(
       key,
-      "Our receptionists are swamped. Could the clinic staff book appointments for pet owners who phone " +
-        "in, from the desktop?",
+      "Pet owners keep asking if they can pay their dog's vet bills in the app. Could the clinic allow that?",
     );
     expect(second.action).toBe("created");
     expect(second.post.id).not.toBe(first.post.id);
