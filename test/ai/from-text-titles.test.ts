@@ -671,6 +671,15 @@ describe("a list is titled by its first item", () => {
 });
 
 describe("a sentence that asks wins over one that only complains or bargains", () => {
+  test("'One thing:' only introduces a complaint: the wish after it is the request", () => {
+    expect(
+      localTitle(
+        "Love the product. One thing: when I'm on the train there's no signal and I can't open my tasks. " +
+          "Offline access would be huge for us.",
+      ),
+    ).toBe("Offline access would be huge for us");
+  });
+
   test("a complaint gives way to a question anywhere in the message", () => {
     expect(
       localTitle(
