@@ -1,6 +1,7 @@
 import { createComment } from "../comments/service";
 import { type Db, inTransaction } from "../db/connection";
 import { ApiError, validationError } from "../http/errors";
+import { LIMITS } from "../http/limits";
 import { POST_STATUSES, type PostStatus, STATUS_LABELS } from "../posts/schema";
 import { createPost } from "../posts/service";
 import { createTag, findTagByLabel } from "../tags/service";
@@ -8,13 +9,37 @@ import { castImportedVotes } from "../votes/service";
 import { isEmailAddress } from "../users/schema";
 import { findUserRowByEmail, upsertUserByEmail } from "../users/service";
 import type { ImportError } from "./schema";
+import * as store from "./store";
 
 /** Anonymous votes one csv row may ask for: a `votes` count is turned into that many vote rows. */
 export const MAX_VOTES_PER_ROW = 10_000;
 /** Vote rows one import request may create across its rows, so a small file cannot hold the server. */
 export const MAX_VOTES_PER_IMPORT = 100_000;
 
+/** The columns a row is read by; any other is named in the result's `unreadColumns`. */
+export const CSV_COLUMNS = [
+  "id",
+  "title",
+  "description",
+  "status",
+  "votes",
+  "tags",
+  "author_email",
+  "author_name",
+  "created_at",
+  "comments",
+] as const;
+const READ_COLUMNS: ReadonlySet<string> = new Set(CSV_COLUMNS);
+
+/**
+ * Unread columns one result names: a JSON row may hold any number of keys, and the list is a hint to the
+ * admin, not an inventory.
+ */
+const UNREAD_COLUMNS_LISTED = 100;
+
 interface CsvPost {
+  /** The request's id in the tool it came from: a second import of the same row creates nothing. */
+  sourceId: string | null;
   title: string;
   description: string | null;
   status: PostStatus | undefined;
@@ -139,6 +164,7 @@ function readRow(row: Record<string, unknown>): CsvPost {
   if (authorEmail !== null && !isEmailAddress(authorEmail))
     throw validationError("author_email", "must be an email address");
   return {
+    sourceId: limited("id", text(row, "id"), LIMITS.idLength),
     title,
     description: limited("description", text(row, "description"), 10000),
     status: parseStatus(text(row, "status")),
@@ -168,8 +194,11 @@ function authorFor(db: Db, projectId: string, post: CsvPost): string | null {
   ).user.id;
 }
 
-/** Writes one checked row through the services, so post-creation hooks, activity and events all run. */
-function writeRow(db: Db, projectId: string, post: CsvPost): void {
+/**
+ * Writes one checked row through the services, so post-creation hooks, activity and events all run; answers
+ * the created post's id.
+ */
+function writeRow(db: Db, projectId: string, post: CsvPost): string {
   const author = authorFor(db, projectId, post);
   const tagIds = post.tags.map((label) => tagIdFor(db, projectId, label, post.createdAt));
   const created = createPost(
@@ -190,6 +219,45 @@ function writeRow(db: Db, projectId: string, post: CsvPost): void {
   for (const comment of post.comments) {
     createComment(db, projectId, created.id, comment, { createdAt: post.createdAt });
   }
+  return created.id;
+}
+
+/** A row whose id another import (of the same file, at the same time) took first: its writes are undone. */
+class TakenMeanwhile extends Error {}
+
+/**
+ * Imports one row, or finds it imported before by its id. A bad row throws its ApiError; `earlierRow` is the
+ * 0-based index of an earlier row of the same file with the same id, which makes this one a bad row.
+ */
+function importRow(
+  db: Db,
+  projectId: string,
+  row: Record<string, unknown>,
+  earlierRow: number | undefined,
+): "created" | "already imported" {
+  const post = readRow(row);
+  const sourceId = post.sourceId;
+  if (sourceId === null) {
+    inTransaction(db, () => writeRow(db, projectId, post));
+    return "created";
+  }
+  if (earlierRow !== undefined) {
+    throw validationError(
+      "id",
+      `row ${earlierRow + 1} has the same id '${sourceId}'; a request is imported once, so one of them must go`,
+    );
+  }
+  if (store.importedPostOf(db, projectId, "csv", sourceId) !== null) return "already imported";
+  try {
+    inTransaction(db, () => {
+      const postId = writeRow(db, projectId, post);
+      if (!store.rememberImportedPost(db, projectId, "csv", sourceId, postId)) throw new TakenMeanwhile();
+    });
+  } catch (error) {
+    if (error instanceof TakenMeanwhile) return "already imported";
+    throw error;
+  }
+  return "created";
 }
 
 /**
@@ -213,40 +281,89 @@ function requireVoteTotalWithinCap(rows: readonly Record<string, unknown>[]): vo
   }
 }
 
+/** The id cell of a row, or null when it has none (or one its row's own check will refuse). */
+function sourceIdOf(row: Record<string, unknown>): string | null {
+  try {
+    return text(row, "id");
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+/** Each row whose id an earlier row of the file has already, with that earlier row (0-based indexes). */
+function repeatedIds(rows: readonly Record<string, unknown>[]): Map<number, number> {
+  const firstRowOf = new Map<string, number>();
+  const earlierRowOf = new Map<number, number>();
+  rows.forEach((row, index) => {
+    const id = sourceIdOf(row);
+    if (id === null) return;
+    const first = firstRowOf.get(id);
+    if (first === undefined) firstRowOf.set(id, index);
+    else earlierRowOf.set(index, first);
+  });
+  return earlierRowOf;
+}
+
+/** The columns of the rows that no field is read from, in the order they first appear. */
+function unreadColumnsOf(rows: readonly Record<string, unknown>[]): string[] {
+  const seen = new Set<string>();
+  const unread: string[] = [];
+  for (const row of rows) {
+    for (const column of Object.keys(row)) {
+      if (seen.has(column)) continue;
+      seen.add(column);
+      if (!READ_COLUMNS.has(column) && unread.length < UNREAD_COLUMNS_LISTED) unread.push(column);
+    }
+  }
+  return unread;
+}
+
+/** What a whole CSV import learns of its rows before writing any: repeated ids and unread columns. */
+export interface CsvImportPlan {
+  /** Row → the earlier row with the same id (0-based): such a row is a bad row. */
+  earlierRowWithId: ReadonlyMap<number, number>;
+  unreadColumns: string[];
+}
+
 /**
- * Imports csv rows in the caller's transaction, each row in its own savepoint: a bad row is reported by
- * its 1-based position and undone entirely; the good rows are kept.
+ * What a whole CSV import must satisfy before any row is written (the vote cap across all rows), and what it
+ * learns of the rows on the way.
  */
-/** What a whole CSV import must satisfy before any row is written (the vote cap across all rows). */
-export function checkCsvImport(rows: readonly Record<string, unknown>[]): void {
+export function checkCsvImport(rows: readonly Record<string, unknown>[]): CsvImportPlan {
   requireVoteTotalWithinCap(rows);
+  return { earlierRowWithId: repeatedIds(rows), unreadColumns: unreadColumnsOf(rows) };
 }
 
 /**
  * Writes the rows of an import from `offset` on, each in a savepoint of its own, until the clock passes
- * `until` (a performance.now() time) or the rows run out; says how many it wrote. Errors name rows as the
- * file numbers them (1-based).
+ * `until` (a performance.now() time) or the rows run out; says how many it went through (`written`), how
+ * many it created and how many it found imported before by their id. Errors name rows as the file numbers
+ * them (1-based).
  */
 export function importCsvSlice(
   db: Db,
   projectId: string,
   rows: readonly Record<string, unknown>[],
+  plan: CsvImportPlan,
   offset: number,
   until: number,
-): { imported: number; errors: ImportError[]; written: number } {
+): { imported: number; alreadyImported: number; errors: ImportError[]; written: number } {
   const errors: ImportError[] = [];
   let imported = 0;
+  let alreadyImported = 0;
   let index = offset;
   // At least one row per slice, however slow, so an import always moves on.
   do {
     try {
-      inTransaction(db, () => writeRow(db, projectId, readRow(rows[index]!)));
-      imported++;
+      const outcome = importRow(db, projectId, rows[index]!, plan.earlierRowWithId.get(index));
+      if (outcome === "created") imported++;
+      else alreadyImported++;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       errors.push({ row: index + 1, error_code: error.code, message: error.message });
     }
     index++;
   } while (index < rows.length && performance.now() < until);
-  return { imported, errors, written: index - offset };
+  return { imported, alreadyImported, errors, written: index - offset };
 }

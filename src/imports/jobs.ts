@@ -3,7 +3,7 @@ import { type ActingMember, type Db, whenCommitted } from "../db/connection";
 import { ApiError, notFound } from "../http/errors";
 import type { Logger } from "../log";
 import { describeError } from "../log";
-import { checkCsvImport } from "./csv-import";
+import { checkCsvImport, type CsvImportPlan } from "./csv-import";
 import type { ImportError } from "./schema";
 import { csvRowsOf, importCsvInSlices, recordImportJob } from "./service";
 
@@ -18,7 +18,11 @@ export interface ImportJob {
   done: number;
   imported: number;
   skipped: number;
+  /** Of `skipped`: rows whose id was imported into this project before (docs/export-format.md). */
+  alreadyImported: number;
   errors: ImportError[];
+  /** Columns of the file no field is read from: known before the first row is written. */
+  unreadColumns: string[];
   /** Why a failed job stopped. */
   failure: string | null;
   startedAt: number;
@@ -53,7 +57,7 @@ export class ImportJobs {
         "A CSV needs a header line and a line for each request under it; a board export is the file the Export button saves.",
       );
     }
-    checkCsvImport(rows);
+    const plan = checkCsvImport(rows);
     const job: ImportJob = {
       id: Bun.randomUUIDv7(),
       projectId,
@@ -62,12 +66,14 @@ export class ImportJobs {
       done: 0,
       imported: 0,
       skipped: 0,
+      alreadyImported: 0,
       errors: [],
+      unreadColumns: plan.unreadColumns,
       failure: null,
       startedAt: Date.now(),
     };
     this.jobs.set(job.id, job);
-    void this.run(job, rows, actor);
+    void this.run(job, rows, plan, actor);
     return job;
   }
 
@@ -81,20 +87,28 @@ export class ImportJobs {
   private async run(
     job: ImportJob,
     rows: readonly Record<string, unknown>[],
+    plan: CsvImportPlan,
     actor: ActingMember | null,
   ): Promise<void> {
     const around = <T>(write: () => T): T => (actor ? actAs(this.db, actor, write) : write());
     try {
-      const result = await importCsvInSlices(this.db, job.projectId, rows, {
-        around,
-        // Progress counts what is committed, not what is merely written.
-        progress: (done, imported, errors) => {
-          job.done = done;
-          job.imported = imported;
-          job.skipped += errors.length;
-          job.errors.push(...errors.slice(0, Math.max(0, KEPT_ERRORS - job.errors.length)));
+      const result = await importCsvInSlices(
+        this.db,
+        job.projectId,
+        rows,
+        {
+          around,
+          // Progress counts what is committed, not what is merely written.
+          progress: (done, imported, alreadyImported, errors) => {
+            job.done = done;
+            job.imported = imported;
+            job.alreadyImported += alreadyImported;
+            job.skipped += alreadyImported + errors.length;
+            job.errors.push(...errors.slice(0, Math.max(0, KEPT_ERRORS - job.errors.length)));
+          },
         },
-      });
+        plan,
+      );
       around(() => recordImportJob(this.db, job.projectId, result, job.id));
       await whenCommitted(this.db);
       job.state = "finished";

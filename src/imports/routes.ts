@@ -17,9 +17,11 @@ export function importRoutes(ctx: AppContext) {
         summary: "Import posts",
         description:
           "`source: csv` (default): up to 10,000 rows in `data` (or CSV text in `csv`), each with `title` and " +
-          "optionally `description`, `status`, `votes` (a count), `tags` (names, comma separated, created when " +
-          "missing), `author_email`, `author_name`, `created_at`, `comments` (one per line); at most 100,000 votes " +
-          "in all. `source: board-export`: the document of GET /export, at most 10,000 posts and 50,000 " +
+          "optionally `id` (its id where it came from: a row whose id was imported before is skipped and counted " +
+          "in `alreadyImported`; two rows with one id are an error), `description`, `status`, `votes` (a count), " +
+          "`tags` (names, comma separated, created when missing), `author_email`, `author_name`, `created_at`, " +
+          "`comments` (one per line); at most 100,000 votes in all; other columns are named in `unreadColumns`. " +
+          "`source: board-export`: the document of GET /export, at most 10,000 posts and 50,000 " +
           "entities; importing the same export again creates nothing twice. A bad row is " +
           "reported in `errors` (1-based `row`) and skipped; the good rows are kept. Body up to 10 MiB.",
       },

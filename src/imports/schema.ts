@@ -138,7 +138,7 @@ export const ImportSchema = t.Object({
   data: t.Optional(
     t.Union([t.Array(Row, { maxItems: MAX_IMPORT_ROWS }), Row], {
       description:
-        "csv: up to 10,000 row objects (`title` required; `description`, `status`, `votes`, `tags`, " +
+        "csv: up to 10,000 row objects (`title` required; `id`, `description`, `status`, `votes`, `tags`, " +
         "`author_email`, `author_name`, `created_at`, `comments`). board-export: the export document (or an " +
         "array holding it).",
     }),
@@ -169,8 +169,24 @@ export type EntityCounts = Static<typeof Counts>;
 
 export const ImportResultSchema = t.Object({
   imported: t.Integer({ description: "csv: posts created; board-export: entities created" }),
-  skipped: t.Integer({ description: "Rows not imported: bad ones, and (board-export) ones already present" }),
+  skipped: t.Integer({
+    description: "Rows not imported: bad ones, and ones imported before (csv: by their `id`; board-export)",
+  }),
   errors: t.Array(ImportErrorSchema),
+  alreadyImported: t.Optional(
+    t.Integer({
+      description:
+        "csv: rows skipped because a row with their `id` was imported into this project before (counted in " +
+        "`skipped`, not in `errors`)",
+    }),
+  ),
+  unreadColumns: t.Optional(
+    t.Array(t.String(), {
+      description:
+        "csv: the columns no field is read from (their cells were ignored), in the order they first appear; " +
+        "at most 100 named",
+    }),
+  ),
   created: t.Optional(
     t.Object(Counts.properties, { description: "board-export: what was created, by kind" }),
   ),

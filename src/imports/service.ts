@@ -3,7 +3,7 @@ import { beforeNextSlice, type Db, inTransaction, whenCommitted, whenWritable } 
 import { bodyError, validationError } from "../http/errors";
 import { importBoardExport, isBoardExportDocument } from "./board-export";
 import { CsvError, parseCsv } from "./csv";
-import { checkCsvImport, importCsvSlice } from "./csv-import";
+import { checkCsvImport, type CsvImportPlan, importCsvSlice } from "./csv-import";
 import { type ImportError, type ImportInput, type ImportResult, MAX_IMPORT_ROWS } from "./schema";
 
 export { exportProject } from "./board-export";
@@ -43,8 +43,11 @@ export const IMPORT_SLICE_MS = 5;
 export interface SliceHooks {
   /** Runs each slice's synchronous writes (the dashboard wraps them in `actAs`). */
   around?: <T>(write: () => T) => T;
-  /** After each slice is committed (and synced): how far the import got. Called in slice order. */
-  progress?: (done: number, imported: number, errors: ImportError[]) => void;
+  /**
+   * After each slice is committed (and synced): how far the import got, and the slice's rows found imported
+   * before and its bad rows. Called in slice order.
+   */
+  progress?: (done: number, imported: number, alreadyImported: number, errors: ImportError[]) => void;
 }
 
 /**
@@ -58,11 +61,12 @@ export async function importCsvInSlices(
   projectId: string,
   rows: readonly Record<string, unknown>[],
   hooks: SliceHooks = {},
+  plan: CsvImportPlan = checkCsvImport(rows),
 ): Promise<ImportResult> {
-  checkCsvImport(rows);
   const around = hooks.around ?? (<T>(write: () => T) => write());
   const errors: ImportError[] = [];
   let imported = 0;
+  let alreadyImported = 0;
   // Each slice commits on its own turn (group commit); the next slice is written while that commit's WAL
   // sync runs off the event loop (docs/decisions.md, "Durability"). Progress is reported once a slice is
   // committed and synced, and the import answers once every slice is.
@@ -73,14 +77,15 @@ export async function importCsvInSlices(
     await beforeNextSlice(db);
     await whenWritable(db);
     const until = performance.now() + IMPORT_SLICE_MS;
-    const slice = around(() => importCsvSlice(db, projectId, rows, offset, until));
+    const slice = around(() => importCsvSlice(db, projectId, rows, plan, offset, until));
     offset += slice.written;
     imported += slice.imported;
+    alreadyImported += slice.alreadyImported;
     errors.push(...slice.errors);
     const reached = { done: offset, imported };
     commits.push(
       whenCommitted(db).then(
-        () => hooks.progress?.(reached.done, reached.imported, slice.errors),
+        () => hooks.progress?.(reached.done, reached.imported, slice.alreadyImported, slice.errors),
         (error: unknown) => {
           failures.push(error);
         },
@@ -89,7 +94,13 @@ export async function importCsvInSlices(
   }
   await Promise.all(commits);
   if (failures.length > 0) throw failures[0];
-  return { imported, skipped: errors.length, errors };
+  return {
+    imported,
+    skipped: alreadyImported + errors.length,
+    errors,
+    alreadyImported,
+    unreadColumns: plan.unreadColumns,
+  };
 }
 
 function recordImport(

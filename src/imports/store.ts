@@ -57,6 +57,48 @@ export function setMergedInto(db: Db, projectId: string, postId: string, intoId:
   );
 }
 
+// ---- the source ids of csv rows (docs/export-format.md, "CSV rows") ----
+
+/** Where a row came from: only csv rows carry a source id today. */
+export type RowSource = "csv";
+
+/** The post a row with this source id was imported as, if it is still on the board. */
+export function importedPostOf(
+  db: Db,
+  projectId: string,
+  source: RowSource,
+  sourceId: string,
+): string | null {
+  return (
+    db
+      .query<{ post_id: string }, [string, string, string]>(
+        "SELECT post_id FROM import_sources WHERE project_id = ? AND source = ? AND source_id = ?",
+      )
+      .get(projectId, source, sourceId)?.post_id ?? null
+  );
+}
+
+/**
+ * Remembers the post a row's source id was imported as; false when the id is taken already (another import
+ * of the same file got there first), which the primary key decides, not an earlier read.
+ */
+export function rememberImportedPost(
+  db: Db,
+  projectId: string,
+  source: RowSource,
+  sourceId: string,
+  postId: string,
+): boolean {
+  return (
+    db
+      .query(
+        `INSERT INTO import_sources (project_id, source, source_id, post_id) VALUES (?, ?, ?, ?)
+         ON CONFLICT DO NOTHING`,
+      )
+      .run(projectId, source, sourceId, postId).changes === 1
+  );
+}
+
 // ---- reads for the export ----
 
 export function allVotes(db: Db, projectId: string): ExportVote[] {

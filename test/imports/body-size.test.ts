@@ -41,7 +41,14 @@ test("POST /import takes bodies above the 1 MiB default up to 10 MiB", async () 
     expect(body.length).toBe(bytes);
     const response = await send(body);
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ imported: 1, skipped: 0, errors: [] });
+    expect(response.body.data).toEqual({
+      imported: 1,
+      skipped: 0,
+      errors: [],
+      alreadyImported: 0,
+      // Said, not silently dropped.
+      unreadColumns: ["padding"],
+    });
   }
   expect(postsOf()).toBe(2);
 });

@@ -47,7 +47,13 @@ describe("csv import", () => {
         { title: "Calendar sync", status: "Planned" },
       ],
     });
-    expect(response.body.data).toEqual({ imported: 3, skipped: 0, errors: [] });
+    expect(response.body.data).toEqual({
+      imported: 3,
+      skipped: 0,
+      errors: [],
+      alreadyImported: 0,
+      unreadColumns: [],
+    });
     expect((await postTitled("Calendar sync")).status).toBe("APPROVED");
 
     const dark = await postTitled("Dark mode");
@@ -89,6 +95,8 @@ describe("csv import", () => {
       imported: 2,
       skipped: 1,
       errors: [{ row: 3, error_code: "VALIDATION_ERROR", message: expect.stringContaining("title") }],
+      alreadyImported: 0,
+      unreadColumns: [],
     });
     const post = await postTitled("Sync, but faster");
     expect(post.description).toBe('He said "now"');
@@ -99,7 +107,13 @@ describe("csv import", () => {
 
   test("csv text: a byte-order mark and blank lines are ignored; a stray quote is 400", async () => {
     const response = await importRows({ csv: "\uFEFFtitle,votes\n\nFirst,2\n\nSecond,\n" });
-    expect(response.body.data).toEqual({ imported: 2, skipped: 0, errors: [] });
+    expect(response.body.data).toEqual({
+      imported: 2,
+      skipped: 0,
+      errors: [],
+      alreadyImported: 0,
+      unreadColumns: [],
+    });
     expect((await postTitled("First")).voteCount).toBe(2);
     const stray = expectApiError(
       await importRows({ csv: 'title\n"quoted" then text\n' }),
@@ -155,6 +169,8 @@ describe("csv import", () => {
       imported: 10,
       skipped: 1,
       errors: [{ row: 11, error_code: "VALIDATION_ERROR", message: expect.stringContaining("votes") }],
+      alreadyImported: 0,
+      unreadColumns: [],
     });
     expect(count("SELECT count(*) AS n FROM votes WHERE project_id = ?", projectId)).toBe(100_000);
     const mismatched = count(

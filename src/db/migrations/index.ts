@@ -21,6 +21,7 @@ import inboxSeen from "./0018_inbox_seen.sql" with { type: "text" };
 import instanceSecrets from "./0019_instance_secrets.sql" with { type: "text" };
 import webhookPreviousSecret from "./0020_webhook_previous_secret.sql" with { type: "text" };
 import apiKeyNames from "./0021_api_key_names.sql" with { type: "text" };
+import importSources from "./0022_import_sources.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   { version: 19, name: "0019_instance_secrets", sql: instanceSecrets },
   { version: 20, name: "0020_webhook_previous_secret", sql: webhookPreviousSecret },
   { version: 21, name: "0021_api_key_names", sql: apiKeyNames },
+  { version: 22, name: "0022_import_sources", sql: importSources },
 ];
