@@ -2,10 +2,12 @@ import { LIMITS } from "../http/limits";
 import type { Project } from "../projects/schema";
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
+import { CSV_COLUMNS } from "../imports/csv-import";
 import type { ImportJob } from "../imports/jobs";
 import type { ImportError, ImportResult } from "../imports/schema";
 import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
 import { html, type Html } from "../html";
+import { plural } from "../plural";
 import { type Chrome, formFields, href, layout, dataTable } from "./pages";
 
 /** Owners only: the project's team members, inviting and removing them. */
@@ -437,6 +439,23 @@ function skippedRows(errors: readonly ImportError[]): Html | string {
   </details>`;
 }
 
+/**
+ * Of the skipped rows, those whose id was imported before: not errors, so they are counted, not listed
+ * (docs/export-format.md). dashboard.js words it the same for a job it watches.
+ */
+function alreadyImportedNote(count: number | undefined): string {
+  return count ? ` (${count} already imported)` : "";
+}
+
+/** The file's columns no field is read from: their cells were ignored, which the admin is told. */
+function unreadColumnsNote(columns: readonly string[] | undefined): Html | string {
+  if (!columns || columns.length === 0) return "";
+  return html`<p data-unread-columns>
+    Not read: ${plural(columns.length, "column")} (${columns.join(", ")}); their cells were ignored. The
+    import reads ${CSV_COLUMNS.join(", ")}: rename a column to one of these to import it.
+  </p>`;
+}
+
 /** Admins and owners: import a CSV (with its progress) or a board export, and download the lossless export. */
 export function importPage(
   chrome: Chrome,
@@ -462,8 +481,9 @@ export function importPage(
               </progress>
               <p data-import-status>
                 <span data-percent>${percent}%</span> · ${job.done} of ${job.total} rows · ${job.imported}
-                imported, ${job.skipped} skipped · ${job.state}
+                imported, ${job.skipped} skipped${alreadyImportedNote(job.alreadyImported)} · ${job.state}
               </p>
+              ${unreadColumnsNote(job.unreadColumns)}
               ${job.failure ? html`<p role="alert" data-import-failure>The import stopped: ${job.failure}</p>` : ""}
               ${skippedRows(job.errors)}
             </section>`
@@ -472,8 +492,11 @@ export function importPage(
       ${
         result
           ? html`<section class="notice" role="status">
-              <p>Imported ${result.imported}, skipped ${result.skipped}.</p>
-              ${skippedRows(result.errors)}
+              <p>
+                Imported ${result.imported}, skipped
+                ${result.skipped}${alreadyImportedNote(result.alreadyImported)}.
+              </p>
+              ${unreadColumnsNote(result.unreadColumns)} ${skippedRows(result.errors)}
             </section>`
           : ""
       }

@@ -385,6 +385,7 @@ export function settingsRoutes(kit: DashboardKit) {
               done: job.done,
               imported: job.imported,
               skipped: job.skipped,
+              alreadyImported: job.alreadyImported,
               // Once the job is over, why rows were skipped (and why a failed job stopped): the page shows
               // them when it sees the end, without a reload. Not sent while it runs: the page polls often.
               ...(job.state === "running" ? {} : { errors: job.errors, failure: job.failure }),

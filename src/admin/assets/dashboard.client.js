@@ -179,7 +179,10 @@
             job.imported +
             " imported, " +
             job.skipped +
-            " skipped · " +
+            " skipped" +
+            // As the page words it (settings-pages.ts): rows whose id was imported before.
+            (job.alreadyImported ? " (" + job.alreadyImported + " already imported)" : "") +
+            " · " +
             job.state;
           section.setAttribute("data-state", job.state);
           if (job.state === "running") setTimeout(poll, 300);
