@@ -214,7 +214,7 @@ const ASK_NAME = String.raw`ask|request|need|blocker|problem|issue|thing|pain\s+
  * "One thing:" only introduces what follows (LABEL), which may be a complaint: it is no need itself.
  */
 const NEED = new RegExp(
-  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?!one\s+(?:more\s+|small\s+)?thing\s*[:–—])(?:${ASK_RANK})\s+(?:${ASK_NAME})|keeps?\s+asking\s+(?:for|to|about)|(?:is|are|['’]re|['’]s)\s+(?:asking|requesting)\s+(?:\(\w+\)\s+)?(?:for|about|whether|if)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
+  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?!one\s+(?:more\s+|small\s+)?thing\s*[:–—])(?:${ASK_RANK})\s+(?:${ASK_NAME})|(?:keeps?|kept)\s+asking\s+(?:for|to|about|whether|if)|(?:asks?|asked|wonder(?:s|ed|ing)?)\s+(?:whether|if)\s+(?:\S+\s+){0,3}?(?:can|could)|(?:is|are|['’]re|['’]s)\s+(?:asking|requesting)\s+(?:\(\w+\)\s+)?(?:for|about|whether|if)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
   "i",
 );
 /** A question that asks whether the product can do something, or when it will. */

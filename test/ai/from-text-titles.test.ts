@@ -671,6 +671,21 @@ describe("a list is titled by its first item", () => {
 });
 
 describe("a sentence that asks wins over one that only complains or bargains", () => {
+  test("someone asking whether they can do a thing asks for it, over how they manage today", () => {
+    expect(
+      localTitle(
+        "Our head chef keeps asking whether he can print the weekly staff rota on a single page. Right now " +
+          "he redraws it by hand, which takes him most of a Monday.",
+      ),
+    ).toBe("Print the weekly staff rota on a single page");
+    expect(
+      localTitle(
+        "Hi, our driver asked whether he can mark a parcel as damaged from the scan screen. Right now he " +
+          "phones the office every time.",
+      ),
+    ).toBe("Mark a parcel as damaged from the scan screen");
+  });
+
   test("'One thing:' only introduces a complaint: the wish after it is the request", () => {
     expect(
       localTitle(
