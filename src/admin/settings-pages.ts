@@ -475,7 +475,7 @@ export function importPage(
               data-state="${job.state}"
               data-open-up-to="${SKIPPED_ROWS_SHOWN_OPEN}"
             >
-              <h2>Importing ${job.total} rows</h2>
+              <h2>Import of ${plural(job.total, "row")}</h2>
               <progress max="${job.total}" value="${job.done}" aria-label="Import progress">
                 ${percent}%
               </progress>

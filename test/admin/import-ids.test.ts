@@ -52,6 +52,8 @@ describe.skipIf(browserMissing())("CSV import ids and unread columns on the dash
     expect(await unread.innerText()).toContain("id, title, description");
 
     expect(await upload(page)).toContain("0 imported, 2 skipped (2 already imported) · finished");
+    // The heading counts in words, whatever the job's state.
+    expect(await page.locator("[data-import] h2").innerText()).toBe("Import of 2 rows");
     expect(await page.locator("details[data-skipped]").count()).toBe(0);
     const listed = await t.call("GET", "/api/v1/posts?limit=10");
     expect(listed.body.pagination.total).toBe(2);
