@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
+import { expect, spyOn, test } from "bun:test";
 import { ApiError } from "../../src/http/errors";
 import { createProject } from "../../src/projects/service";
 import { makePost, makeTag, makeUser } from "../support/board";
-import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
+import { describeInBrowser } from "../support/browser";
 import { memberInBrowser, memberInInbox } from "../support/dashboard";
 
 // The AI helpers on the dashboard (docs/dashboard.md, "AI"): triage, a period's summary and a sprint plan,
 // each a form whose answer shows under it; the plan and the AI budget are the API's.
 
-describe.skipIf(browserMissing())("the AI screen in Chromium", () => {
-  let served: Partial<ServedInBrowser> = {};
-  const app = () => served.t!;
-  const base = () => served.server!.url;
-  beforeAll(async () => {
-    served = await serveInBrowser();
-  }, 30_000);
-  afterAll(() => stopServed(served));
+describeInBrowser("the AI screen in Chromium", (served) => {
+  const app = () => served().t;
+  const base = () => served().server.url;
 
   const signedIn = (email: string, role: "owner" | "admin" | "member" = "admin") =>
-    memberInInbox(served.browser!, app(), base(), { email, name: email.split("@")[0]!, role });
+    memberInInbox(served().browser, app(), base(), { email, name: email.split("@")[0]!, role });
 
   test("triage lists a recommendation per pending request, linked, with its status, priority, tags, reason and duplicate", async () => {
     await makeTag(app(), "Export");
@@ -117,7 +112,7 @@ describe.skipIf(browserMissing())("the AI screen in Chromium", () => {
 
   test("below the growth plan the screen says what is needed instead of failing; members are not offered it", async () => {
     createProject(app().ctx.db, { slug: "smallco", name: "Small Co", plan: "free" });
-    const page = await memberInBrowser(served.browser!, app(), base(), {
+    const page = await memberInBrowser(served().browser, app(), base(), {
       email: "free@example.com",
       role: "admin",
       project: "smallco",

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
+import { describeInBrowser } from "../support/browser";
 import type { JsonBody } from "../support/app";
 import { makePost } from "../support/board";
 import { acceptDialog, csrfOf, memberInInbox, postForm, sessionCookieOf } from "../support/dashboard";
@@ -12,19 +12,14 @@ import { inviteMember, signOutEverywhere } from "../../src/team/service";
 // signed out lost without a word, removing a non-member answered "Member removed.", the inbox counting 50
 // of 61 pending requests.
 
-describe.skipIf(browserMissing())("the dashboard in Chromium, after its audit", () => {
-  let served: Partial<ServedInBrowser> = {};
-  const app = () => served.t!;
-  const base = () => served.server!.url;
-  beforeAll(async () => {
-    served = await serveInBrowser();
-  }, 30_000);
-  afterAll(() => stopServed(served));
+describeInBrowser("the dashboard in Chromium, after its audit", (served) => {
+  const app = () => served().t;
+  const base = () => served().server.url;
 
   let members = 0;
   const signedIn = (role: "owner" | "admin" | "member" = "admin"): Promise<Page> => {
     members += 1;
-    return memberInInbox(served.browser!, app(), base(), {
+    return memberInInbox(served().browser, app(), base(), {
       email: `audited${members}@example.com`,
       name: `Audited ${members}`,
       role,

@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import type { JsonBody } from "../support/app";
 import { makePost, makeUser } from "../support/board";
-import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
+import { describeInBrowser } from "../support/browser";
 import { memberInInbox } from "../support/dashboard";
 
 // What a product manager's audit of the dashboard found missing: who asked, open demand only, line breaks,
 // one line per merge, focus kept after an action, a dashboard page for a mistyped address.
 
-describe.skipIf(browserMissing())("dashboard details in Chromium", () => {
-  let served: Partial<ServedInBrowser> = {};
-  const app = () => served.t!;
-  const base = () => served.server!.url;
-  beforeAll(async () => {
-    served = await serveInBrowser();
-  }, 30_000);
-  afterAll(() => stopServed(served));
+describeInBrowser("dashboard details in Chromium", (served) => {
+  const app = () => served().t;
+  const base = () => served().server.url;
 
   const signedIn = (email: string, name: string) =>
-    memberInInbox(served.browser!, app(), base(), { email, name, role: "admin" });
+    memberInInbox(served().browser, app(), base(), { email, name, role: "admin" });
 
   async function voteAs(post: JsonBody, email: string, userSpend: number): Promise<void> {
     const voter = await makeUser(app(), { email, userSpend });

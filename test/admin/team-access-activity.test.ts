@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { keysCommand } from "../../src/cli/project-commands";
-import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
+import { describeInBrowser } from "../support/browser";
 import { memberInBrowser } from "../support/dashboard";
 
 // docs/dashboard.md, "Activity": keys, members, invites and the project's settings read as sentences on
 // the Activity screen, for admins and owners; a member-role user sees none of them.
 
-describe.skipIf(browserMissing())("keys, team and settings on the Activity screen, in Chromium", () => {
-  let served: Partial<ServedInBrowser> = {};
-  const app = () => served.t!;
-  const base = () => served.server!.url;
-  beforeAll(async () => {
-    served = await serveInBrowser();
-  }, 30_000);
-  afterAll(() => stopServed(served));
+describeInBrowser("keys, team and settings on the Activity screen, in Chromium", (served) => {
+  const app = () => served().t;
+  const base = () => served().server.url;
 
   const sentences = (page: Page) => page.locator("td.sentence").allInnerTexts();
   const activityOf = async (page: Page, entity: string) => {
@@ -26,7 +21,7 @@ describe.skipIf(browserMissing())("keys, team and settings on the Activity scree
   };
 
   test("an owner renames a key in its row; creating, renaming and revoking it read as sentences", async () => {
-    const page = await memberInBrowser(served.browser!, app(), base(), {
+    const page = await memberInBrowser(served().browser, app(), base(), {
       email: "rita@example.com",
       role: "owner",
       name: "Rita",
@@ -66,7 +61,7 @@ describe.skipIf(browserMissing())("keys, team and settings on the Activity scree
   }, 60_000);
 
   test("settings and members read as sentences, old → new", async () => {
-    const page = await memberInBrowser(served.browser!, app(), base(), {
+    const page = await memberInBrowser(served().browser, app(), base(), {
       email: "sam@example.com",
       role: "owner",
       name: "Sam",
@@ -100,7 +95,7 @@ describe.skipIf(browserMissing())("keys, team and settings on the Activity scree
 
   test("a member-role user sees no key, member, invite or settings entries, and no such filter", async () => {
     expect((await app().call("POST", "/api/v1/posts", { body: { title: "Dark mode" } })).status).toBe(201);
-    const page = await memberInBrowser(served.browser!, app(), base(), {
+    const page = await memberInBrowser(served().browser, app(), base(), {
       email: "mo@example.com",
       role: "member",
       name: "Mo",

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, describe } from "bun:test";
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 import { createTestApp, type TestApp } from "./app";
@@ -62,4 +63,27 @@ export async function stopServed(served: Partial<ServedInBrowser>): Promise<void
   await served.browser?.close();
   await served.server?.stop();
   served.t?.close();
+}
+
+/**
+ * A suite that uses the dashboard or the board in Chromium: `serveInBrowser` before its tests and
+ * `stopServed` after, skipped (and said so) where no Chromium is installed. `served()` is what was started.
+ */
+export function describeInBrowser(
+  name: string,
+  tests: (served: () => ServedInBrowser) => void,
+  env: Record<string, string> = {},
+): void {
+  describe.skipIf(browserMissing())(name, () => {
+    let started: Partial<ServedInBrowser> = {};
+    beforeAll(async () => {
+      started = await serveInBrowser(env);
+    }, 30_000);
+    afterAll(() => stopServed(started));
+    tests(() => {
+      const { t, server, browser } = started;
+      if (!t || !server || !browser) throw new Error("the browser suite did not start");
+      return { t, server, browser };
+    });
+  });
 }
