@@ -105,7 +105,8 @@ describe("the dashboard refuses what it cannot use", () => {
       const imported = await importFile(content, "export.json");
       // Read whole at once (a CSV would start a job and redirect to it); into its own project, all is there.
       expect(imported.status).toBe(200);
-      expect(await imported.text()).toMatch(/Imported 0, skipped [1-9]/);
+      // As the page reads: its source breaks lines where a browser shows one space.
+      expect((await imported.text()).replace(/\s+/g, " ")).toMatch(/Imported 0, skipped [1-9]/);
     }
   });
 
