@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
-import { createTestApp, type TestApp } from "../support/app";
-import { listen } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import { expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { describeInBrowser } from "../support/browser";
 import { memberInBrowser } from "../support/dashboard";
 
 // The Import screen says what a CSV import did not do: rows imported before (by their id) and columns it
@@ -11,23 +9,9 @@ import { memberInBrowser } from "../support/dashboard";
 const SHEET =
   "ID,Title,Votes,Post URL,Board\ncn-1,Dark mode,3,https://old.example/p/1,Features\ncn-2,Export to PDF,1,,\n";
 
-describe.skipIf(browserMissing())("CSV import ids and unread columns on the dashboard, in Chromium", () => {
-  let t: TestApp;
-  let server: { url: string; stop: () => Promise<void> };
-  let browser: Browser;
-  beforeAll(async () => {
-    t = createTestApp();
-    server = listen(t);
-    browser = await launchBrowser();
-  }, 30_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server.stop();
-    t.close();
-  });
-
+describeInBrowser("CSV import ids and unread columns on the dashboard, in Chromium", (served) => {
   async function upload(page: Page): Promise<string> {
-    await page.goto(`${server.url}/admin/import`);
+    await page.goto(`${served().server.url}/admin/import`);
     await page.getByLabel(/A CSV file/).setInputFiles({
       name: "canny.csv",
       mimeType: "text/csv",
@@ -41,7 +25,7 @@ describe.skipIf(browserMissing())("CSV import ids and unread columns on the dash
   }
 
   test("a CSV imported twice: the second says its rows were imported before; unread columns are named", async () => {
-    const page = await memberInBrowser(browser, t, server.url, {
+    const page = await memberInBrowser(served().browser, served().t, served().server.url, {
       email: "mover@example.com",
       role: "admin",
       name: "Mo Mover",
@@ -55,7 +39,7 @@ describe.skipIf(browserMissing())("CSV import ids and unread columns on the dash
     // The heading counts in words, whatever the job's state.
     expect(await page.locator("[data-import] h2").innerText()).toBe("Import of 2 rows");
     expect(await page.locator("details[data-skipped]").count()).toBe(0);
-    const listed = await t.call("GET", "/api/v1/posts?limit=10");
+    const listed = await served().t.call("GET", "/api/v1/posts?limit=10");
     expect(listed.body.pagination.total).toBe(2);
     await page.close();
   }, 60_000);
