@@ -5,7 +5,7 @@ import { createProject } from "../../src/projects/service";
 import { inviteMember, listMembers, listOpenInvites, signIn } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import { browserMissing, describeInBrowser, launchBrowser } from "../support/browser";
 import { memberInBrowser, postForm, sessionCookieOf } from "../support/dashboard";
 import { runCommand, SOURCE_COMMAND } from "../support/process";
 
@@ -153,20 +153,9 @@ describe("invites and accounts that already exist", () => {
  * join with the stale role; Withdraw on one row withdrew every invite of that email; and a second link
  * accepted by someone already on the team changed nothing without a word (docs/dashboard.md).
  */
-describe.skipIf(browserMissing())("inviting the same email again, withdrawing one invite", () => {
-  let t: TestApp;
-  let server: { url: string; stop: () => Promise<void> };
-  let browser: Browser;
-  beforeAll(async () => {
-    t = createTestApp();
-    server = listen(t);
-    browser = await launchBrowser();
-  }, 30_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server.stop();
-    t.close();
-  });
+describeInBrowser("inviting the same email again, withdrawing one invite", (served) => {
+  const app = () => served().t;
+  const base = () => served().server.url;
 
   const linkOn = async (page: Page) =>
     String(await page.locator("code.secret").textContent()).split("/admin/invite/")[1]!;
@@ -179,8 +168,11 @@ describe.skipIf(browserMissing())("inviting the same email again, withdrawing on
   };
 
   test("a new invite replaces the open one: the page says so, the old link stops working, the new role applies", async () => {
-    const owner = await memberInBrowser(browser, t, server.url, { email: "boss@example.com", role: "owner" });
-    await owner.goto(`${server.url}/admin/members?project=acme`);
+    const owner = await memberInBrowser(served().browser, app(), base(), {
+      email: "boss@example.com",
+      role: "owner",
+    });
+    await owner.goto(`${base()}/admin/members?project=acme`);
     const stale = await inviteOn(owner, "sam@example.com", "admin");
     expect(await owner.locator("[data-replaced]").count()).toBe(0);
     const fresh = await inviteOn(owner, "Sam@Example.com", "member");
@@ -194,25 +186,25 @@ describe.skipIf(browserMissing())("inviting the same email again, withdrawing on
       "Withdraw the invite of Sam@Example.com as member",
     );
 
-    const old = await postForm(`${server.url}/admin/invite/${stale}`, { password: "a long enough password" });
+    const old = await postForm(`${base()}/admin/invite/${stale}`, { password: "a long enough password" });
     expect(old.status).toBe(404);
-    const joined = await postForm(`${server.url}/admin/invite/${fresh}`, {
+    const joined = await postForm(`${base()}/admin/invite/${fresh}`, {
       password: "a long enough password",
     });
     expect(joined.status).toBe(303);
-    expect(listMembers(t.ctx.db, "acme").find((m) => m.email === "Sam@Example.com")?.role).toBe("member");
+    expect(listMembers(app().ctx.db, "acme").find((m) => m.email === "Sam@Example.com")?.role).toBe("member");
   });
 
   test("Withdraw on a row shown before a new invite withdraws that row only: the newer link keeps working", async () => {
-    const owner = await memberInBrowser(browser, t, server.url, {
+    const owner = await memberInBrowser(served().browser, app(), base(), {
       email: "chief@example.com",
       role: "owner",
     });
-    await owner.goto(`${server.url}/admin/members?project=acme`);
+    await owner.goto(`${base()}/admin/members?project=acme`);
     await inviteOn(owner, "kim@example.com", "owner");
-    await owner.goto(`${server.url}/admin/members?project=acme`);
+    await owner.goto(`${base()}/admin/members?project=acme`);
     // Meanwhile another owner (here the CLI's service) invites Kim again, as member.
-    const { token } = inviteMember(t.ctx.db, {
+    const { token } = inviteMember(app().ctx.db, {
       email: "kim@example.com",
       role: "member",
       projectSlug: "acme",
@@ -220,51 +212,53 @@ describe.skipIf(browserMissing())("inviting the same email again, withdrawing on
     // The row this page shows is the owner invite, replaced already.
     await owner.getByRole("button", { name: "Withdraw the invite of kim@example.com as owner" }).click();
     await owner.getByText("This invite is no longer open").waitFor();
-    expect(listOpenInvites(t.ctx.db, "acme").map((invite) => `${invite.email} ${invite.role}`)).toContain(
+    expect(listOpenInvites(app().ctx.db, "acme").map((invite) => `${invite.email} ${invite.role}`)).toContain(
       "kim@example.com member",
     );
     // The row of the open invite withdraws it.
-    await owner.goto(`${server.url}/admin/members?project=acme`);
+    await owner.goto(`${base()}/admin/members?project=acme`);
     await owner.getByRole("button", { name: "Withdraw the invite of kim@example.com as member" }).click();
     await owner.getByText("Invite withdrawn: its link no longer works.").waitFor();
-    expect(listOpenInvites(t.ctx.db, "acme").map((invite) => invite.email)).not.toContain("kim@example.com");
+    expect(listOpenInvites(app().ctx.db, "acme").map((invite) => invite.email)).not.toContain(
+      "kim@example.com",
+    );
     expect(
-      (await postForm(`${server.url}/admin/invite/${token}`, { password: "a long enough password" })).status,
+      (await postForm(`${base()}/admin/invite/${token}`, { password: "a long enough password" })).status,
     ).toBe(404);
   });
 
   test("an invite accepted by someone already on the team says that it changed nothing", async () => {
-    const { token } = inviteMember(t.ctx.db, {
+    const { token } = inviteMember(app().ctx.db, {
       email: "lee@example.com",
       role: "admin",
       projectSlug: "acme",
     });
     // A second open invite of the same email, as invites made before one replaced the other left them.
     const second = "a-second-invite-token-made-before-replacing";
-    t.ctx.db
-      .query(
+    app()
+      .ctx.db.query(
         `INSERT INTO team_invites (token_hash, email, project_id, role, created_at, expires_at)
          VALUES (?, 'lee@example.com', ?, 'member', ?, ?)`,
       )
       .run(
         new Bun.CryptoHasher("sha256").update(second).digest(),
-        t.project.project.id,
+        app().project.project.id,
         Date.now(),
         Date.now() + 60_000,
       );
-    const joined = await postForm(`${server.url}/admin/invite/${token}`, {
+    const joined = await postForm(`${base()}/admin/invite/${token}`, {
       password: "a long enough password",
     });
     const cookie = sessionCookieOf(joined);
-    const again = await postForm(`${server.url}/admin/invite/${second}`, { password: "" }, cookie);
+    const again = await postForm(`${base()}/admin/invite/${second}`, { password: "" }, cookie);
     expect(again.status).toBe(303);
     const landing = again.headers.get("location") ?? "";
     expect(landing).toContain("done=inviteUnchanged");
     const inbox = await (
-      await fetch(`${server.url}${landing}`, { headers: { cookie: sessionCookieOf(again) } })
+      await fetch(`${base()}${landing}`, { headers: { cookie: sessionCookieOf(again) } })
     ).text();
     expect(inbox).toContain("the invite changed nothing and your role stays as it was");
-    expect(listMembers(t.ctx.db, "acme").find((m) => m.email === "lee@example.com")?.role).toBe("admin");
+    expect(listMembers(app().ctx.db, "acme").find((m) => m.email === "lee@example.com")?.role).toBe("admin");
   });
 });
 
