@@ -2,9 +2,8 @@ import { LIMITS } from "../http/limits";
 import type { Project } from "../projects/schema";
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
-import { CSV_COLUMNS } from "../imports/csv-import";
 import type { ImportJob } from "../imports/jobs";
-import type { ImportError, ImportResult } from "../imports/schema";
+import { CSV_COLUMN_LIST, type ImportError, type ImportResult } from "../imports/schema";
 import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
 import { html, type Html } from "../html";
 import { plural } from "../plural";
@@ -452,7 +451,8 @@ function unreadColumnsNote(columns: readonly string[] | undefined): Html | strin
   if (!columns || columns.length === 0) return "";
   return html`<p data-unread-columns>
     Not read: ${plural(columns.length, "column")} (${columns.join(", ")}); their cells were ignored. The
-    import reads ${CSV_COLUMNS.join(", ")}: rename a column to one of these to import it.
+    import reads ${CSV_COLUMN_LIST.map((column) => column.name).join(", ")}: rename a column to one of these
+    to import it.
   </p>`;
 }
 

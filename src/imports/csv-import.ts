@@ -8,28 +8,18 @@ import { createTag, findTagByLabel } from "../tags/service";
 import { castImportedVotes } from "../votes/service";
 import { isEmailAddress } from "../users/schema";
 import { findUserRowByEmail, upsertUserByEmail } from "../users/service";
-import type { ImportError } from "./schema";
+import { CSV_COLUMNS, type ImportError, MAX_VOTES_PER_ROW } from "./schema";
 import * as store from "./store";
 
-/** Anonymous votes one csv row may ask for: a `votes` count is turned into that many vote rows. */
-export const MAX_VOTES_PER_ROW = 10_000;
 /** Vote rows one import request may create across its rows, so a small file cannot hold the server. */
 export const MAX_VOTES_PER_IMPORT = 100_000;
 
-/** The columns a row is read by; any other is named in the result's `unreadColumns`. */
-export const CSV_COLUMNS = [
-  "id",
-  "title",
-  "description",
-  "status",
-  "votes",
-  "tags",
-  "author_email",
-  "author_name",
-  "created_at",
-  "comments",
-] as const;
-const READ_COLUMNS: ReadonlySet<string> = new Set(CSV_COLUMNS);
+/**
+ * A column a row is read by: one that CSV_COLUMNS (schema.ts) describes, so the reader cannot read a column
+ * the Import screen and the template do not name. Any other is named in the result's `unreadColumns`.
+ */
+type ColumnName = keyof typeof CSV_COLUMNS;
+const READ_COLUMNS: ReadonlySet<string> = new Set(Object.keys(CSV_COLUMNS));
 
 /**
  * Unread columns one result names: a JSON row may hold any number of keys, and the list is a hint to the
@@ -51,9 +41,14 @@ interface CsvPost {
   comments: { body: string; authorName: string | null }[];
 }
 
+/** A cell as it came (text from a CSV; JSON rows may give arrays), of a column CSV_COLUMNS describes. */
+function cell(row: Record<string, unknown>, field: ColumnName): unknown {
+  return row[field];
+}
+
 /** A cell as text: spreadsheets and JSON both reach here, so numbers are accepted where text is meant. */
-function text(row: Record<string, unknown>, field: string): string | null {
-  const value = row[field];
+function text(row: Record<string, unknown>, field: ColumnName): string | null {
+  const value = cell(row, field);
   if (value === undefined || value === null) return null;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value !== "string") throw validationError(field, "must be text");
@@ -61,7 +56,7 @@ function text(row: Record<string, unknown>, field: string): string | null {
   return trimmed === "" ? null : trimmed;
 }
 
-function limited(field: string, value: string | null, max: number): string | null {
+function limited(field: ColumnName, value: string | null, max: number): string | null {
   if (value !== null && value.length > max) throw validationError(field, `must be at most ${max} characters`);
   return value;
 }
@@ -110,8 +105,11 @@ function parseTags(raw: unknown): string[] {
   }
   const unique = new Map<string, string>();
   for (const label of (labels as string[]).map((each) => each.trim()).filter((each) => each !== "")) {
-    if (label.length > 50)
-      throw validationError("tags", `'${label.slice(0, 60)}' is longer than 50 characters`);
+    if (label.length > CSV_COLUMNS.tags.maxLength)
+      throw validationError(
+        "tags",
+        `'${label.slice(0, 60)}' is longer than ${CSV_COLUMNS.tags.maxLength} characters`,
+      );
     // The first spelling of a label wins; tags match case-insensitively anyway.
     if (!unique.has(label.toLowerCase())) unique.set(label.toLowerCase(), label);
   }
@@ -150,30 +148,38 @@ function parseComments(raw: unknown): CsvPost["comments"] {
       throw validationError("comments", "each comment must be text or {body, author_name}");
     }
     if (body.trim() === "") continue;
-    if (body.length > 5000) throw validationError("comments", "a comment must be at most 5000 characters");
-    comments.push({ body: body.trim(), authorName: limited("comments", authorName, 200) });
+    if (body.length > CSV_COLUMNS.comments.maxLength) {
+      throw validationError(
+        "comments",
+        `a comment must be at most ${CSV_COLUMNS.comments.maxLength} characters`,
+      );
+    }
+    comments.push({
+      body: body.trim(),
+      authorName: limited("comments", authorName, LIMITS.personNameLength),
+    });
   }
   return comments;
 }
 
 /** Checks a whole row before anything is written: a bad row is reported and leaves nothing behind. */
 function readRow(row: Record<string, unknown>): CsvPost {
-  const title = limited("title", text(row, "title"), 200);
+  const title = limited("title", text(row, "title"), CSV_COLUMNS.title.maxLength);
   if (title === null) throw validationError("title", "is required");
-  const authorEmail = limited("author_email", text(row, "author_email"), 320);
+  const authorEmail = limited("author_email", text(row, "author_email"), CSV_COLUMNS.author_email.maxLength);
   if (authorEmail !== null && !isEmailAddress(authorEmail))
     throw validationError("author_email", "must be an email address");
   return {
-    sourceId: limited("id", text(row, "id"), LIMITS.idLength),
+    sourceId: limited("id", text(row, "id"), CSV_COLUMNS.id.maxLength),
     title,
-    description: limited("description", text(row, "description"), 10000),
+    description: limited("description", text(row, "description"), CSV_COLUMNS.description.maxLength),
     status: parseStatus(text(row, "status")),
     votes: parseVotes(text(row, "votes")),
-    tags: parseTags(row.tags),
+    tags: parseTags(cell(row, "tags")),
     authorEmail,
-    authorName: limited("author_name", text(row, "author_name"), 200),
+    authorName: limited("author_name", text(row, "author_name"), CSV_COLUMNS.author_name.maxLength),
     createdAt: parseCreatedAt(text(row, "created_at")),
-    comments: parseComments(row.comments),
+    comments: parseComments(cell(row, "comments")),
   };
 }
 

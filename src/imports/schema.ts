@@ -1,7 +1,7 @@
 import { type Static, t } from "elysia";
 import { ActivityEntrySchema } from "../activity/schema";
 import { BodyInteger, DateTime, Enum, Id } from "../http/schemas";
-import { MetadataSchema, PostStatusSchema } from "../posts/schema";
+import { MetadataSchema, POST_STATUSES, PostStatusSchema, STATUS_LABELS } from "../posts/schema";
 import { ReleaseSchema } from "../releases/schema";
 import { TagSchema } from "../tags/schema";
 import { BoardUserSchema, Email } from "../users/schema";
@@ -120,7 +120,109 @@ export const BoardExportSchema = t.Object(
 );
 export type BoardExport = Static<typeof BoardExportSchema>;
 
+// ---- the CSV columns (docs/export-format.md, "CSV rows") ----
+
+/** Anonymous votes one csv row may ask for: a `votes` count is turned into that many vote rows. */
+export const MAX_VOTES_PER_ROW = 10_000;
+
+const count = (value: number) => value.toLocaleString("en-US");
+
+/**
+ * One column a CSV import reads: whether a row needs it, what it takes (in the words the Import screen
+ * shows), the longest text it takes (for `tags` and `comments`: each tag's, each comment's), and its cells
+ * in the two example rows of the dashboard's template CSV, which the import must accept as they are.
+ */
+export interface CsvColumn {
+  required: boolean;
+  accepts: string;
+  maxLength?: number;
+  examples: readonly [string, string];
+}
+
+/**
+ * The columns a CSV import reads, in the template's order: the one description that the import's row
+ * reader (csv-import.ts), the Import screen's column list and the template CSV all read, so none of them can
+ * name a column or a rule the others do not have.
+ */
+export const CSV_COLUMNS = {
+  id: {
+    required: false,
+    maxLength: LIMITS.idLength,
+    accepts:
+      `The request's id in the tool it came from (text or a number, up to ${LIMITS.idLength} characters); ` +
+      "a row whose id was imported into this project before is skipped, so a file can be imported again",
+    examples: ["example-1", "example-2"],
+  },
+  title: {
+    required: true,
+    maxLength: LIMITS.postTitleLength,
+    accepts: `Text, up to ${count(LIMITS.postTitleLength)} characters`,
+    examples: ["Dark mode", "Export requests to PDF"],
+  },
+  description: {
+    required: false,
+    maxLength: LIMITS.postDescriptionLength,
+    accepts: `Text, up to ${count(LIMITS.postDescriptionLength)} characters`,
+    examples: ["A dark theme for the board, the widget and emails.", ""],
+  },
+  status: {
+    required: false,
+    accepts:
+      `One of ${POST_STATUSES.join(", ")}, or as the board shows them: ` +
+      `${POST_STATUSES.map((status) => STATUS_LABELS[status]).join(", ")} (any case; ` +
+      `"in progress" is IN_PROGRESS); default ${POST_STATUSES[0]}`,
+    examples: [STATUS_LABELS.APPROVED, "in progress"],
+  },
+  votes: {
+    required: false,
+    accepts: `A whole number from 0 to ${count(MAX_VOTES_PER_ROW)}: that many anonymous votes; default 0`,
+    examples: ["12", "3"],
+  },
+  tags: {
+    required: false,
+    maxLength: LIMITS.tagLabelLength,
+    accepts:
+      `Tag names separated by commas, each up to ${LIMITS.tagLabelLength} characters; found by name in any ` +
+      "case, created when missing",
+    examples: ["UI, Themes", "Export"],
+  },
+  author_email: {
+    required: false,
+    maxLength: LIMITS.emailLength,
+    accepts: "An email address: the board user who asked (found, or created), who is subscribed to it",
+    examples: ["ada@example.com", ""],
+  },
+  author_name: {
+    required: false,
+    maxLength: LIMITS.personNameLength,
+    accepts: `The name of the user author_email creates, up to ${LIMITS.personNameLength} characters; ignored without author_email`,
+    examples: ["Ada Lovelace", ""],
+  },
+  created_at: {
+    required: false,
+    accepts: "An ISO 8601 date or date-time, such as 2024-05-01 or 2024-05-01T10:00:00Z; default now",
+    examples: ["2024-05-01T10:00:00Z", "2024-06-15"],
+  },
+  comments: {
+    required: false,
+    maxLength: LIMITS.commentLength,
+    accepts: `Comments, one per line of the cell, each up to ${count(LIMITS.commentLength)} characters`,
+    examples: ["Yes please!\nMy eyes would thank you.", ""],
+  },
+} as const satisfies Record<string, CsvColumn>;
+
+/** The columns as a list, each with its name, in the order CSV_COLUMNS gives them. */
+export const CSV_COLUMN_LIST: readonly (CsvColumn & { name: string })[] = Object.entries(CSV_COLUMNS).map(
+  ([name, column]) => ({ name, ...column }),
+);
+
 // ---- POST /import ----
+
+/** The CSV columns named in the API document, the required ones or the others. */
+const columnNames = (required: boolean) =>
+  CSV_COLUMN_LIST.filter((column) => column.required === required)
+    .map((column) => `\`${column.name}\``)
+    .join(", ");
 
 /**
  * One row: any object (its fields are read and checked row by row by the import). An object open to any
@@ -137,10 +239,7 @@ export const ImportSchema = t.Object({
   ),
   data: t.Optional(
     t.Union([t.Array(Row, { maxItems: MAX_IMPORT_ROWS }), Row], {
-      description:
-        "csv: up to 10,000 row objects (`title` required; `id`, `description`, `status`, `votes`, `tags`, " +
-        "`author_email`, `author_name`, `created_at`, `comments`). board-export: the export document (or an " +
-        "array holding it).",
+      description: `csv: up to 10,000 row objects (${columnNames(true)} required; ${columnNames(false)}). board-export: the export document (or an array holding it).`,
     }),
   ),
   csv: t.Optional(
