@@ -101,6 +101,11 @@ export function redirect(location: string, headers: Record<string, string> = {})
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store", ...headers } });
 }
 
+/** A signed-out request for a dashboard page or download: the sign-in page, then back to `url`. */
+export function signInFirst(url: URL): Response {
+  return redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
 /**
  * Where to go after signing in: the dashboard page asked for when signed out (`next`), if it is one of the
  * dashboard's own paths; anything else (another site, a header injection) goes to the inbox.
@@ -300,8 +305,7 @@ export function dashboardKit(ctx: AppContext) {
     async ({ request, params }: { request: Request; params: Record<string, string> }) => {
       const session = sessionOf(request);
       const url = requestUrl(request);
-      // Signed out: back to this very page once signed in.
-      if (!session) return redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`);
+      if (!session) return signInFirst(url);
       let chrome: Chrome | null = null;
       try {
         const caller = callerIn(session, url.searchParams.get("project") ?? "");

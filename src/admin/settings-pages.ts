@@ -456,6 +456,33 @@ function unreadColumnsNote(columns: readonly string[] | undefined): Html | strin
   </p>`;
 }
 
+/**
+ * The columns a CSV import reads, as the import itself describes them (CSV_COLUMNS, src/imports/schema.ts),
+ * and the template CSV built from the same description.
+ */
+function csvColumns(chrome: Chrome): Html {
+  return html`<section aria-labelledby="csv-columns">
+    <h3 id="csv-columns">Columns of a CSV</h3>
+    <p>
+      The first row names the columns, in any order and any case; a column not listed here is ignored (the
+      import names it). The same columns as <code>POST /api/v1/import</code> reads.
+      <a href="${href(chrome, "/admin/import/template")}" download>Download a template</a> (CSV: every column
+      and two example rows).
+    </p>
+    ${dataTable(
+      ["Column", "Required", "Accepts"],
+      CSV_COLUMN_LIST.map(
+        (column) =>
+          html`<tr data-column="${column.name}">
+            <td><code>${column.name}</code></td>
+            <td>${column.required ? "Required" : "Optional"}</td>
+            <td>${column.accepts}</td>
+          </tr>`,
+      ),
+    )}
+  </section>`;
+}
+
 /** Admins and owners: import a CSV (with its progress) or a board export, and download the lossless export. */
 export function importPage(
   chrome: Chrome,
@@ -516,9 +543,7 @@ export function importPage(
         />
         <p><button class="primary" type="submit">Import</button></p>
       </form>
-      <p class="muted">
-        The columns are those of <code>POST /api/v1/import</code>; docs/export-format.md describes the export.
-      </p>
+      ${csvColumns(chrome)}
       <h2>Export</h2>
       <p>
         <a href="/admin/export?project=${chrome.projectSlug}" download>Download the lossless export</a> (JSON,

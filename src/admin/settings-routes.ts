@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "../events/catalogue";
 import { ApiError, errorBody, validationError } from "../http/errors";
 import { requestUrl } from "../http/request-info";
 import { ImportSchema } from "../imports/schema";
-import { exportProject, importData } from "../imports/service";
+import { csvImportTemplate, exportProject, importData } from "../imports/service";
 import { requireValid } from "../http/validation-message";
 import { WebhookCreateSchema, WebhookUpdateSchema } from "../webhooks/schema";
 import {
@@ -37,7 +37,7 @@ import {
   requireRole,
   withdrawInvite,
 } from "../team/service";
-import { DashboardRefusal, type DashboardKit, redirect, withNotice } from "./dashboard";
+import { DashboardRefusal, type DashboardKit, redirect, signInFirst, withNotice } from "./dashboard";
 import { href } from "./pages";
 import { type Caller, callerIn } from "./session";
 import {
@@ -337,6 +337,25 @@ export function settingsRoutes(kit: DashboardKit) {
           return importPage(chrome, { job: null, result: null });
         }),
       )
+      // The template CSV the Import screen links to: for whoever may open that screen, as the screen is.
+      .get("/admin/import/template", ({ request }) => {
+        const session = sessionOf(request);
+        const url = requestUrl(request);
+        if (!session) return signInFirst(url);
+        try {
+          const caller = callerIn(session, url.searchParams.get("project") ?? "");
+          requireRole(caller.membership, "admin", "Importing and exporting");
+          return new Response(csvImportTemplate(), {
+            headers: {
+              "content-type": "text/csv; charset=utf-8",
+              "content-disposition": 'attachment; filename="featureboard-import-template.csv"',
+              "cache-control": "no-store",
+            },
+          });
+        } catch (error) {
+          return failure(error, null);
+        }
+      })
       .post(
         "/admin/import",
         upload("import", "file", async (caller, file, chrome) => {

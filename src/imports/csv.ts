@@ -117,3 +117,12 @@ export async function parseCsv(text: string): Promise<Record<string, string>[]> 
     await nextTurn();
   }
 }
+
+/**
+ * Records as CSV text, as csvReader reads it back: a field with a comma, a quote or a line break is quoted
+ * (its quotes doubled); records end with CRLF, as RFC 4180 and spreadsheets write them.
+ */
+export function csvText(records: readonly (readonly string[])[]): string {
+  const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+  return records.map((record) => record.map(field).join(",") + "\r\n").join("");
+}

@@ -2,9 +2,15 @@ import { recordActivity } from "../activity/service";
 import { beforeNextSlice, type Db, inTransaction, whenCommitted, whenWritable } from "../db/connection";
 import { bodyError, validationError } from "../http/errors";
 import { importBoardExport, isBoardExportDocument } from "./board-export";
-import { CsvError, parseCsv } from "./csv";
+import { CsvError, csvText, parseCsv } from "./csv";
 import { checkCsvImport, type CsvImportPlan, importCsvSlice } from "./csv-import";
-import { type ImportError, type ImportInput, type ImportResult, MAX_IMPORT_ROWS } from "./schema";
+import {
+  CSV_COLUMN_LIST,
+  type ImportError,
+  type ImportInput,
+  type ImportResult,
+  MAX_IMPORT_ROWS,
+} from "./schema";
 
 export { exportProject } from "./board-export";
 
@@ -30,6 +36,18 @@ export async function csvRowsOf(
   }
   if (!Array.isArray(input.data)) throw validationError("data", "must be an array of rows for source csv");
   return input.data;
+}
+
+/**
+ * The template CSV the dashboard's Import screen offers: a header with every column the import reads and
+ * two example rows, both built from CSV_COLUMNS (schema.ts), so the template is what the import accepts.
+ */
+export function csvImportTemplate(): string {
+  return csvText([
+    CSV_COLUMN_LIST.map((column) => column.name),
+    CSV_COLUMN_LIST.map((column) => column.examples[0]),
+    CSV_COLUMN_LIST.map((column) => column.examples[1]),
+  ]);
 }
 
 /**
