@@ -29,6 +29,7 @@ export type Section =
   | "webhooks"
   | "import"
   | "settings"
+  | "tags"
   | "integrations"
   | "members"
   | "keys"
@@ -93,9 +94,46 @@ function navLink(chrome: Chrome, section: Section, path: string, label: Html | s
   >`;
 }
 
+/**
+ * The project's set-up screens, grouped under Settings as Canny and Featurebase group theirs: the header
+ * offers Settings once, and each of these screens lists them all (`settingsNav`). With each in the header,
+ * an owner's fourteen links wrapped onto a second line of a 1366 px screen (docs/dashboard.md, "Screens").
+ */
+const SETTINGS_SCREENS: readonly { section: Section; path: string; label: string; ownersOnly: boolean }[] = [
+  { section: "settings", path: "/admin/settings", label: "General", ownersOnly: false },
+  { section: "tags", path: "/admin/tags", label: "Tags", ownersOnly: false },
+  { section: "members", path: "/admin/members", label: "Members", ownersOnly: true },
+  { section: "keys", path: "/admin/keys", label: "API keys", ownersOnly: true },
+  { section: "webhooks", path: "/admin/webhooks", label: "Webhooks", ownersOnly: false },
+  { section: "integrations", path: "/admin/integrations", label: "Integrations", ownersOnly: false },
+  { section: "import", path: "/admin/import", label: "Import", ownersOnly: false },
+];
+
+function settingsScreens(chrome: Chrome) {
+  return SETTINGS_SCREENS.filter((screen) => !screen.ownersOnly || chrome.role === "owner");
+}
+
+function inSettings(chrome: Chrome): boolean {
+  return SETTINGS_SCREENS.some((screen) => screen.section === chrome.section);
+}
+
+/** Above the content of a set-up screen: every set-up screen the member may open, this one marked. */
+function settingsNav(chrome: Chrome): Html {
+  return html`<nav aria-label="Settings" class="subnav">
+    ${settingsScreens(chrome).map((screen) => navLink(chrome, screen.section, screen.path, screen.label))}
+  </nav>`;
+}
+
 /** A signed-in page: navigation with counts, the project switcher, the member and sign-out. */
 export function layout(chrome: Chrome, title: string, body: Html): Html {
-  const owner = chrome.role === "owner";
+  const managing = chrome.role !== "member";
+  // Settings is the page itself on General, and the section the page is in on the other set-up screens.
+  const settingsCurrent =
+    chrome.section === "settings"
+      ? html`aria-current="page"`
+      : inSettings(chrome)
+        ? html`aria-current="true"`
+        : "";
   const header = html`<strong>featureboard</strong>
     <nav aria-label="Dashboard" class="nav">
       ${navLink(
@@ -114,16 +152,11 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       )}
       ${navLink(chrome, "requests", "/admin/requests", "Requests")}
       ${navLink(chrome, "roadmap", "/admin/roadmap", "Roadmap")}
-      ${chrome.role !== "member" ? navLink(chrome, "releases", "/admin/releases", "Changelog") : ""}
+      ${managing ? navLink(chrome, "releases", "/admin/releases", "Changelog") : ""}
       ${navLink(chrome, "analytics", "/admin/analytics", "Analytics")}
-      ${chrome.role !== "member" ? navLink(chrome, "ai", "/admin/ai", "AI") : ""}
+      ${managing ? navLink(chrome, "ai", "/admin/ai", "AI") : ""}
       ${navLink(chrome, "activity", "/admin/activity", "Activity")}
-      ${chrome.role !== "member" ? navLink(chrome, "webhooks", "/admin/webhooks", "Webhooks") : ""}
-      ${chrome.role !== "member" ? navLink(chrome, "integrations", "/admin/integrations", "Integrations") : ""}
-      ${chrome.role !== "member" ? navLink(chrome, "import", "/admin/import", "Import") : ""}
-      ${chrome.role !== "member" ? navLink(chrome, "settings", "/admin/settings", "Settings") : ""}
-      ${owner ? navLink(chrome, "members", "/admin/members", "Members") : ""}
-      ${owner ? navLink(chrome, "keys", "/admin/keys", "API keys") : ""}
+      ${managing ? html`<a href="${href(chrome, "/admin/settings")}" ${settingsCurrent}>Settings</a>` : ""}
       <a href="/b/${chrome.projectSlug}">Public board</a>
     </nav>
     ${
@@ -147,12 +180,19 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
           </form>`
         : html`<span class="project">${chrome.projectName}</span>`
     }
-    ${navLink(chrome, "account", "/admin/account", chrome.memberName)}
+    <a
+      class="account"
+      href="${href(chrome, "/admin/account")}"
+      title="${chrome.memberName}"
+      ${chrome.section === "account" ? html`aria-current="page"` : ""}
+      >${chrome.memberName}</a
+    >
     <form class="inline" method="post" action="/admin/logout">
       <input type="hidden" name="csrf" value="${chrome.csrfToken}" /><button type="submit">Sign out</button>
     </form>`;
   const notice = chrome.notice ? html`<p class="notice" role="status">${chrome.notice}</p>` : "";
-  return document(title, header, html`${notice}${body}`, true);
+  const subnav = managing && inSettings(chrome) ? settingsNav(chrome) : "";
+  return document(title, header, html`${subnav}${notice}${body}`, true);
 }
 
 /** A page before sign-in (sign-in, invite, link): no navigation. */

@@ -29,7 +29,7 @@ export function tagRoutes(kit: DashboardKit) {
   return new Elysia({ name: "admin.tags", detail: { hide: true } })
     .get(
       "/admin/tags",
-      view("settings", (caller, chrome) => {
+      view("tags", (caller, chrome) => {
         requireRole(caller.membership, "admin", MANAGING);
         const { projectId } = caller.membership;
         return tagsPage(chrome, {
@@ -40,7 +40,7 @@ export function tagRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/tags",
-      change("settings", (caller, form) => {
+      change("tags", (caller, form) => {
         requireRole(caller.membership, "admin", MANAGING);
         const input = requireValid(
           TagCreateSchema,
@@ -58,7 +58,7 @@ export function tagRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/tags/:tagId",
-      change("settings", (caller, form, params) => {
+      change("tags", (caller, form, params) => {
         requireRole(caller.membership, "admin", MANAGING);
         const { projectId } = caller.membership;
         const tag = requireTag(db, projectId, params.tagId ?? "");
@@ -83,7 +83,7 @@ export function tagRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/tags/:tagId/delete",
-      change("settings", (caller, _form, params) => {
+      change("tags", (caller, _form, params) => {
         requireRole(caller.membership, "admin", MANAGING);
         act(caller, () => deleteTag(db, caller.membership.projectId, params.tagId ?? ""));
         return withNotice(tagsPath(caller), "tagDeleted");

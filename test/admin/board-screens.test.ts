@@ -11,6 +11,7 @@ import {
   csrfOf,
   memberInBrowser,
   memberInInbox,
+  openSettingsScreen,
   postForm,
   sessionCookieOf,
 } from "../support/dashboard";
@@ -364,7 +365,7 @@ describe.skipIf(browserMissing())("the webhooks screen in Chromium", () => {
       role: "admin",
       context: { viewport: { width: 1280, height: 900 } },
     });
-    await page.getByRole("link", { name: "Webhooks" }).click();
+    await openSettingsScreen(page, "Webhooks");
     // A refused form says why, and "Back to the form" returns to it with what was typed and ticked.
     await page.getByLabel("URL (https, reachable from the internet)").fill("ftp://example.com/hooks");
     expect(await page.getByRole("checkbox", { name: "Every event (*)" }).isChecked()).toBe(true);
@@ -459,7 +460,7 @@ describe.skipIf(browserMissing())("import and export from the dashboard in Chrom
       name: "Ivo Importer",
       context: { acceptDownloads: true },
     });
-    await page.getByRole("link", { name: "Import", exact: true }).click();
+    await openSettingsScreen(page, "Import");
 
     const lines = ["title,description,status,votes,tags"];
     for (let row = 1; row <= 10_000; row++) {
@@ -577,7 +578,7 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
       name: "Bea Boss",
     });
 
-    await page.getByRole("link", { name: "API keys" }).click();
+    await openSettingsScreen(page, "API keys");
     await page.getByLabel("Kind").selectOption("secret");
     const keyCount = () => t.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM api_keys").get()!.n;
     const keysBefore = keyCount();
@@ -590,7 +591,7 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
     expect(again!.status()).toBe(409);
     await page.getByText("This form was already sent").waitFor();
     expect(keyCount()).toBe(keysBefore + 1);
-    await page.getByRole("link", { name: "API keys" }).click();
+    await openSettingsScreen(page, "API keys");
     expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(200);
     const row = page.locator("tr", { hasText: key.slice(0, 11) });
     // Revoking asks first; "no" keeps the key working.
@@ -611,14 +612,14 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
     await page.getByText("Key revoked.").waitFor();
     expect((await t.call("GET", "/api/v1/posts", { key })).status).toBe(401);
 
-    await page.getByRole("link", { name: "Members" }).click();
+    await openSettingsScreen(page, "Members");
     await page.getByLabel("Email").fill("helper@example.com");
     await page.getByLabel("Role", { exact: true }).selectOption("member");
     await page.getByRole("button", { name: "Invite", exact: true }).click();
     const url = (await page.locator("code.secret").textContent())!.trim();
     expect(url).toContain("/admin/invite/");
     // Listed as invited until accepted; an invite sent to the wrong person can be withdrawn.
-    await page.getByRole("link", { name: "Members" }).click();
+    await openSettingsScreen(page, "Members");
     expect(await page.getByRole("row", { name: /helper@example\.com member/ }).count()).toBe(1);
     await page.getByLabel("Email").fill("wrong@example.com");
     await page.getByRole("button", { name: "Invite", exact: true }).click();
@@ -640,7 +641,7 @@ describe.skipIf(browserMissing())("the members and API keys screens in Chromium"
     await theirs.getByRole("heading", { name: "Inbox" }).waitFor();
     await theirs.close();
 
-    await page.getByRole("link", { name: "Members" }).click();
+    await openSettingsScreen(page, "Members");
     await page.getByLabel("Role of helper@example.com", { exact: true }).selectOption("admin");
     await page.getByRole("button", { name: "Change the role of helper@example.com" }).click();
     await page.getByText("Changes saved.").waitFor();
@@ -773,7 +774,7 @@ describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
 
   test("set up chat, code host and payments; each test reaches its service; Sync now shows its result", async () => {
     const page = await memberInBrowser(browser, t, server.url, { email: "ops@example.com", role: "admin" });
-    await page.getByRole("link", { name: "Integrations" }).click();
+    await openSettingsScreen(page, "Integrations");
 
     const teamChat = page.locator('[data-integration="team-chat"]');
     await teamChat.getByLabel("Incoming-webhook URL").fill(`${chat.url}/slack`);

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../support/app";
 import { makePost } from "../support/board";
 import { browserMissing, serveInBrowser, stopServed } from "../support/browser";
-import { memberInBrowser } from "../support/dashboard";
+import { memberInBrowser, openSettingsScreen } from "../support/dashboard";
 
 // What a product manager meets using the dashboard: pages that fit a phone, readable activity, filters
 // kept, errors in the dashboard's words, money as money.
@@ -177,7 +177,7 @@ describe.skipIf(browserMissing())("the dashboard's screens in Chromium", () => {
 
   test("a new webhook endpoint sends every event unless events are ticked; none at all is refused in words", async () => {
     const page = await owner("hooks-default@example.com", "Hu Hooks");
-    await page.getByRole("link", { name: "Webhooks" }).click();
+    await openSettingsScreen(page, "Webhooks");
     const url = page.getByLabel("URL (https, reachable from the internet)");
     // The form as it comes is accepted: every event.
     await url.fill("http://127.0.0.1:9/every");

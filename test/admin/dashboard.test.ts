@@ -9,7 +9,7 @@ import { browserMissing, launchBrowser } from "../support/browser";
 import { runCommand, SOURCE_COMMAND } from "../support/process";
 import { type SmtpReceiver, startSmtpReceiver } from "../email/smtp-receiver";
 import { waitUntil } from "../support/receiver";
-import { csrfOf, memberInBrowser, memberInInbox, postForm, sessionCookieOf } from "../support/dashboard";
+import { csrfOf, memberInInbox, postForm, sessionCookieOf } from "../support/dashboard";
 
 describe("team accounts and the dashboard's security", () => {
   let t: TestApp;
@@ -493,35 +493,6 @@ describe.skipIf(browserMissing())("the dashboard in Chromium", () => {
     await page.locator(".post-card", { hasText: "Keyboard shortcuts" }).waitFor();
     await page.close();
   }, 60_000);
-
-  test("an owner's header, every screen's link with the account and sign-out, fits on one line of a 1366 px laptop screen and wraps on a narrow one", async () => {
-    const page = await memberInBrowser(browser, t, server.url, {
-      email: "laptop@example.com",
-      name: "Laptop Owner",
-      role: "owner",
-      context: { viewport: { width: 1366, height: 768 } },
-    });
-    await page.getByRole("heading", { name: "Inbox" }).waitFor();
-    // The rows the header's links and buttons (the project, the member's account, sign out) take.
-    const rows = async () => {
-      const tops = new Set<number>();
-      for (const item of await page.locator("header").getByRole("link").all()) {
-        const box = await item.boundingBox();
-        if (box) tops.add(Math.round(box.y + box.height / 2));
-      }
-      const signOut = await page.locator("header").getByRole("button", { name: "Sign out" }).boundingBox();
-      if (signOut) tops.add(Math.round(signOut.y + signOut.height / 2));
-      return tops.size;
-    };
-    expect(await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").count()).toBe(14);
-    expect(await rows()).toBe(1);
-    // Nothing of the header leaves the screen sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
-    await page.setViewportSize({ width: 700, height: 900 });
-    expect(await rows()).toBeGreaterThan(1);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
-    await page.context().close();
-  });
 
   test("merge a duplicate suggested on the request page: its votes move, its public page links to the target", async () => {
     const kept = await makePost(t, {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { keysCommand } from "../../src/cli/project-commands";
 import { browserMissing, type ServedInBrowser, serveInBrowser, stopServed } from "../support/browser";
-import { acceptDialog, memberInBrowser } from "../support/dashboard";
+import { acceptDialog, memberInBrowser, openSettingsScreen } from "../support/dashboard";
 
 // Several API keys could not be told apart, and the webhooks list hid what each endpoint is for
 // (docs/dashboard.md, "API keys" and "Webhooks").
@@ -19,18 +19,18 @@ describe.skipIf(browserMissing())("key names and webhook descriptions in Chromiu
 
   test("an owner names a key when creating it; the list shows each key's name, and revoking names it", async () => {
     const page = await owner("keys@example.com");
-    await page.getByRole("link", { name: "API keys" }).click();
+    await openSettingsScreen(page, "API keys");
     await page.getByLabel(/^Name/).fill("  Zapier  ");
     await page.getByLabel("Kind").selectOption("secret");
     await page.getByRole("button", { name: "Create key" }).click();
     const zapier = (await page.locator("[data-key]").textContent())!;
     // A key without a name is still made as before.
-    await page.getByRole("link", { name: "API keys" }).click();
+    await openSettingsScreen(page, "API keys");
     await page.getByLabel("Kind").selectOption("publishable");
     await page.getByRole("button", { name: "Create key" }).click();
     const unnamed = (await page.locator("[data-key]").textContent())!;
 
-    await page.getByRole("link", { name: "API keys" }).click();
+    await openSettingsScreen(page, "API keys");
     const nameOf = (key: string) =>
       page.locator(`[data-key-row="${key.slice(0, 11)}"] [data-key-name]`).inputValue();
     expect(await nameOf(zapier)).toBe("Zapier");
@@ -88,7 +88,7 @@ describe.skipIf(browserMissing())("key names and webhook descriptions in Chromiu
     });
     expect([described.status, bare.status]).toEqual([201, 201]);
     const page = await owner("hooks@example.com");
-    await page.getByRole("link", { name: "Webhooks" }).click();
+    await openSettingsScreen(page, "Webhooks");
     const descriptionOf = (id: string) =>
       page.locator(`[data-webhook="${id}"] [data-webhook-description]`).innerText();
     expect(await descriptionOf(described.body.data.id)).toBe("Sync new requests to the CRM");

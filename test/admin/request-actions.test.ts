@@ -4,7 +4,14 @@ import type { TeamRole } from "../../src/team/schema";
 import type { TestApp } from "../support/app";
 import { makePost, makeTag, makeUser } from "../support/board";
 import { browserMissing, serveInBrowser, stopServed } from "../support/browser";
-import { acceptDialog, csrfOf, memberInBrowser, postForm, sessionCookieOf } from "../support/dashboard";
+import {
+  acceptDialog,
+  csrfOf,
+  memberInBrowser,
+  openSettingsScreen,
+  postForm,
+  sessionCookieOf,
+} from "../support/dashboard";
 import { inviteMember } from "../../src/team/service";
 
 // What the REST API can do and a product manager expects from the dashboard too: tags managed, a reply's
@@ -65,8 +72,7 @@ describe.skipIf(browserMissing())("the API's actions from the dashboard, in Chro
     const post = await makePost(t, { title: "Offline mode", status: "APPROVED", tagIds: [shared.id] });
     await makePost(t, { title: "Widgets on the home screen", status: "APPROVED", tagIds: [shared.id] });
     const page = await signedIn("tagger@example.com", "Tia Tagger", "admin");
-    await page.getByRole("link", { name: "Settings" }).click();
-    await page.getByRole("link", { name: "Tags", exact: true }).click();
+    await openSettingsScreen(page, "Tags");
     await page.getByRole("heading", { name: "Tags", exact: true }).waitFor();
 
     await page.getByLabel("Label", { exact: true }).fill("Billing");

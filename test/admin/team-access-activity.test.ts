@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { keysCommand } from "../../src/cli/project-commands";
 import { describeInBrowser } from "../support/browser";
-import { memberInBrowser } from "../support/dashboard";
+import { memberInBrowser, openSettingsScreen } from "../support/dashboard";
 
 // docs/dashboard.md, "Activity": keys, members, invites and the project's settings read as sentences on
 // the Activity screen, for admins and owners; a member-role user sees none of them.
@@ -26,7 +26,7 @@ describeInBrowser("keys, team and settings on the Activity screen, in Chromium",
       role: "owner",
       name: "Rita",
     });
-    await page.getByRole("link", { name: "API keys" }).click();
+    await openSettingsScreen(page, "API keys");
     await page.getByLabel(/^Name \(optional/).fill("Zapier");
     await page.getByLabel("Kind").selectOption("secret");
     await page.getByRole("button", { name: "Create key" }).click();
@@ -74,11 +74,11 @@ describeInBrowser("keys, team and settings on the Activity screen, in Chromium",
       "Sam changed the project's settings: name “Acme” → “Acme Inc”",
     ]);
 
-    await page.getByRole("link", { name: "Members" }).click();
+    await openSettingsScreen(page, "Members");
     await page.getByLabel("Email", { exact: true }).fill("ada@example.com");
     await page.getByLabel("Role", { exact: true }).selectOption("admin");
     await page.getByRole("button", { name: "Invite", exact: true }).click();
-    await page.getByRole("link", { name: "Members" }).click();
+    await openSettingsScreen(page, "Members");
     await page.getByRole("button", { name: "Withdraw the invite of ada@example.com as admin" }).click();
     await page.getByText("Invite withdrawn").waitFor();
     expect(await activityOf(page, "invite")).toEqual(

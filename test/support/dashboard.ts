@@ -83,3 +83,15 @@ export async function memberInInbox(
   await page.getByRole("heading", { name: "Inbox" }).waitFor();
   return page;
 }
+
+/**
+ * Opens one of the set-up screens grouped under Settings (General, Tags, Members, API keys, Webhooks,
+ * Integrations, Import) as a person does: Settings in the header, then the screen's tab.
+ */
+export async function openSettingsScreen(page: Page, screen: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Settings" }).click();
+  await page
+    .getByRole("navigation", { name: "Settings" })
+    .getByRole("link", { name: screen, exact: true })
+    .click();
+}

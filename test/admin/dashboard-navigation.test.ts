@@ -1,0 +1,207 @@
+/// <reference lib="dom" />
+import { expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { createProject } from "../../src/projects/service";
+import { inviteMember } from "../../src/team/service";
+import { makePost } from "../support/board";
+import { describeInBrowser } from "../support/browser";
+import { memberInBrowser } from "../support/dashboard";
+
+/**
+ * The dashboard's header in Chromium: an owner's whole header (every screen, the project switcher, the
+ * account and sign-out) on one line of a 1366 px laptop, the navigation on a row of its own under 900 px,
+ * and the set-up screens grouped under Settings, each reachable from the others (docs/dashboard.md).
+ */
+describeInBrowser("the dashboard's navigation in Chromium", (served) => {
+  const app = () => served().t;
+  const base = () => served().server.url;
+
+  /** An owner of two projects (so the header shows the switcher), with a request waiting (the badge). */
+  async function ownerOfTwoProjects(): Promise<Page> {
+    createProject(app().ctx.db, { slug: "northwind", name: "Northwind Traders Mobile", plan: "growth" });
+    await makePost(app(), { title: "Waiting in the inbox", status: "PENDING" });
+    const page = await memberInBrowser(served().browser, app(), base(), {
+      email: "laptop-owner@example.com",
+      name: "Olivia Whitfield-Owner",
+      role: "owner",
+      context: { viewport: { width: 1366, height: 768 } },
+    });
+    await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    const { token } = inviteMember(app().ctx.db, {
+      email: "laptop-owner@example.com",
+      role: "owner",
+      projectSlug: "northwind",
+    });
+    await page.goto(`${base()}/admin/invite/${token}`);
+    await page.getByRole("button", { name: "Join Northwind Traders Mobile" }).click();
+    await page.goto(`${base()}/admin?project=acme`);
+    await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    return page;
+  }
+
+  /**
+   * Whether every link and control of the header sits on one line: each one's box spans the same height
+   * (the lowest top is above the highest bottom), whatever a pixel of centring between a select and a link.
+   */
+  async function headerOnOneLine(page: Page): Promise<boolean> {
+    const boxes = await page
+      .locator("header a:not(.skip), header select, header button")
+      .evaluateAll((items) =>
+        items.map((item) => {
+          const box = item.getBoundingClientRect();
+          return { top: box.top, bottom: box.bottom };
+        }),
+      );
+    return Math.max(...boxes.map((box) => box.top)) < Math.min(...boxes.map((box) => box.bottom));
+  }
+
+  test("an owner's header, with the project switcher, is one line at 1366 px; its links stay readable and big enough to click", async () => {
+    const page = await ownerOfTwoProjects();
+    const header = page.locator("header");
+    await header.getByLabel("Project").waitFor();
+    expect(await header.getByRole("link", { name: "Olivia Whitfield-Owner" }).count()).toBe(1);
+    const nav = page.getByRole("navigation", { name: "Dashboard" });
+    const tops = await nav
+      .getByRole("link")
+      .evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+    // The links, the switcher, the account and sign-out: all on that one row.
+    expect(await headerOnOneLine(page)).toBe(true);
+    // The set-up screens are one link, Settings (Members, API keys and the others are under it).
+    expect(await nav.getByRole("link").allInnerTexts()).toEqual([
+      "Inbox 1",
+      "Requests",
+      "Roadmap",
+      "Changelog",
+      "Analytics",
+      "AI",
+      "Activity",
+      "Settings",
+      "Public board",
+    ]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+    const sizes = await header.locator("a:not(.skip)").evaluateAll((links) =>
+      links.map((link) => {
+        const style = getComputedStyle(link);
+        return {
+          text: link.textContent?.trim(),
+          fontSize: parseFloat(style.fontSize),
+          padding: parseFloat(style.paddingLeft),
+          height: link.getBoundingClientRect().height,
+        };
+      }),
+    );
+    for (const size of sizes) {
+      expect(size.fontSize, size.text).toBeGreaterThanOrEqual(13);
+      expect(size.padding, size.text).toBeGreaterThanOrEqual(4);
+      expect(size.height, size.text).toBeGreaterThanOrEqual(24);
+    }
+
+    // Under 900 px the navigation takes a row of its own, below the project, the account and sign-out.
+    await page.setViewportSize({ width: 800, height: 900 });
+    const navBox = (await nav.boundingBox())!;
+    const signOut = (await header.getByRole("button", { name: "Sign out" }).boundingBox())!;
+    expect(navBox.y).toBeGreaterThanOrEqual(signOut.y + signOut.height);
+    expect(navBox.x + navBox.width).toBeLessThanOrEqual(800);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    await page.context().close();
+  }, 60_000);
+
+  test("every link of the header opens its screen; Settings holds the set-up screens, each linked from the others", async () => {
+    const page = await memberInBrowser(served().browser, app(), base(), {
+      email: "clicking-owner@example.com",
+      name: "Clicking Owner",
+      role: "owner",
+      context: { viewport: { width: 1366, height: 768 } },
+    });
+    await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    const nav = page.getByRole("navigation", { name: "Dashboard" });
+    const screens: [string, RegExp][] = [
+      ["Requests", /^Requests/],
+      ["Roadmap", /^Roadmap$/],
+      ["Changelog", /^Changelog$/],
+      ["Analytics", /^Analytics$/],
+      ["AI", /^AI helpers$/],
+      ["Activity", /^Activity$/],
+      ["Settings", /^Settings of /],
+      ["Inbox", /^Inbox/],
+    ];
+    for (const [link, heading] of screens) {
+      // "Inbox" carries the count of what waits.
+      const item = nav.getByRole("link", { name: new RegExp(`^${link}`) });
+      await item.click();
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+      expect(await item.getAttribute("aria-current")).toBe("page");
+    }
+
+    // The set-up screens: a row of their own on each of them, Settings marked in the header meanwhile.
+    await nav.getByRole("link", { name: "Settings" }).click();
+    const settings = page.getByRole("navigation", { name: "Settings" });
+    expect(await settings.getByRole("link").allInnerTexts()).toEqual([
+      "General",
+      "Tags",
+      "Members",
+      "API keys",
+      "Webhooks",
+      "Integrations",
+      "Import",
+    ]);
+    const setUp: [string, RegExp][] = [
+      ["Tags", /^Tags/],
+      ["Members", /^Members of /],
+      ["API keys", /^API keys/],
+      ["Webhooks", /^Webhooks/],
+      ["Integrations", /^Integrations$/],
+      ["Import", /^Import and export/],
+      ["General", /^Settings of /],
+    ];
+    for (const [link, heading] of setUp) {
+      await settings.getByRole("link", { name: link, exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+      expect(await settings.getByRole("link", { name: link, exact: true }).getAttribute("aria-current")).toBe(
+        "page",
+      );
+      expect(await nav.getByRole("link", { name: "Settings" }).getAttribute("aria-current")).not.toBeNull();
+    }
+
+    await nav.getByRole("link", { name: "Public board" }).click();
+    await page.waitForURL(`${base()}/b/acme`);
+    await page.context().close();
+  }, 60_000);
+
+  test("an admin's Settings row leaves out the owners' Members and API keys; a member's header has no Settings", async () => {
+    const admin = await memberInBrowser(served().browser, app(), base(), {
+      email: "nav-admin@example.com",
+      role: "admin",
+    });
+    await admin.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    await admin
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: "Settings" })
+      .click();
+    expect(
+      await admin.getByRole("navigation", { name: "Settings" }).getByRole("link").allInnerTexts(),
+    ).toEqual(["General", "Tags", "Webhooks", "Integrations", "Import"]);
+    await admin.context().close();
+
+    const member = await memberInBrowser(served().browser, app(), base(), {
+      email: "nav-member@example.com",
+      role: "member",
+    });
+    await member.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    const links = await member
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link")
+      .allInnerTexts();
+    // Inbox's count aside (what waits depends on the tests before).
+    expect(links.map((link) => link.replace(/\s*\d+$/, ""))).toEqual([
+      "Inbox",
+      "Requests",
+      "Roadmap",
+      "Analytics",
+      "Activity",
+      "Public board",
+    ]);
+    await member.context().close();
+  }, 60_000);
+});
