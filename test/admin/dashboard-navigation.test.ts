@@ -16,13 +16,24 @@ describeInBrowser("the dashboard's navigation in Chromium", (served) => {
   const app = () => served().t;
   const base = () => served().server.url;
 
-  /** An owner of two projects (so the header shows the switcher), with a request waiting (the badge). */
+  /** A project name of the longest kind (100 characters), widening the switcher's select to it. */
+  const LONG_PROJECT =
+    "Northwind Traders Mobile, the iPhone and Android apps for shops, warehouses and delivery drivers".padEnd(
+      100,
+      "!",
+    );
+  const LONG_NAME = "Olivia Alexandra Whitfield-Montgomery-Owner of the Mobile Apps";
+
+  /**
+   * An owner with a long name of two projects (so the header shows the switcher), one of them with a long
+   * name, with a request waiting (the badge).
+   */
   async function ownerOfTwoProjects(): Promise<Page> {
-    createProject(app().ctx.db, { slug: "northwind", name: "Northwind Traders Mobile", plan: "growth" });
+    createProject(app().ctx.db, { slug: "northwind", name: LONG_PROJECT, plan: "growth" });
     await makePost(app(), { title: "Waiting in the inbox", status: "PENDING" });
     const page = await memberInBrowser(served().browser, app(), base(), {
       email: "laptop-owner@example.com",
-      name: "Olivia Whitfield-Owner",
+      name: LONG_NAME,
       role: "owner",
       context: { viewport: { width: 1366, height: 768 } },
     });
@@ -33,7 +44,7 @@ describeInBrowser("the dashboard's navigation in Chromium", (served) => {
       projectSlug: "northwind",
     });
     await page.goto(`${base()}/admin/invite/${token}`);
-    await page.getByRole("button", { name: "Join Northwind Traders Mobile" }).click();
+    await page.getByRole("button", { name: `Join ${LONG_PROJECT}` }).click();
     await page.goto(`${base()}/admin?project=acme`);
     await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
     return page;
@@ -59,7 +70,8 @@ describeInBrowser("the dashboard's navigation in Chromium", (served) => {
     const page = await ownerOfTwoProjects();
     const header = page.locator("header");
     await header.getByLabel("Project").waitFor();
-    expect(await header.getByRole("link", { name: "Olivia Whitfield-Owner" }).count()).toBe(1);
+    // The long names end in "…" on screen; the account link keeps the whole name.
+    expect(await header.getByRole("link", { name: LONG_NAME }).count()).toBe(1);
     const nav = page.getByRole("navigation", { name: "Dashboard" });
     const tops = await nav
       .getByRole("link")
