@@ -18,6 +18,8 @@ const LAPTOP = { width: 1366, height: 768 };
 const LONG_URL = `https://example.com/${"integrations-webhooks-".repeat(8)}`.padEnd(200, "x");
 const LONG_TAG = "Superlongtaglabelwithoutanyspacesinitatall".padEnd(50, "x");
 const LONG_NAME = "Bartholomew".padEnd(200, "w");
+/** A tag label as wide as one can be: 50 characters (LIMITS.tagLabelLength), capitals. */
+const WIDE_TAG = "WORKFLOW AUTOMATION WITH WEBHOOKS, ZAPIER AND MAKE";
 /** The smallest side, in CSS pixels, a control may have on a phone (docs/web.md). */
 const TAP_TARGET = 40;
 
@@ -87,6 +89,39 @@ describe.skipIf(skip)("the board on small screens, in Chromium", () => {
       await page.goto(`${server.url}/b/acme?tag=${longTag.id}`);
       const apply = await page.getByRole("button", { name: "Apply" }).boundingBox();
       expect(apply!.x + apply!.width).toBeLessThanOrEqual(viewport.width);
+      await page.context().close();
+    }
+  }, 60_000);
+
+  test("a 50-character tag label keeps the Tag filter narrow: the filters stay one row on a laptop, inside a phone, and the tag can still be chosen", async () => {
+    const wide = await makeTag(t, WIDE_TAG);
+    for (const viewport of [LAPTOP, PHONE]) {
+      const page = await pageAt(viewport);
+      await page.goto(`${server.url}/b/acme`);
+      await page.getByLabel("Tag", { exact: true }).selectOption({ label: WIDE_TAG });
+      await page.getByRole("button", { name: "Apply" }).click();
+      await page.waitForURL(new RegExp(`[?&]tag=${wide.id}`));
+      expect(await page.getByLabel("Tag", { exact: true }).inputValue()).toBe(wide.id);
+      const fit = await page.evaluate(() => {
+        const form = document.querySelector(".filters")!.getBoundingClientRect();
+        const select = document.querySelector("#filter-tag")!.getBoundingClientRect();
+        const controls = [...document.querySelectorAll(".filters > *")].map((item) =>
+          item.getBoundingClientRect(),
+        );
+        return {
+          selectRight: select.right,
+          formRight: form.right,
+          // Every field and Apply side by side: the lowest top is above the highest bottom.
+          oneRow:
+            Math.max(...controls.map((box) => box.top)) < Math.min(...controls.map((box) => box.bottom)),
+          page: document.documentElement.scrollWidth,
+          window: window.innerWidth,
+        };
+      });
+      expect(fit.selectRight, `${viewport.width}px`).toBeLessThanOrEqual(fit.formRight);
+      expect(fit.page, `${viewport.width}px`).toBeLessThanOrEqual(fit.window);
+      // A phone stacks the fields on purpose (board.css); a laptop has room for them side by side.
+      if (viewport === LAPTOP) expect(fit.oneRow).toBe(true);
       await page.context().close();
     }
   }, 60_000);
