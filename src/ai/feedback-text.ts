@@ -193,7 +193,7 @@ export function sentencesOf(text: string): string[] {
 
 /** What asks for something: the cues of a request in customers' words. */
 const REQUEST_CUE =
-  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|(?<!\b(?:the|our|their|my|your|his|her|its|special|dietary|specific|different|own|these|those|any)\s)needs?|wish|add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request|(?:is|was|are|were|am|['’]m|['’]re)\s+(?:hoping|wondering))\b/i;
+  /\b(please|pls|can (you|we|i)|could (you|we|i)|would (you|it be)|(i|we)(['’]d| would) (love|like)|would love|wants?|wanted|(?<!\b(?:the|our|their|my|your|his|her|its|special|dietary|specific|different|own|these|those|any)\s)needs?|wish|(?<!\b(?:have|has|had)\s+to\s+)add|allow|let (us|me)|(?<=\b(?:please|pls|to|not|n['’]t|no|add|need|needs|want|wants|would|could|can|will|does|do)\s+(?:\w+\s+)?)support|support(?=\s+(?:for|of)\b)|make it|is there (a|any) way|it would be|would be (great|nice|awesome|helpful|amazing|huge|a game changer)|missing|no way to|there['’]?s no way|why (can['’]?t|isn['’]?t|doesn['’]?t|is there no)|should be able|be able to|feature request|(?:is|was|are|were|am|['’]m|['’]re)\s+(?:hoping|wondering))\b/i;
 
 /**
  * Sentences of courtesy or praise that carry no request: a title only when nothing else is ("Hope you're
@@ -214,7 +214,7 @@ const ASK_NAME = String.raw`ask|request|need|blocker|problem|issue|thing|pain\s+
  * "One thing:" only introduces what follows (LABEL), which may be a complaint: it is no need itself.
  */
 const NEED = new RegExp(
-  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?!one\s+(?:more\s+|small\s+)?thing\s*[:–—])(?:${ASK_RANK})\s+(?:${ASK_NAME})|(?:keeps?|kept)\s+asking\s+(?:for|to|about|whether|if)|(?:asks?|asked|wonder(?:s|ed|ing)?)\s+(?:whether|if)\s+(?:\S+\s+){0,3}?(?:can|could)|(?:is|are|['’]re|['’]s)\s+(?:asking|requesting)\s+(?:\(\w+\)\s+)?(?:for|about|whether|if)|could\s+(?:really\s+)?use|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
+  String.raw`\b(?:being\s+able\s+to|ability\s+to|option\s+to|(?:a|any)\s+way\s+(?:to|for)|any\s+(?:chance|plans?)|is\s+it\s+possible|is\s+possible|possible\s+to|a\s+must|must[\s-]have|(?!one\s+(?:more\s+|small\s+)?thing\s*[:–—])(?:${ASK_RANK})\s+(?:${ASK_NAME})|(?:keeps?|kept)\s+asking\s+(?:for|to|about|whether|if)|(?:asks?|asked|wonder(?:s|ed|ing)?)\s+(?:whether|if)\s+(?:\S+\s+){0,3}?(?:can|could)|(?:is|are|['’]re|['’]s)\s+(?:asking|requesting)\s+(?:\(\w+\)\s+)?(?:for|about|whether|if)|could\s+(?:really\s+)?use|(?:just|simply|only)\s+(?:a|an|one)\s+(?:\S+\s+){0,2}?(?:button|option|setting|toggle|way|link|field|checkbox|switch|place|report|page|view)\s+(?:to|for|that|where)|(?:i|we|really|still|sorely|so)\s+miss(?:es|ed)?|worth\s+adding|what\s+about|how\s+about|prefer|ideally|should|instead\s+of)\b`,
   "i",
 );
 /** A question that asks whether the product can do something, or when it will. */
@@ -242,6 +242,11 @@ const CONSEQUENCE = /^(?:without|until)\s+(?:it|this|that|them)\b/i;
 /** What an agent or the writer answered the customer ("Agent replied that's not possible"): the scene. */
 const REPLIED =
   /^(?:the\s+)?(?:agent|support|rep|cs|we|i)\s+(?:replied|answered|responded|explained|told\s+(?:them|him|her|the\s+\w+))\b/i;
+/** The customer's turn of a chat transcript ("Visitor: hey do you do child check-in?"): the label goes. */
+const CUSTOMER_SPEAKER =
+  /^(?:customer|visitor|caller|client|user|guest|member|prospect|lead|buyer|patient|parent)\s*(?:\([^)]*\))?\s*:\s*/i;
+/** A support agent's line of a chat transcript ("Agent: Not currently, no."): the answer, not the ask. */
+const AGENT_LINE = /^(?:agent|support|rep|operator|advisor|cs|me)\s*(?:\([^)]*\))?\s*:/i;
 /** A line of a list: "- recurring tasks", "• Reports are slow", "2. Show weekends greyed out". */
 const LIST_ITEM = /^(?:[-•*▪◦‣–—]|\d{1,2}[.)])\s+/;
 
@@ -256,7 +261,7 @@ const HEADCOUNT =
   /\b\d[\d,.]*\+?\s+(?:[a-z-]+\s+)?[a-z]+s\b|\b\d+-(?:person|people|seat|user|man)\b|\bteam\s+of\s+\d/i;
 /** Praise on its own: "Happy overall.", "Good product", "Does what it says.", "Onboarding was smooth". */
 const PRAISE =
-  /^(?:(?:really\s+|very\s+)?(?:happy|good|great|decent|nice|solid|awesome|lovely|excellent)\b(?:\s+\w+){0,2}\s*[.!]*$|does\s+what\s+it\s+says|(?:[\w-]+\s+){1,4}(?:is|are|was|were)\s+(?:(?:really|very|so|super|pretty)\s+)?(?:smooth|great|good|easy|fine|excellent|awesome|perfect|fantastic|amazing|nice|lovely|helpful|fast|quick|intuitive|simple)\b\s*[.!]*$)/i;
+  /^(?:(?:really\s+|very\s+)?(?:happy|good|great|decent|nice|solid|awesome|lovely|excellent)\b(?:\s+[\w/]+){0,3}\s*[.!]*$|does\s+what\s+it\s+says|(?:[\w-]+\s+){1,4}(?:is|are|was|were)\s+(?:(?:really|very|so|super|pretty)\s+)?(?:smooth|great|good|easy|fine|excellent|awesome|perfect|fantastic|amazing|nice|lovely|helpful|fast|quick|intuitive|simple)\b\s*[.!]*$)/i;
 /**
  * Words that name nothing: a sentence of these only ("Bring it back 🙏", "Include please?", a sales rep's "Can
  * we get that on the roadmap?") points elsewhere.
@@ -321,7 +326,9 @@ const PROMISED_RATING =
   /[\s,;:–—-]*\b(?:and|then)\s+(?:i|we)(?:['’]ll|\s+will|\s+would|['’]d)\s+(?:happily\s+|gladly\s+)?(?:change|update|raise|bump|give|make|edit)\b.*\b(?:rating|review|stars?)\b.*$/i;
 
 /** How strongly a sentence only sets the scene: who writes, how long, how many, praise, a heading. */
-function contextSignals(text: string): number {
+function contextSignals(written: string): number {
+  // A bracketed aside ("(main one, we had 3 disputed deliveries last month)") tells why; the sentence still asks.
+  const text = written.replace(ASIDE, "") || written;
   let score = 0;
   if (PLEASANTRY.test(text) || PRAISE.test(text)) score += 3;
   if (SELF_DESCRIPTION.test(text)) score += 3;
@@ -330,7 +337,7 @@ function contextSignals(text: string): number {
   if (/:\s*$/.test(text)) score += 3;
   if (THREAT.test(text)) score += 3;
   if (SUPPORT_DEMAND.test(text)) score += 1;
-  if (REPLIED.test(text) || CONSEQUENCE.test(text)) score += 3;
+  if (REPLIED.test(text) || CONSEQUENCE.test(text) || AGENT_LINE.test(text)) score += 3;
   return score;
 }
 
@@ -342,7 +349,12 @@ const LIST_ITEM_ASKS = 2;
 
 function titleScore(sentence: string): number {
   const body = sentence.replace(LIST_ITEM, "");
-  return (body === sentence ? askingSignals(body) : LIST_ITEM_ASKS) - contextSignals(body);
+  const noted = NOTED_ASK.test(body);
+  let asks = body === sentence ? askingSignals(body) : LIST_ITEM_ASKS;
+  if (noted) asks = Math.max(asks, LIST_ITEM_ASKS) + NOTED_ASK_ADDS;
+  if (RANKED_FIRST.test(body)) asks += RANKED_FIRST_ADDS;
+  if (PLEASE_LAST.test(body)) asks += PLEASE_LAST_ADDS;
+  return asks - contextSignals(body);
 }
 
 // ---- the part of a sentence that asks ----
@@ -378,7 +390,9 @@ function requestPart(sentence: string): string {
     const clause = rest.split(CLAUSE_BREAK)[0]!;
     const laterWish = starts.slice(index + 1).some((later) => strongAsk(sentence.slice(later)));
     if (SUPPORT_DEMAND.test(clause) && laterWish) continue;
-    if (strongAsk(clause) && !PLEASANTRY.test(rest) && !PRAISE.test(clause)) {
+    // A clause that only ranks the ask after it is named ("offline upload — by far the top ask") is no start.
+    const onlyRanks = index > 0 && !strongAsk(clause.replace(RANKED_FIRST, ""));
+    if (strongAsk(clause) && !onlyRanks && !PLEASANTRY.test(rest) && !PRAISE.test(clause)) {
       const before = sentence.slice(0, start);
       return COMPLAINT.test(before) && ALTERNATIVE_WISHED.test(clause) ? sentence : rest;
     }
@@ -396,6 +410,20 @@ const TO_BE_ABLE = String.raw`(\s+to|\s+that(?=\s+(the|a|an|our|my|we|you|they|i
  * wondering (WONDERED).
  */
 const WANTING = String.raw`(?:(?:wants?|wanted)(?!\s+to\s+know\b)|(?:would|['’]d)\s+(?:really\s+)?(?:like|love)(?:\s+(?:it\s+)?if(?:\s+(?:they|we|you|i)\s+(?:could|can))?)?|asks?\s+for|asked\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)`;
+/**
+ * A note that says who wants what without saying who ("Wants visitors to sign in by QR code", "- asked for a
+ * duplicate warning", "need a second reviewer step"): in call notes and lists that is the ask written down,
+ * more than what the customer told about their situation beside it.
+ */
+const NOTED_ASK = new RegExp(String.raw`^(?:also\s+)?(?:${WANTING}|needs?\b|would\s+(?:like|love)\b)`, "i");
+const NOTED_ASK_ADDS = 1;
+/** Said to come first ("(main one, we had 3 disputes)", "— by far the #1 ask"): the list's other items come after. */
+const RANKED_FIRST =
+  /\b(?:main|#1|number\s+one|top|biggest|first)\s+(?:one|ask|request|need|priority|thing|wish)\b|\bmost\s+important\b/i;
+const RANKED_FIRST_ADDS = 1;
+/** A wish closed by "please" ("Automatic late fees with a grace period setting please."): asked outright. */
+const PLEASE_LAST = /\b(?:please|pls|plz)\s*[.!?🙏]*$/iu;
+const PLEASE_LAST_ADDS = 1.5;
 /** Who is asked, after "We were hoping", "Any chance": "you could", "we can". */
 const YOU_COULD = String.raw`(\s+(you|we)\s+(could|can|would|might))?`;
 /** "I'd", "We would", before "appreciate", "love", "like". */
@@ -449,7 +477,19 @@ const LEAD_IN = new RegExp(
     String.raw`(to\s+)?be\s+able\s+to`,
     String.raw`for\s+(the\s+)?(app|system|software|tool|platform|product|you|it)\s+to`,
     // a filler: "So,", "Honestly", "Unfortunately"
-    String.raw`(so|and|but|honestly|tbh|tl;?dr|sadly|unfortunately|basically|ideally|ugh|hmm+)\b[,:]?`,
+    String.raw`(so|and|but|honestly|tbh|tl;?dr|sadly|unfortunately|basically|ideally|ugh|hmm+|hey|hi|hello|yo|ok|okay|just)\b[,:!]?`,
+    // whether the product does it at all: "Do you guys do child check-in?", "Does anyone know if the POS supports"
+    String.raw`(do|does)\s+(you|u|your\s+(app|system|software|product))(\s+(guys|all|folks))?\s+(do|have|offer|support|provide)`,
+    String.raw`(does\s+)?(anyone|anybody)\s+know\s+(if|whether)`,
+    String.raw`(does|do|can|could|will|would)\s+(the|your|this|our)\s+(\S+\s+){0,2}?(let|allow)\s+(you|us|me|users?|people|anyone)(\s+to)?`,
+    // who cannot do it, in a call's summary: "Caller unable to book two dogs in one slot"
+    String.raw`(the\s+)?(caller|customer|client|user|member|patient|guest|visitor)s?\s+((is|are|was|were)\s+)?(?=(unable|not\s+able)\s+to\b)`,
+    // when it comes: "Any plans for voice notes", "Where's the download stats by country"
+    String.raw`any\s+plans?\s+(for|to|on)`,
+    String.raw`where(['’]s|\s+is|\s+are)(\s+the)?(?!\s+(option|setting|button|way)\b)`,
+    // when something happens: "Every Monday our coaches…", "Sometimes two receptionists…"
+    String.raw`(every|each)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday|day|week|month|morning|evening|night|year|quarter|term|season|shift|time)`,
+    String.raw`(sometimes|often|usually|currently|nowadays|lately|recently|at\s+the\s+moment|right\s+now)`,
   ].join("|")})\b[\s:,]*`,
   "i",
 );
@@ -607,7 +647,7 @@ const PASSIVE_ASK = new RegExp(
 const THING_MOST_WORDS = 6;
 
 /** The verb of a question about what the product can do, one of PRODUCT_VERBS: "Can the calendar show…". */
-const ASKED_VERB = String.raw`(?:${PRODUCT_VERBS.map(([verb]) => verb).join("|")})(?= |$)`;
+const ASKED_VERB = String.raw`(?:auto-?|pre-?|re-?)?(?:${PRODUCT_VERBS.map(([verb]) => verb).join("|")})(?= |/|$)`;
 /**
  * A verb of no list, after a subject led by an article or a possessive: the word before what a verb is followed
  * by, an article, a possessive or a "when" ("Could the app vibrate when…", "Would the printer cut the paper…").
@@ -647,6 +687,7 @@ function asWhatToDo(title: string): string {
   return (
     doingOfPassive(title) ??
     doingOfSuggestion(title) ??
+    (WHY_HAVE_TO.test(title) ? title.replace(WHY_HAVE_TO, "no need to ") : null) ??
     doingOfQuestion(title) ??
     lettingWho(title, CAN_STATEMENT) ??
     title
@@ -675,6 +716,10 @@ function doingOfPassive(title: string): string | null {
   const named = /^\p{Lu}\p{Ll}/u.test(thing) ? thing[0]!.toLowerCase() + thing.slice(1) : thing;
   return [verb, named, how?.trim(), rest].filter(Boolean).join(" ");
 }
+
+/** "Why do I have to re-enter the insurance info every time?" → "No need to re-enter the insurance info every time". */
+const WHY_HAVE_TO =
+  /^why\s+(?:do|does|must|should)\s+(?:i|we|you|they|he|she|people|staff|everyone)\s+(?:have|need)\s+to\s+(?=\p{L})/iu;
 
 /** "How about showing the space left?" → "Show the space left". */
 function doingOfSuggestion(title: string): string | null {
@@ -817,7 +862,8 @@ const CLAUSE_END =
  * When only the reason complains ("We keep losing deals because quotes can't hold optional items"), the
  * reason is the request.
  */
-const PURPOSE = /,\s+so\s+(?:that\s+)?|\s+so\s+that\s+|,?\s+(?:because|since)\s+/i;
+const PURPOSE =
+  /,\s+so\s+(?:that\s+)?|\s+so\s+that\s+|\s+so\s+(?=(?:\S+\s+){0,2}?(?:knows?|can|can['’]?t|could|will|won['’]?t|gets?|sees?|doesn['’]?t|don['’]?t|isn['’]?t|aren['’]?t)\b)|,?\s+(?:because|since)\s+/i;
 const CAUSE = /^,?\s+(?:because|since)\s+$/i;
 const PURPOSE_AFTER_CHARS = 12;
 
@@ -900,7 +946,22 @@ const WHETHER_PLANNED =
 function titleFrom(part: string): string {
   let title = part.trim();
   for (let pass = 0; pass < FRAMING_PASSES; pass++) title = withoutFraming(title);
-  return shortened(title.replace(WHETHER_PLANNED, "").replace(TITLE_TAIL, "").trim());
+  return shortened(withoutAfterthought(title.replace(WHETHER_PLANNED, "").replace(TITLE_TAIL, "").trim()));
+}
+
+/**
+ * What follows a dash after the ask, when it only says how much it matters or why ("Move-in/move-out comparison
+ * side by side — by far the #1 ask, deposit disputes are killing us", "a second reviewer step — regulatory,
+ * non-negotiable"): not the title. A dash before a second ask keeps both.
+ */
+const AFTERTHOUGHT_DASH = /\s+[–—-]+\s+/;
+function withoutAfterthought(part: string): string {
+  const dash = AFTERTHOUGHT_DASH.exec(part);
+  if (!dash) return part;
+  const head = part.slice(0, dash.index);
+  const tail = part.slice(dash.index + dash[0].length);
+  const tailAsks = askingSignals(tail.replace(RANKED_FIRST, ""));
+  return contentWords(head) >= 2 && tailAsks <= askingSignals(head) ? head : part;
 }
 
 // ---- the sentence chosen ----
@@ -956,6 +1017,9 @@ const HELD_THING =
 const LAST_PLURAL =
   /(?:^|\s)((?:(?:the|our|my|their|all|both|several|many|two|three|four|five|six|\d+)\s+)?(?:[\p{L}-]+\s+)?[\p{L}-]+s)\s*[.!?…]*$/iu;
 const SOUNDS_PLURAL = /[^s]s$/i;
+/** The plural a sentence is about, as its subject: "The owner statements are fine but…". */
+const PLURAL_SUBJECT =
+  /^((?:the|our|my|their|all)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+[^s\W]s)\s+(?:are|were|have|do|don['’]t|look|work)\b/iu;
 /** How many sentences back a pronoun may point. */
 const ANTECEDENT_SENTENCES = 2;
 
@@ -965,8 +1029,10 @@ function antecedentOf(plural: boolean, before: readonly string[]): string | unde
     const held = HELD_THING.exec(sentence);
     let named: string | undefined;
     if (held && SOUNDS_PLURAL.test(held[2]!) === plural) named = held[1]!.replace(/^an?\s+/i, "the ");
-    else if (plural && sentence === before[before.length - 1]) named = LAST_PLURAL.exec(sentence.trim())?.[1];
-    if (named && !/^(?:us|its|this|is|was|has|does)$/i.test(named)) return named;
+    else if (plural && sentence === before[before.length - 1])
+      named = LAST_PLURAL.exec(sentence.trim())?.[1] ?? PLURAL_SUBJECT.exec(sentence.trim())?.[1];
+    if (named && !/^(?:us|its|this|is|was|has|does)$/i.test(named))
+      return LED_BY_DETERMINER.test(named) ? named[0]!.toLowerCase() + named.slice(1) : named;
   }
   return undefined;
 }
@@ -991,14 +1057,26 @@ function withAntecedent(title: string, before: readonly string[]): string {
 export function titleOf(cleaned: string): string {
   const sentences = sentencesOf(cleaned);
   const candidates = candidatesOf(sentences);
+  if (SUBJECT_LINE.test(cleaned) && candidates[0]?.namesSomething) candidates[0].score += SUBJECT_LINE_ADDS;
   const at = situationPointedAt(candidates, chosenAt(candidates), sentences);
   const chosen = candidates[at]?.title;
+  // What the chosen part points back at may be named earlier in its own sentence: "The owner statements are
+  // fine but there's no way to export them to Xero".
+  const sentence = sentences[at] ?? "";
+  const partAt = candidates[at] ? sentence.lastIndexOf(candidates[at].part) : -1;
+  const before = sentences.slice(0, at).concat(partAt > 0 ? [sentence.slice(0, partAt)] : []);
   const title =
-    (chosen && withAntecedent(chosen, sentences.slice(0, at))) ||
-    cleaned.slice(0, TITLE_MOST_CHARS).trim() ||
-    "Feedback";
+    (chosen && withAntecedent(chosen, before)) || cleaned.slice(0, TITLE_MOST_CHARS).trim() || "Feedback";
   return title[0]!.toUpperCase() + title.slice(1);
 }
+
+/**
+ * A ticket's or an issue's subject: a first line of a few words with no full stop, a blank line under it, then
+ * the body ("Offline mode loses orders when Wi-Fi drops\n\nIf the router drops…"). It was written to name the
+ * problem; the body tells it.
+ */
+const SUBJECT_LINE = /^[^\n.!?:]{12,80}\n[ \t]*\n\s*\S/;
+const SUBJECT_LINE_ADDS = 2;
 
 interface Candidate {
   /** The sentence's part that asks. */
@@ -1014,7 +1092,8 @@ interface Candidate {
 function candidatesOf(sentences: readonly string[]): Candidate[] {
   const praised = praiseOf(sentences);
   return sentences.map((written, index) => {
-    const said = written.replace(QUOTE_MARK, "");
+    const said = written.replace(QUOTE_MARK, "").replace(CUSTOMER_SPEAKER, "");
+    const quoted = QUOTE_MARK.test(written);
     const part = requestPart(said.replace(ULTIMATUM, "").replace(PROMISED_RATING, "") || said);
     const title = titleFrom(part);
     const namesSomething = contentWords(title) > 0;
@@ -1023,7 +1102,7 @@ function candidatesOf(sentences: readonly string[]): Candidate[] {
     const answers = index > 0 && WHAT_WANTED.test(sentences[index - 1]!);
     const setAside =
       (namesSomething ? 0 : NAMES_NOTHING) +
-      (said === written ? 0 : QUOTED) +
+      (quoted ? QUOTED : 0) +
       (answered ? ANSWERED_QUESTION : 0) +
       (praised[index] ? PRAISED : 0);
     const score = titleScore(part) - setAside + (answers ? ANSWERS_WHAT_WANTED : 0);
@@ -1079,14 +1158,18 @@ function chosenAt(candidates: readonly Candidate[]): number {
 const SITUATION_POINTER =
   /^(?:let\s+[^,;:]{1,40}?\s+)?\p{L}+\s+(?:it|this|that)(?=\s+(?:on|in|at|for|to|when|with|from|into|faster|quicker|easier|simpler|better|automatic\w*)\b|\s*$)|\bwhat\s+(?:they|we|i|you|he|she)\s+(?:want|need|like|choose|pick)\b/iu;
 
+/** A wish that names nothing but how welcome it would be ("Would be great as a proper field."): it points back too. */
+const EMPTY_WISH =
+  /^(?:(?:it|that|this)\s+)?would\s+be\s+(?:\S+\s+)?(?:great|nice|awesome|amazing|helpful|useful|ideal|better|good)\s*(?:as\b[^,;]*)?[.!]*$/i;
+
 function situationPointedAt(
   candidates: readonly Candidate[],
   at: number,
   sentences: readonly string[],
 ): number {
   const title = candidates[at]?.title;
-  if (!title || !SITUATION_POINTER.test(title) || withAntecedent(title, sentences.slice(0, at)) !== title)
-    return at;
+  const points = title && (SITUATION_POINTER.test(title) || EMPTY_WISH.test(candidates[at]!.part));
+  if (!title || !points || withAntecedent(title, sentences.slice(0, at)) !== title) return at;
   const told = candidates
     .slice(0, at)
     .filter((other) => other.namesSomething && !SITUATION_POINTER.test(other.title))

@@ -8,9 +8,11 @@ import { createAiTestApp } from "./support";
  * that says who writes. The fixture's held-out half was never looked at while the rules were written; its
  * accuracy and the tuning half's are held at what they reached, less a margin of about three items.
  */
-// Lowered from 0.85 when the fifth set came: its held-out half is fresher text than the sets before it.
-const HELD_OUT_AT_LEAST = 0.83; // reached 0.849 (174 of 205)
-const TUNING_AT_LEAST = 0.97; // reached 0.986 (206 of 209)
+// Lowered from 0.85 when the fifth set came, and from 0.83 when the sixth did (120 items in 18 domains no
+// rule was written for; its held-out half scored 33 of 60 before the rules of that session): each set is
+// fresher text than the sets before it.
+const HELD_OUT_AT_LEAST = 0.77; // reached 0.789 (209 of 265)
+const TUNING_AT_LEAST = 0.94; // reached 0.959 (258 of 269)
 
 describe("from-text titles of feedback it never saw", () => {
   test("the fixture's held-out and tuning halves keep their accuracy", async () => {
@@ -20,6 +22,63 @@ describe("from-text titles of feedback it never saw", () => {
     expect(heldOut.total + tuning.total).toBeGreaterThanOrEqual(200);
     expect(heldOut.accuracy).toBeGreaterThanOrEqual(HELD_OUT_AT_LEAST);
     expect(tuning.accuracy).toBeGreaterThanOrEqual(TUNING_AT_LEAST);
+  });
+});
+
+describe("notes, transcripts and tickets: the ask where it is written down", () => {
+  test("a ticket's subject line names the problem its body tells", () => {
+    expect(
+      localTitle(
+        "Timesheets lose the lunch break after an edit\n\nWhen a foreman edits a day, the break he entered earlier " +
+          "is gone from the total. Happened on two sites this week.",
+      ),
+    ).toBe("Timesheets lose the lunch break after an edit");
+  });
+
+  test("what the customer wants, noted without who, wins over what they are happy with", () => {
+    expect(
+      localTitle(
+        "Call w/ Greenway Kennels\n- happy w/ the booking calendar\n- wants to print kennel cards from the stay page",
+      ),
+    ).toBe("Print kennel cards from the stay page");
+  });
+
+  test("an agent's answer in a chat is the scene; the customer's label and greeting go", () => {
+    expect(
+      localTitle(
+        "Visitor: hi do you guys do waiting lists for full classes?\nAgent: Not at the moment, sorry.",
+      ),
+    ).toBe("Waiting lists for full classes");
+  });
+
+  test("a dash's afterthought about how much it matters goes", () => {
+    expect(
+      localTitle(
+        "Field team wishlist:\n- offline photo upload — by far the top ask, signal is awful on site\n- dark mode",
+      ),
+    ).toBe("Offline photo upload");
+  });
+
+  test("a wish that only says how welcome it would be points back at the question before it", () => {
+    expect(
+      localTitle("Does the stock module let you record batch numbers? Would be great as a proper field."),
+    ).toBe("Record batch numbers");
+  });
+
+  test("'why do I have to', 'any plans for' and a time of the week are framing", () => {
+    expect(localTitle("why do I have to type the vaccine batch again for every dog??")).toBe(
+      "No need to type the vaccine batch again for every dog",
+    );
+    expect(localTitle("any plans for recurring shifts in the rota?")).toBe("Recurring shifts in the rota");
+    expect(
+      localTitle("Every Friday our managers copy the same rota into next week. Can you make this faster?"),
+    ).toBe("Our managers copy the same rota into next week");
+  });
+
+  test("a pronoun points at the plural its own sentence began with", () => {
+    expect(localTitle("The member invoices are fine but there's no way to send them to QuickBooks.")).toBe(
+      "Send the member invoices to QuickBooks",
+    );
   });
 });
 
@@ -348,7 +407,7 @@ describe("an ask split over sentences or clauses keeps its object", () => {
       localTitle(
         "Each term our tutors copy the same reading list into every class. Can you make this quicker?",
       ),
-    ).toBe("Each term our tutors copy the same reading list into every class");
+    ).toBe("Our tutors copy the same reading list into every class");
     expect(
       localTitle(
         "Our invoices print every add-on as its own line. Guests should be able to pick what they want at checkout.",
@@ -530,7 +589,7 @@ describe("reviews, support tickets and sales notes", () => {
     );
     expect(
       localTitle("Summary: customer unable to merge two duplicate contacts; asked if this is planned."),
-    ).toBe("Customer unable to merge two duplicate contacts");
+    ).toBe("Unable to merge two duplicate contacts");
   });
 
   test("a review's 'Wish it had', 'the lack of', 'It would be nice the …'", () => {
