@@ -1,5 +1,6 @@
 import { LIMITS } from "../http/limits";
-import type { Project } from "../projects/schema";
+import { GATED_FROM, planAtLeast } from "../projects/plans";
+import { PLANS, type Project } from "../projects/schema";
 import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
 import type { ImportJob } from "../imports/jobs";
@@ -552,7 +553,38 @@ export function importPage(
   );
 }
 
-/** Admins and owners: the project's name, visibility and branding, and the email setup. */
+/**
+ * The project's plan, read-only (the operator sets it: `featureboard project set-plan`), and what it changes:
+ * the AI workflows, requests from pasted text and the payments sync need growth or higher, and nothing
+ * else depends on the plan (docs/decisions.md, "Keys, projects, plans"; docs/ai.md, "Endpoints").
+ */
+function planSection(project: Project): Html {
+  const gated = html`the AI screen (triage, summary, sprint plan), requests created from pasted text (<code
+      >POST /api/v1/posts/from-text</code
+    >
+    and its MCP tool) and the payments sync (Sync now and the daily sync)`;
+  return html`<section aria-labelledby="plan-title">
+    <h2 id="plan-title">Plan</h2>
+    <p data-plan="${project.plan}">
+      This project is on the <strong>${project.plan}</strong> plan (plans, lowest first: ${PLANS.join(", ")}).
+    </p>
+    <p data-plan-means>
+      ${
+        planAtLeast(project.plan, GATED_FROM)
+          ? html`Everything works on it, including what needs ${GATED_FROM} or higher: ${gated}.`
+          : html`On it ${gated} do not work: they need ${GATED_FROM} or higher. Everything else works on every
+            plan.`
+      }
+    </p>
+    <p class="muted">
+      The plan is set on the server, not here:
+      <code>featureboard project set-plan ${project.slug} <var>plan</var></code
+      >.
+    </p>
+  </section>`;
+}
+
+/** Admins and owners: the project's name, visibility and branding, its plan, and the email setup. */
 export function projectSettingsPage(
   chrome: Chrome,
   view: { project: Project; boardUrl: string; smtp: boolean; memberEmail: string },
@@ -604,6 +636,7 @@ export function projectSettingsPage(
             >
             <p><button class="primary" type="submit">Save</button></p>
           </form>
+          ${planSection(project)}
         </div>
         <div>
           <h2>Logo</h2>

@@ -3,7 +3,7 @@ import type { AppContext } from "../context";
 import { enforceRateLimit } from "../http/rate-limit";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
-import { requirePlan } from "../projects/plans";
+import { GATED_FROM, requirePlan } from "../projects/plans";
 import {
   FromTextResultSchema,
   FromTextSchema,
@@ -30,7 +30,7 @@ const GATED =
  */
 function aiWorkflowRoutes<const Prefix extends string>(ctx: AppContext, prefix: Prefix, tag: string) {
   return secretKeyRoutes(ctx, prefix, tag).onBeforeHandle({ as: "local" }, ({ project, set }) => {
-    requirePlan(project, "growth", "AI features");
+    requirePlan(project, GATED_FROM, "AI features");
     enforceRateLimit(ctx.rateLimits.ai, project.id, set.headers);
   });
 }

@@ -4,7 +4,7 @@ import { ApiError, notFound, validationError } from "../http/errors";
 import { LIMITS } from "../http/limits";
 import type { Post, PostStatus } from "../posts/schema";
 import { createPost, requirePostRow, toPost } from "../posts/service";
-import { requirePlan } from "../projects/plans";
+import { GATED_FROM, requirePlan } from "../projects/plans";
 import { findProjectById } from "../projects/service";
 import { listTags } from "../tags/service";
 import { formatMoney } from "../users/money";
@@ -53,7 +53,7 @@ const DAY_MS = 86_400_000;
 export function requireAiPlan(db: Db, projectId: string, feature: string): void {
   const project = findProjectById(db, projectId);
   if (!project) throw notFound("PROJECT_NOT_FOUND");
-  requirePlan(project, "growth", feature);
+  requirePlan(project, GATED_FROM, feature);
 }
 
 /** Writes the words of the workflows when the configured server cannot (it has no chat model). */

@@ -2,7 +2,7 @@ import { Cron } from "croner";
 import type { AppContext } from "../context";
 import { ApiError } from "../http/errors";
 import { describeError } from "../log";
-import { planAtLeast } from "../projects/plans";
+import { GATED_FROM, planAtLeast } from "../projects/plans";
 import { findProjectById } from "../projects/service";
 import { syncPayments } from "./service";
 import { enabledProjectIds } from "./store";
@@ -14,7 +14,7 @@ const DAILY = "17 3 * * *";
 export async function syncAllProjects(ctx: AppContext): Promise<void> {
   for (const projectId of enabledProjectIds(ctx.db)) {
     const project = findProjectById(ctx.db, projectId);
-    if (!project || !planAtLeast(project.plan, "growth")) continue;
+    if (!project || !planAtLeast(project.plan, GATED_FROM)) continue;
     try {
       const result = await syncPayments(ctx, projectId);
       ctx.log.info("payments sync", { projectId, status: result.status, message: result.message });

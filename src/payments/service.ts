@@ -3,7 +3,7 @@ import { keepActingMember, recordActivity } from "../activity/service";
 import type { Config } from "../config";
 import { type Db, inTransaction, whenCommitted } from "../db/connection";
 import { notFound } from "../http/errors";
-import { requirePlan } from "../projects/plans";
+import { GATED_FROM, requirePlan } from "../projects/plans";
 import { findProjectById } from "../projects/service";
 import { MAX_SPEND } from "../users/money";
 import { updateUser, upsertUserByEmail, findUserRowByEmail } from "../users/service";
@@ -281,7 +281,7 @@ export async function syncPayments(ctx: PaymentsContext, projectId: string): Pro
   const asActingMember = keepActingMember(db);
   const project = findProjectById(db, projectId);
   if (!project) throw notFound("PROJECT_NOT_FOUND");
-  requirePlan(project, "growth", "The payments sync");
+  requirePlan(project, GATED_FROM, "The payments sync");
   const row = requireConfigRow(db, projectId);
   const perProject = ctx.paymentSyncs;
   const inFlight = perProject.get(projectId);

@@ -1,6 +1,12 @@
 import { ApiError } from "../http/errors";
 import { PLANS, type Plan, type Project } from "./schema";
 
+/**
+ * The plan from which the gated features work: AI workflows, from-text and the payments sync
+ * (docs/decisions.md, "Keys, projects, plans"). The dashboard's Settings says so from this one value.
+ */
+export const GATED_FROM: Plan = "growth";
+
 export function planAtLeast(plan: Plan, required: Plan): boolean {
   return PLANS.indexOf(plan) >= PLANS.indexOf(required);
 }

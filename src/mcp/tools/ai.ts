@@ -12,7 +12,7 @@ import {
 import * as ai from "../../ai/service";
 import { enforceRateLimit } from "../../http/rate-limit";
 import { LIMITS } from "../../http/limits";
-import { requirePlan } from "../../projects/plans";
+import { GATED_FROM, requirePlan } from "../../projects/plans";
 import type { Project } from "../../projects/schema";
 import { adminProject, ADDS, defineTool, type McpSession, READS, type Tool } from "../tool";
 import { Args, defined } from "./args";
@@ -37,7 +37,7 @@ export const SprintStrategy = Type.Union(STRATEGIES.map((strategy) => Type.Liter
  */
 function aiProject(session: McpSession): Project {
   const project = adminProject(session);
-  requirePlan(project, "growth", "AI features");
+  requirePlan(project, GATED_FROM, "AI features");
   enforceRateLimit(session.ctx.rateLimits.ai, project.id, {});
   return project;
 }
