@@ -24,14 +24,14 @@ import { upsertUserByEmail } from "../src/users/service";
 import { castVote } from "../src/votes/service";
 import { localTitle, type TitleCase, titleProblem } from "./from-text-titles";
 
-interface ThemeBoard {
+export interface ThemeBoard {
   domain: string;
   posts: { title: string; description: string; votes: number }[];
   themes: { name: string; anyOf: string[] }[];
   notThemes: string[];
 }
 
-interface SizedCase {
+export interface SizedCase {
   title: string;
   description: string;
   effort: "small" | "large";
@@ -44,7 +44,7 @@ async function fixture<T>(name: string): Promise<T> {
 }
 
 /** True when a word of `phrase` starts with `stem`, the way the title bench matches its words. */
-function startsAWord(phrase: string, stem: string): boolean {
+export function startsAWord(phrase: string, stem: string): boolean {
   const escaped = stem.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}`, "u").test(phrase.toLowerCase());
 }
@@ -71,9 +71,9 @@ export interface ThemeGrade {
   themesByBoard: { domain: string; themes: string[] }[];
 }
 
-/** The six boards' summaries (a month of requests and votes), on a database of their own. */
-export async function gradeThemes(): Promise<ThemeGrade> {
-  const { boards } = await fixture<{ boards: ThemeBoard[] }>("themes");
+/** The boards' summaries (a month of requests and votes), on a database of their own; the six independent ones by default. */
+export async function gradeThemes(given?: ThemeBoard[]): Promise<ThemeGrade> {
+  const boards = given ?? (await fixture<{ boards: ThemeBoard[] }>("themes")).boards;
   const dir = mkdtempSync(join(tmpdir(), "featureboard-independent-"));
   const ctx = createContext(
     loadConfig({ FEATUREBOARD_DB: join(dir, "independent.db"), FEATUREBOARD_LOG_LEVEL: "silent" }),
@@ -89,8 +89,9 @@ export async function gradeThemes(): Promise<ThemeGrade> {
   try {
     for (const [index, board] of boards.entries()) {
       const { project } = createProject(ctx.db, {
-        slug: `board-${index}`,
-        name: `Board ${index}`,
+        slug: `acme-${index}`,
+        // A company's name, as a real project has: "Board" would take the word "board" out of every theme ("job boards").
+        name: `Acme ${index}`,
         plan: "growth",
       });
       for (const item of board.posts) {
@@ -136,9 +137,9 @@ export interface EffortGrade {
   wrongWay: number;
 }
 
-/** The sprint plan's reading of each request's size. */
-export async function gradeEffort(): Promise<EffortGrade> {
-  const { items } = await fixture<{ items: SizedCase[] }>("effort");
+/** The sprint plan's reading of each request's size; the independent set's by default. */
+export async function gradeEffort(given?: SizedCase[]): Promise<EffortGrade> {
+  const items = given ?? (await fixture<{ items: SizedCase[] }>("effort")).items;
   const kindOf = (item: SizedCase) =>
     effortOf({ title: item.title, description: item.description || null }).kind;
   const small = items.filter((item) => item.effort === "small");

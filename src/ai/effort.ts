@@ -76,10 +76,36 @@ export const OTHER_PRODUCTS: readonly string[] = [
   ...["UPS", "FedEx", "DHL", "USPS", "Amazon", "eBay", "Etsy"],
   ...["Google Classroom", "Canvas", "Moodle"],
   ...["Booking.com", "Expedia", "Airbnb"],
+  ...[
+    "Stripe",
+    "PayPal",
+    "Square",
+    "Apple Pay",
+    "Google Pay",
+    "Klarna",
+    "GoCardless",
+    "MYOB",
+    "Gusto",
+    "ADP",
+  ],
+  ...["LinkedIn", "Indeed", "Glassdoor", "Greenhouse", "Workday", "BambooHR", "Calendly", "Eventbrite"],
+  ...["OverDrive", "Libby", "YouTube", "Spotify", "Apple Podcasts", "Vimeo", "Facebook", "Google Analytics"],
+  ...["Monday.com", "ClickUp", "Basecamp", "Freshdesk", "ServiceNow", "NetSuite", "SAP", "Dynamics 365"],
 ];
 
 /** Product names that are also common words count only when written with their capital: "pinch and zoom". */
-const COMMON_WORDS = new Set(["zoom", "sage", "notion", "slack", "canvas", "teams", "make.com"]);
+const COMMON_WORDS = new Set([
+  "zoom",
+  "sage",
+  "notion",
+  "slack",
+  "canvas",
+  "teams",
+  "make.com",
+  "square",
+  "indeed",
+  "greenhouse",
+]);
 
 const escaped = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
 const PRODUCT_PATTERN = new RegExp(`\\b(${OTHER_PRODUCTS.map(escaped).join("|")})\\b`, "gi");
@@ -169,7 +195,13 @@ export const LARGER_BUILDS: readonly Sign[] = [
   ),
   sign(
     "sharing between people",
-    anywhere(phrases(/share\s+(\S+\s+){0,3}with\s+(my|our|a|another|other)\s+\w+|both\s+(\S+\s+){0,3}edit/)),
+    anywhere(
+      phrases(
+        /share\s+(\S+\s+){0,3}with\s+(my|our|a|another|other)\s+\w+|both\s+(\S+\s+){0,3}edit/,
+        // two people changing one thing together: "let two people edit the same rota at once"
+        /(two|several|multiple|many)\s+(people|users|staff|members|managers|editors)\s+(\S+\s+){0,2}?(edit|change|work\s+on|update)\s+(\S+\s+){0,4}?(at\s+once|at\s+the\s+same\s+time|simultaneously|together)/,
+      ),
+    ),
   ),
   sign(
     "text messages (SMS)",
@@ -202,7 +234,9 @@ export const LARGER_BUILDS: readonly Sign[] = [
     anywhere(
       phrases(
         /multi[\s-]?lingual|multi[\s-]?language|translat\w*|locali[sz]\w*|internationali[sz]\w*|i18n/,
-        /(spanish|french|german|italian|portuguese|dutch|japanese|chinese|arabic)\s+(version|translation|language)/,
+        /(spanish|french|german|italian|portuguese|dutch|polish|turkish|russian|greek|hebrew|hindi|japanese|chinese|mandarin|korean|thai|vietnamese|arabic|welsh)\s+(version|translation|language|support|interface|ui)/,
+        // a script written the other way: every screen's layout changes
+        /right[\s-]to[\s-]left|rtl/,
       ),
     ),
   ),
@@ -315,6 +349,53 @@ export const LARGER_BUILDS: readonly Sign[] = [
     ),
   ),
   sign("search inside documents", anywhere(phrases(/full[\s-]text\s+search|search\s+inside|ocr/))),
+  sign(
+    "reading documents into fields",
+    anywhere(
+      phrases(
+        // "Resume parsing", "parse CVs into candidate fields", "extract the totals from supplier PDFs"
+        /pars(e|es|ed|ing|er)\s*(\S+\s+){0,3}?(cvs?|resumes?|résumés?|pdfs?|invoices?|receipts?|documents?|emails?|scans?)|(cv|resume|résumé|pdf|invoice|receipt|document)s?\s+pars\w*/,
+        /extract\w*\s+(\S+\s+){0,4}?from\s+(\S+\s+){0,2}?(pdfs?|scans?|photos?|images?|documents?|emails?)/,
+      ),
+    ),
+  ),
+  sign(
+    "maps and location tracking",
+    anywhere(
+      phrases(
+        /gps|geofenc\w*|satellite|live\s+location|route\s+(optimi[sz]\w*|planning|planner)/,
+        /track\w*\s+(\S+\s+){0,2}?(location|whereabouts|vehicles?|drivers?|vans?|trucks?)\s+(live|on\s+a\s+map|in\s+real)/,
+        /(show|see|plot|view)\s+(\S+\s+){0,3}?on\s+a\s+map|map\s+view|heat\s*maps?/,
+      ),
+    ),
+  ),
+  sign(
+    "video",
+    anywhere(
+      phrases(
+        /video\s+(calls?|consultations?|visits?|appointments?|recording|streaming|conferenc\w*|lessons?|chat)/,
+        /live\s*-?\s*stream\w*|telehealth|telemedicine|webinars?/,
+      ),
+    ),
+  ),
+  sign(
+    "a change history",
+    anywhere(
+      phrases(
+        /version\s+history|versioning|previous\s+versions|change\s+(history|log)\s+(for|of|per|on)|audit\s+(trail|log)s?/,
+        /(see|show|track|log|record)\w*\s+who\s+changed|restore\s+(an\s+|a\s+)?(earlier|older|previous)\s+version/,
+      ),
+    ),
+  ),
+  sign(
+    "capacity by time slot",
+    anywhere(
+      phrases(
+        /timed[\s-]entry|capacity\s+(per|for\s+each|by)\s+(slot|session|hour|time|day)|(per|each)\s+(time\s+)?slot\s+capacity/,
+        /(limit|cap)\w*\s+(\S+\s+){0,3}?(per|each|every)\s+(time\s+)?(slot|session|hour|class|tour)/,
+      ),
+    ),
+  ),
 ];
 
 /**
@@ -407,7 +488,7 @@ export const NEW_CAPABILITIES: readonly Sign[] = [
     ),
     // A short title naming a tool: "Calving calendar", "Mileage log"; "Notes on calendar" names a place.
     inTitle(
-      /^(?!.*\b(on|in|to|of|for|at|from|with|the)\b)(\S+\s+){0,3}?(calendar|planner|tracker|tracking|checklist|availability|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list)s?$/i,
+      /^(?!.*\b(on|in|to|of|for|at|from|with|the)\b)(\S+\s+){0,3}?(calendar|planner|tracker|tracking|checklist|availability|register|ledger|log|scheme|programme|module|portal|marketplace|engine|builder|wait\s*list|waiting\s+list|management|system|automation|inventory|scheduling|ordering)s?$/i,
     ),
   ),
   sign(
@@ -476,6 +557,16 @@ export const SMALL_CHANGES: readonly Sign[] = [
     inTitle(/^(email|notify|alert|tell|warn|remind)\s+(me|us|the\s+\w+)\s+(when|if|before)\b/i),
   ),
   sign(
+    "a check on what is entered",
+    // "Warn when weight is left empty", "Don't allow a due date in the past": a validation message
+    inTitle(
+      phrases(
+        /(warn|stop|block|flag|prevent)\w*\s+(\S+\s+){0,3}?(when|if)\s+(\S+\s+){0,4}?(is|are)\s+(left\s+)?(empty|blank|missing|in\s+the\s+past|negative|zero)/,
+        /(required|mandatory)\s+fields?|make\s+(\S+\s+){0,3}?(required|mandatory)|validat\w*/,
+      ),
+    ),
+  ),
+  sign(
     "a default value",
     anywhere(
       phrases(
@@ -508,6 +599,13 @@ export const SMALL_CHANGES: readonly Sign[] = [
     "a column on an existing list or export",
     anywhere(phrases(/(add|show|include)\s+(a|an|the)\s+(\S+\s+){0,3}columns?/)),
     inTitle(phrases(/columns?/)),
+    // "Add VIN to vehicle search results", "Show the pet's age next to date of birth": one more value shown
+    inTitle(
+      phrases(
+        /(add|show|include|display)\s+(\S+\s+){1,4}?(to|in|on)\s+(the\s+)?(\S+\s+){0,2}?(search\s+results|results|list|table|export|printout|receipt|invoice)s?$/,
+        /(show|display)\s+(\S+\s+){1,4}?(next\s+to|beside|alongside|under|below)\s+(the\s+)?\S+/,
+      ),
+    ),
   ),
   sign("a keyboard shortcut", anywhere(/\b((keyboard\s+)?shortcuts?|hotkeys?|(ctrl|cmd)\+\w)/i)),
   sign(

@@ -485,7 +485,7 @@ async function themes(posts: SummaryPost[], count: number, not: NotThemes): Prom
     }),
   );
   return reported.slice(0, count).map(({ entry, titled }) => ({
-    name: entry.name,
+    name: phraseNaming(entry, titled, pool)?.name ?? entry.name,
     requests: titled.length,
     votes: titled.reduce((sum, post) => sum + posts[post]!.voteCount, 0),
   }));
@@ -496,6 +496,30 @@ interface PoolEntry {
   candidate: Candidate;
   name: string;
   keys: string[];
+}
+
+/** The share of a one-word theme's requests a phrase of that word must name to name the theme instead. */
+const PHRASE_NAMES_WORD = 0.6;
+
+/**
+ * The phrase most of a one-word theme's requests write it in, which names it better: "job boards" when
+ * "job" is asked as "post to job boards", "job board integration", "pick job boards per role"; "herd
+ * records" for "records". Null when no phrase holds PHRASE_NAMES_WORD of them (then the word is the theme).
+ */
+function phraseNaming(
+  word: PoolEntry,
+  titled: readonly number[],
+  pool: readonly PoolEntry[],
+): PoolEntry | null {
+  if (word.candidate.phrase || THEME_NAMES[word.candidate.id]) return null;
+  const enough = Math.max(2, Math.ceil(PHRASE_NAMES_WORD * titled.length));
+  let best: { entry: PoolEntry; shared: number } | null = null;
+  for (const entry of pool) {
+    if (!entry.candidate.phrase || !entry.candidate.id.split(" ").includes(word.candidate.id)) continue;
+    const shared = titled.filter((post) => entry.candidate.inTitles.has(post)).length;
+    if (shared >= enough && (best === null || shared > best.shared)) best = { entry, shared };
+  }
+  return best?.entry ?? null;
 }
 
 /** A picked theme and the requests whose title names it. */

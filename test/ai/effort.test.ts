@@ -84,6 +84,11 @@ describe("small changes a product manager recognises", () => {
     ["Quantity should allow decimals", null, "a field on an existing page"],
     ["Invoice footer", "It still shows the old address.", "a fix to something that exists"],
     ["Order email: add the delivery date", null, "a detail shown in an existing place"],
+    // The signs added with the development set (test/fixtures/dev-effort.json), in other words.
+    ["Flag when the mileage is left empty on a job", null, "a check on what is entered"],
+    ["Make the postcode mandatory on sign-up", null, "a check on what is entered"],
+    ["Add the booking reference to the search results", null, "a column on an existing list or export"],
+    ["Show the member's age next to their birthday", null, "a column on an existing list or export"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {
@@ -222,6 +227,21 @@ describe("larger builds a product manager recognises", () => {
     ["Job adverts", "Publish each vacancy on our website.", "a new tool of its own"],
     ["Intake", "New clients fill in a questionnaire before their first session.", "a new tool of its own"],
     ["Liability forms", "Every climber signs a waiver before their first visit.", "a new tool of its own"],
+    // The signs added with the development set (test/fixtures/dev-effort.json), in other words.
+    ["Hebrew support", null, "more than one language"],
+    ["Right-to-left layout for the booking form", null, "more than one language"],
+    [
+      "Rota editing",
+      "Let two managers edit the same rota at the same time without overwriting each other.",
+      "sharing between people",
+    ],
+    ["Post vacancies to LinkedIn", null, "a new integration with LinkedIn"],
+    ["Parse supplier invoices into line items", null, "reading documents into fields"],
+    ["See our vans on a map", null, "maps and location tracking"],
+    ["Video consultations", null, "video"],
+    ["Version history for lesson plans", null, "a change history"],
+    ["Timed-entry slots", "Cap visitors per slot at 40.", "capacity by time slot"],
+    ["Volunteer management", null, "a new tool of its own"],
   ];
   for (const [title, description, words] of cases) {
     test(title, () => {

@@ -72,4 +72,20 @@ describe("summary themes", () => {
     expect(themes).not.toContain("task");
     for (const theme of themes) expect(theme).not.toMatch(/^(don|dont|can|cant|i'd|id)$/);
   });
+
+  test("a word most of whose requests ask in one phrase is named by the phrase: 'job boards', not 'job'", async () => {
+    const key = freshKey("Hireloop");
+    const themes = await themesOf(key, [
+      ["Post to several job boards in one click", ""],
+      ["Pick which job boards each vacancy goes to", ""],
+      ["Job descriptions from a template", ""],
+      ["Interview scorecards", "Each interviewer rates the candidate on the same criteria."],
+      ["Scorecard reminders for interviewers", ""],
+      ["Offer letters with e-signature", ""],
+      ["Offer letter templates per country", ""],
+      ["Dark mode", ""],
+    ]);
+    expect(themes.some((theme) => /^job boards?$/.test(theme))).toBe(true);
+    expect(themes).not.toContain("job");
+  });
 });
