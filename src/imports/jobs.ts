@@ -5,7 +5,8 @@ import type { Logger } from "../log";
 import { describeError } from "../log";
 import { checkCsvImport, type CsvImportPlan } from "./csv-import";
 import type { ImportError } from "./schema";
-import { csvRowsOf, importCsvInSlices, recordImportJob } from "./service";
+import { csvRowsOf, IMPORT_SLICE_MS, importCsvInSlices, recordImportJob } from "./service";
+import { nextTurn } from "../turns";
 
 /** Errors an import job keeps to show (the count of skipped rows stays exact). */
 const KEPT_ERRORS = 100;
@@ -57,7 +58,7 @@ export class ImportJobs {
         "A CSV needs a header line and a line for each request under it; a board export is the file the Export button saves.",
       );
     }
-    const plan = checkCsvImport(rows);
+    const plan = await checkCsvImport(rows, nextTurn, IMPORT_SLICE_MS);
     const job: ImportJob = {
       id: Bun.randomUUIDv7(),
       projectId,

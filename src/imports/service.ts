@@ -4,6 +4,7 @@ import { bodyError, validationError } from "../http/errors";
 import { importBoardExport, isBoardExportDocument } from "./board-export";
 import { CsvError, csvText, parseCsv } from "./csv";
 import { checkCsvImport, type CsvImportPlan, importCsvSlice } from "./csv-import";
+import { nextTurn } from "../turns";
 import {
   CSV_COLUMN_LIST,
   type ImportError,
@@ -68,6 +69,12 @@ export interface SliceHooks {
   progress?: (done: number, imported: number, alreadyImported: number, errors: ImportError[]) => void;
 }
 
+/** The rows checked in steps (checkCsvImport), from a turn of its own: the body's parse and validation have just held the loop. */
+async function checkRows(rows: readonly Record<string, unknown>[]): Promise<CsvImportPlan> {
+  await nextTurn();
+  return checkCsvImport(rows, nextTurn, IMPORT_SLICE_MS);
+}
+
 /**
  * A CSV import in slices of IMPORT_SLICE_MS: checked whole first (nothing is written for a bad file),
  * then each slice's rows are written (a savepoint per row, so a bad row is reported and skipped) and
@@ -79,8 +86,9 @@ export async function importCsvInSlices(
   projectId: string,
   rows: readonly Record<string, unknown>[],
   hooks: SliceHooks = {},
-  plan: CsvImportPlan = checkCsvImport(rows),
+  checked?: CsvImportPlan,
 ): Promise<ImportResult> {
+  const plan = checked ?? (await checkRows(rows));
   const around = hooks.around ?? (<T>(write: () => T) => write());
   const errors: ImportError[] = [];
   let imported = 0;
@@ -91,7 +99,7 @@ export async function importCsvInSlices(
   const commits: Promise<void>[] = [];
   const failures: unknown[] = [];
   for (let offset = 0; offset < rows.length && failures.length === 0;) {
-    // Before each slice, the first included: the body's parse and validation have just held the loop.
+    // Before each slice, the first included: the check of the rows has just held the loop.
     await beforeNextSlice(db);
     await whenWritable(db);
     const until = performance.now() + IMPORT_SLICE_MS;
