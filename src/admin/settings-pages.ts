@@ -594,10 +594,6 @@ export function projectSettingsPage(
     chrome,
     "Settings",
     html`<h1>Settings of ${project.name}</h1>
-      <p>
-        <a href="${href(chrome, "/admin/tags")}">Tags</a>: make, rename, recolour and delete the project's
-        tags.
-      </p>
       <div class="columns">
         <div>
           <h2>Project</h2>
