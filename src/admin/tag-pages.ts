@@ -71,8 +71,7 @@ export function tagsPage(chrome: Chrome, view: { tags: Tag[]; requestCounts: Map
   return layout(
     chrome,
     "Tags",
-    html`<p><a href="${href(chrome, "/admin/settings")}">← Settings</a></p>
-      <h1>Tags</h1>
+    html`<h1>Tags</h1>
       <p class="muted">
         Every role tags requests on the request page; admins and owners make, rename, recolour and delete the
         tags here. A rename or a new colour shows wherever the tag is, on the board too.

@@ -5,7 +5,7 @@ import { createProject } from "../../src/projects/service";
 import { inviteMember } from "../../src/team/service";
 import { makePost } from "../support/board";
 import { describeInBrowser } from "../support/browser";
-import { memberInBrowser } from "../support/dashboard";
+import { memberInBrowser, openSettingsScreen } from "../support/dashboard";
 
 /**
  * The dashboard's header in Chromium: an owner's whole header (every screen, the project switcher, the
@@ -178,6 +178,27 @@ describeInBrowser("the dashboard's navigation in Chromium", (served) => {
 
     await nav.getByRole("link", { name: "Public board" }).click();
     await page.waitForURL(`${base()}/b/acme`);
+    await page.context().close();
+  }, 60_000);
+
+  test("no set-up screen carries a link of its own back to Settings: the header and the tab row are the way", async () => {
+    const page = await memberInBrowser(served().browser, app(), base(), {
+      email: "back-links-owner@example.com",
+      role: "owner",
+    });
+    await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    await openSettingsScreen(page, "General");
+    const tabs = await page.getByRole("navigation", { name: "Settings" }).getByRole("link").allInnerTexts();
+    for (const tab of tabs) {
+      await openSettingsScreen(page, tab);
+      await page.getByRole("navigation", { name: "Settings" }).locator('[aria-current="page"]').waitFor();
+      // The Tags screen had a "← Settings" link above its heading, from before the tab row, which led to
+      // General, its neighbour, not to where it sits.
+      const ownLinks = await page
+        .locator('main a[href^="/admin/settings"]:not(nav a)')
+        .evaluateAll((links) => links.map((link) => link.textContent?.trim()));
+      expect(ownLinks, tab).toEqual([]);
+    }
     await page.context().close();
   }, 60_000);
 
