@@ -62,6 +62,24 @@ export function membersPage(
     chrome,
     "Members",
     html`<h1>Members of ${chrome.projectName}</h1>
+      ${
+        // The fresh link goes under the heading, as a new key and a webhook's secret do: under the tables,
+        // by the form, it was out of view when the answer opened at the top with a few members or invites.
+        view.inviteUrl
+          ? html`<p class="notice" role="status">
+              ${view.emailed ? "The invite was emailed. " : ""}Their one-time link (valid 24 hours, shown
+              once):
+              <code class="secret">${view.inviteUrl}</code>
+              ${
+                view.replacedFor
+                  ? html`<span data-replaced
+                      >It replaces the earlier invite of ${view.replacedFor}: that link no longer works.</span
+                    >`
+                  : ""
+              }
+            </p>`
+          : ""
+      }
       ${dataTable(["Name", "Email", "Role", { label: "Actions", hidden: true }], rows)}
       ${
         view.invites.length === 0
@@ -98,22 +116,6 @@ export function membersPage(
               )}`
       }
       <h2>Invite someone</h2>
-      ${
-        view.inviteUrl
-          ? html`<p class="notice" role="status">
-              ${view.emailed ? "The invite was emailed. " : ""}Their one-time link (valid 24 hours, shown
-              once):
-              <code class="secret">${view.inviteUrl}</code>
-              ${
-                view.replacedFor
-                  ? html`<span data-replaced
-                      >It replaces the earlier invite of ${view.replacedFor}: that link no longer works.</span
-                    >`
-                  : ""
-              }
-            </p>`
-          : ""
-      }
       <form method="post" action="/admin/members/invite">
         ${formFields(chrome)}
         <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required />

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { expect, test } from "bun:test";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { createProject } from "../../src/projects/service";
 import { inviteMember } from "../../src/team/service";
 import { makePost } from "../support/board";
@@ -238,3 +238,84 @@ describeInBrowser("the dashboard's navigation in Chromium", (served) => {
     await member.context().close();
   }, 60_000);
 });
+
+/**
+ * The set-up forms on a phone: each answers on its own tab, with Settings marked in the header, and what it
+ * did (a notice, a link or a key shown once, the import's progress) in view without scrolling. Webhooks may
+ * point at this machine here, so an endpoint can be added without reaching the internet.
+ */
+describeInBrowser(
+  "the set-up screens' forms on a phone",
+  (served) => {
+    test("each set-up form answers on its own tab, Settings still marked, with what it did in view", async () => {
+      const app = served().t;
+      // A team of a few: the Members screen lists them and their open invites above its form.
+      for (const email of ["ana@example.com", "ben@example.com", "cai@example.com", "dee@example.com"]) {
+        inviteMember(app.ctx.db, { email, role: "member", projectSlug: "acme" });
+      }
+      const page = await memberInBrowser(served().browser, app, served().server.url, {
+        email: "phone-owner@example.com",
+        role: "owner",
+        context: { viewport: { width: 390, height: 844 } },
+      });
+      await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+      /** The answer is the tab's screen, marked, and what the form did shows without scrolling. */
+      const answeredOn = async (tab: string, confirmation: Locator) => {
+        await confirmation.waitFor();
+        const tabs = page.getByRole("navigation", { name: "Settings" });
+        expect(await tabs.getByRole("link", { name: tab, exact: true }).getAttribute("aria-current")).toBe(
+          "page",
+        );
+        expect(
+          await page
+            .getByRole("navigation", { name: "Dashboard" })
+            .getByRole("link", { name: "Settings" })
+            .getAttribute("aria-current"),
+        ).not.toBeNull();
+        const inView = await confirmation.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        });
+        expect(inView, tab).toBe(true);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      };
+
+      await openSettingsScreen(page, "General");
+      await page.getByLabel(/^Name/).fill("Acme Inc");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await answeredOn("General", page.getByRole("status").filter({ hasText: "Changes saved." }));
+
+      await openSettingsScreen(page, "Tags");
+      await page.getByLabel("Label", { exact: true }).fill("Phones");
+      await page.getByRole("button", { name: "Create tag" }).click();
+      await answeredOn("Tags", page.getByRole("status").filter({ hasText: "Tag created." }));
+
+      await openSettingsScreen(page, "Members");
+      await page.getByLabel("Email", { exact: true }).fill("new-hire@example.com");
+      await page.getByRole("button", { name: "Invite", exact: true }).click();
+      // The one-time link was under the tables and the form, below a phone's screen.
+      await answeredOn("Members", page.getByRole("status").filter({ hasText: "Their one-time link" }));
+
+      await openSettingsScreen(page, "API keys");
+      await page.getByRole("button", { name: "Create key" }).click();
+      await answeredOn("API keys", page.getByRole("status").filter({ has: page.locator("[data-key]") }));
+
+      await openSettingsScreen(page, "Webhooks");
+      await page.getByLabel(/^URL/).fill("http://127.0.0.1:9/phone");
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await answeredOn("Webhooks", page.getByRole("status").filter({ has: page.locator("[data-secret]") }));
+
+      await openSettingsScreen(page, "Import");
+      await page.getByLabel(/^A CSV file/).setInputFiles({
+        name: "requests.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from("title,votes\nDark mode,3\nExport to CSV,1\n"),
+      });
+      await page.getByRole("button", { name: "Import", exact: true }).click();
+      await answeredOn("Import", page.locator('[data-import][data-state="finished"]'));
+      expect(await page.locator("[data-import-status]").textContent()).toContain("2 imported");
+      await page.context().close();
+    }, 60_000);
+  },
+  { FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" },
+);
