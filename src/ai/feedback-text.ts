@@ -64,6 +64,8 @@ const ASKING_WORDS =
 
 /** Slack and chat addressing before the message: "@channel", "#billing", "@ana heads up from CS:". */
 const MENTIONS = /^\s*(?:[@#][a-z][\w.-]*[\s,:;–—-]*)+/i;
+/** A handle right after the greeting ("hey @maria.k can you…"): its dots are no sentence's end. */
+const GREETED_MENTION = /^(\s*(?:hi|hiya|hello|hey|yo|lol|ok|okay|fyi|ping|cc)\b[\s,]*)@\w[\w.-]*\w[\s,:]*/i;
 const HEADS_UP = /^\s*(?:fyi|heads[\s-]?up|psa)\b(?:\s+(?:from|via)\s+[^:\n]{1,40})?\s*[:,–—-]+\s*/i;
 
 const GREETING_WORD =
@@ -126,7 +128,7 @@ function withoutSignOff(text: string): string {
 /** The request in a paste: its text without mentions, greeting and sign-off, trimmed. */
 export function cleanFeedback(text: string): string {
   let cleaned = plainTextOf(text).trim();
-  cleaned = cleaned.replace(MENTIONS, "").replace(HEADS_UP, "");
+  cleaned = cleaned.replace(MENTIONS, "").replace(HEADS_UP, "").replace(GREETED_MENTION, "$1");
   cleaned = withoutGreeting(cleaned).replace(MENTIONS, "").replace(HEADS_UP, "");
   return withoutSignOff(cleaned).trim();
 }
@@ -200,7 +202,7 @@ const REQUEST_CUE =
  * well", and a letter's closing courtesies: "Feel free to reach out", "Let me know if you need more").
  */
 const PLEASANTRY =
-  /^(i\s+)?hope\s+(you|this|all|everyone)|^(how\s+are\s+you|thanks?\s+(you\s+)?(so\s+much\s+)?for|thank\s+you|i(['’]m|\s+am)\s+writing|just\s+(a\s+)?(quick\s+)?(note|question)|quick\s+question|long\s+time\s+(user|customer)|first\s+of\s+all|((i|we)(['’]ve|\s+have)\s+)?been\s+using|(i|we)\s+(really\s+|absolutely\s+)?(love|like|enjoy)\b|love\s+(how|that|the|your|it|this|using)|big\s+fan|great\s+(app|product|tool|work|job|software)|keep\s+up|you\s+(guys\s+)?(rock|are\s+(great|awesome|amazing))|(please\s+)?(feel\s+free|reach\s+out|let\s+(me|us)\s+know\b|(do\s+not|don['’]?t)\s+hesitate)|looking\s+forward\s+to\s+(hearing|your)|any\s+(help|updates?|news)\s+(is|are|would\s+be)\s+(much\s+|greatly\s+)?appreciated)/i;
+  /^(i\s+)?hope\s+(you|this|all|everyone)|^(how\s+are\s+you|thanks?\s+(you\s+)?(so\s+much\s+)?for|thank\s+you|i(['’]m|\s+am)\s+writing|just\s+(a\s+)?(quick\s+)?(note|question)|quick\s+question|long\s+time\s+(user|customer)|first\s+of\s+all|((i|we)(['’]ve|\s+have)\s+)?been\s+using|(i|we)\s+(really\s+|absolutely\s+)?(love|like|enjoy)\b|love\s+(how|that|the|your|it|this|using)|big\s+fan|great\s+(app|product|tool|work|job|software)|keep\s+up|you\s+(guys\s+)?(rock|are\s+(great|awesome|amazing))|((please|kindly|do)\s+)?(feel\s+free|reach\s+out|let\s+(me|us)\s+know\b|revert\b|(do\s+not|don['’]?t)\s+hesitate)|looking\s+forward\s+to\s+(hearing|your)|any\s+(help|updates?|news)\s+(is|are|would\s+be)\s+(much\s+|greatly\s+)?appreciated)/i;
 
 // ---- how much a sentence asks, and how much it only sets the scene (docs/ai.md, "Titles of pasted feedback") ----
 
@@ -403,13 +405,13 @@ function requestPart(sentence: string): string {
 // ---- the part that asks without its framing: lead-ins, labels, who asks (docs/ai.md, "Titles of pasted feedback") ----
 
 /** What may follow a verb of wanting before the doing: "want to", "would love to be able to", "need that the …". */
-const TO_BE_ABLE = String.raw`(\s+to|\s+that(?=\s+(the|a|an|our|my|we|you|they|it|all|every|each)\b))?(\s+be\s+able\s+to)?`;
+const TO_BE_ABLE = String.raw`(\s+to|\s+that(?=\s+((the|a|an|our|my|we|you|they|it|all|every|each)\b|\S+\s+(can|could|should|will|would|must|may)\b)))?(\s+be\s+able\s+to)?`;
 /**
  * What who wants it says ("wants", "would love", "asked for", "is requesting"), one list for the lead-in that
  * goes ("She wants to…") and the party before it ("Our dispatchers would like to…"); "wants to know" is
  * wondering (WONDERED).
  */
-const WANTING = String.raw`(?:(?:wants?|wanted)(?!\s+to\s+know\b)|(?:would|['’]d)\s+(?:really\s+)?(?:like|love)(?:\s+(?:it\s+)?if(?:\s+(?:they|we|you|i)\s+(?:could|can))?)?|asks?\s+for|asked\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests)`;
+const WANTING = String.raw`(?:(?:wants?|wanted)(?!\s+to\s+know\b)|(?:would|['’]d)\s+(?:really\s+)?(?:like|love)(?:\s+(?:it\s+)?if(?:\s+(?:they|we|you|i)\s+(?:could|can))?)?|asks?\s+for|asked\s+for|(?:is|are)\s+(?:asking|requesting)(?:\s+for)?|requested|requests|asks?(?=\s+to\s)|asked(?=\s+to\s))`;
 /**
  * A note that says who wants what without saying who ("Wants visitors to sign in by QR code", "- asked for a
  * duplicate warning", "need a second reviewer step"): in call notes and lists that is the ask written down,
@@ -419,7 +421,7 @@ const NOTED_ASK = new RegExp(String.raw`^(?:also\s+)?(?:${WANTING}|needs?\b|woul
 const NOTED_ASK_ADDS = 1;
 /** Said to come first ("(main one, we had 3 disputes)", "— by far the #1 ask"): the list's other items come after. */
 const RANKED_FIRST =
-  /\b(?:main|#1|number\s+one|top|biggest|first)\s+(?:one|ask|request|need|priority|thing|wish)\b|\bmost\s+important\b/i;
+  /\b(?:main|#1|number\s+one|top|biggest|first|big)\s+(?:one|ask|request|need|priority|thing|wish|pain|gap|problem|issue|blocker)\b|\bmost\s+important\b/i;
 const RANKED_FIRST_ADDS = 1;
 /** A wish closed by "please" ("Automatic late fees with a grace period setting please."): asked outright. */
 const PLEASE_LAST = /\b(?:please|pls|plz)\s*[.!?🙏]*$/iu;
@@ -434,7 +436,7 @@ const LEAD_IN = new RegExp(
     // that a request follows, and how welcome it would be: "A suggestion", "It would be really great if you could"
     String.raw`a\s+suggestion`,
     String.raw`(it\s+)?would\s+be\s+(a\s+)?(\d+(\/\d+)?|five)(\s*(stars?|\/\s*\d+))?\s+with`,
-    String.raw`(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|to(\s+have)?|that|(?=(the|a|an|our|my|your)\s))(\s+(you|we|i)\s+(could|can))?`,
+    String.raw`(it\s+)?would\s+(be\s+)?(really\s+|so\s+|very\s+|a\s+)*(great|nice|awesome|helpful|good|useful|cool|handy|ideal|lovely|amazing|better|(huge\s+|big\s+|great\s+|real\s+)?help)(\s+(us|me|a\s+lot|enormously))?\s+(if|when|to(\s+have)?|that|(?=(the|a|an|our|my|your)\s))(\s+(you|we|i)\s+(could|can))?`,
     "also",
     // whether it can be done: "Would it be possible to", "We were wondering if you could", "Is there a way to"
     String.raw`((would|will|is)\s+)?(it\s+)?(be\s+)?pos+ible(\s+for\s+\S+(\s+\S+){0,2}?)?\s+to`,
@@ -444,7 +446,7 @@ const LEAD_IN = new RegExp(
     String.raw`make\s+(it\s+)?pos+ible\s+to`,
     // how much it matters, in non-native English: "For us is very important the possibility to"
     String.raw`(for\s+(us|me)\s+)?(it\s+)?(is|are)\s+(very\s+|really\s+|so\s+)?(important|necessary|essential|urgent)(\s+for\s+(us|me))?(\s+(that|to))?`,
-    String.raw`(the\s+)?possibilit(y|ies)\s+(to|of|for)`,
+    String.raw`(the\s+)?possibilit(y|ies)\s+(to|of|for|that)`,
     String.raw`(i|we)\s+(was|were|am|are|['’]m|['’]re)\s+(hoping|wondering)(\s+(that|if|whether))?${YOU_COULD}`,
     String.raw`(is\s+there\s+)?(a|any)\s+way\s+to`,
     String.raw`(there\s+is\s+|there['’]?s\s+)?no\s+way\s+to`,
@@ -469,7 +471,7 @@ const LEAD_IN = new RegExp(
     String.raw`let\s+(us|me)`,
     // who wants it: "We'd love to be able to", "I need to", "The customers want", "for the app to"
     String.raw`(${WE_WOULD}|would)\s+(also\s+|really\s+|just\s+)*(love|like)${TO_BE_ABLE}`,
-    String.raw`(i|we)\s+(also\s+)?(really\s+)?(wish|need|want|miss)${TO_BE_ABLE}`,
+    String.raw`(i|we)\s+((also|really|would|will|do|still)\s+)*(wish|need|want|miss)${TO_BE_ABLE}`,
     String.raw`((i|we)\s+)?(really\s+)?wish\s+(it|you|there|the\s+app)\s+(had|has|was|were|did)(\s+(a|an|some))?`,
     String.raw`((she|he|they|people|everyone|((the|a|one)\s+)?(customer|client|user|member|buyer|prospect)s?)\s+)?(also\s+)?(${WANTING}|needs?)${TO_BE_ABLE}`,
     String.raw`(they|she|he)['’](re|s)\s+(also\s+)?(asking|requesting)(\s+\(\w+\))?(\s+(for|about|whether|if))?`,
@@ -482,6 +484,17 @@ const LEAD_IN = new RegExp(
     String.raw`(do|does)\s+(you|u|your\s+(app|system|software|product))(\s+(guys|all|folks))?\s+(do|have|offer|support|provide)`,
     String.raw`(does\s+)?(anyone|anybody)\s+know\s+(if|whether)`,
     String.raw`(does|do|can|could|will|would)\s+(the|your|this|our)\s+(\S+\s+){0,2}?(let|allow)\s+(you|us|me|users?|people|anyone)(\s+to)?`,
+    // asking a colleague to file it: "can you log this:", "could someone raise a ticket for"
+    String.raw`(can|could|would)\s+(you|someone|somebody|one\s+of\s+you)\s+(pls\s+|please\s+)?(log|file|add|track|note|raise|open|capture)\s+(this|these|it|a\s+(ticket|request|card|story))(\s+for\s+\S+)?\s*[:—–-]?`,
+    // in the English of other places: "Kindly do the needful and provide option to", "We are having
+    // requirement of", "we are begging you to", "I permit myself to write you because", "pwede to"
+    String.raw`(do\s+the\s+needful|(please\s+)?revert)(\s+and)?`,
+    String.raw`provide\s+(an?\s+|the\s+)?(option|facility|provision|feature|possibility)\s+(to|for|of)`,
+    String.raw`(we|i)\s+(are|am|['’]re|['’]m)\s+(having|facing)\s+(a\s+|the\s+)?(requirement|need)\s+(of|for|to)`,
+    String.raw`(we|i)\s+(are|am|['’]re|['’]m)\s+(begging|urging|requesting|asking)(\s+you)?(\s+(to|for))?`,
+    String.raw`(i\s+permit\s+myself\s+to|i\s+(am|['’]m)|i)\s+writ(e|ing)\s+(to\s+)?you\s+(because|since|as|to\s+(ask|request|say))`,
+    // what the product will not let them do: "the system won't let me move…"
+    String.raw`(the\s+)?(system|app|software|platform|site|website|tool|page|it)\s+(won['’]?t|doesn['’]?t|does\s+not|will\s+not|wouldn['’]?t)\s+let\s+(me|us)`,
     // who cannot do it, in a call's summary: "Caller unable to book two dogs in one slot"
     String.raw`(the\s+)?(caller|customer|client|user|member|patient|guest|visitor)s?\s+((is|are|was|were)\s+)?(?=(unable|not\s+able)\s+to\b)`,
     // when it comes: "Any plans for voice notes", "Where's the download stats by country"
@@ -1055,7 +1068,7 @@ function withAntecedent(title: string, before: readonly string[]): string {
  * TITLE_MOST_CHARS.
  */
 export function titleOf(cleaned: string): string {
-  const sentences = sentencesOf(cleaned);
+  const sentences = sentencesOf(cleaned.replace(MENTION_ANYWHERE, "$1").replace(PICTOGRAPH_BREAK, "$1\n"));
   const candidates = candidatesOf(sentences);
   if (SUBJECT_LINE.test(cleaned) && candidates[0]?.namesSomething) candidates[0].score += SUBJECT_LINE_ADDS;
   const at = situationPointedAt(candidates, chosenAt(candidates), sentences);
@@ -1069,6 +1082,14 @@ export function titleOf(cleaned: string): string {
     (chosen && withAntecedent(chosen, before)) || cleaned.slice(0, TITLE_MOST_CHARS).trim() || "Feedback";
   return title[0]!.toUpperCase() + title.slice(1);
 }
+
+/**
+ * An @handle anywhere in a chat message ("hey @maria.k can you log this", "… at pickup 🐶 @pm-team"): who
+ * is told, never the ask. Not "I can't @mention someone" or "@tag a colleague": features, written with an @.
+ */
+const MENTION_ANYWHERE = /(^|[\s(])@(?!(?:mention|tag)(?:s|ed|ing)?\b)\w[\w.-]*\w/giu;
+/** An emoji between words ("… on the booking page 🌊 honestly not the craziest ask") ends what it follows. */
+const PICTOGRAPH_BREAK = /((?:\p{Extended_Pictographic}|\uFE0F|\u200D)+)[ \t]+(?=\p{L})/gu;
 
 /**
  * A ticket's or an issue's subject: a first line of a few words with no full stop, a blank line under it, then

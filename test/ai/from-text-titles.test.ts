@@ -8,11 +8,11 @@ import { createAiTestApp } from "./support";
  * that says who writes. The fixture's held-out half was never looked at while the rules were written; its
  * accuracy and the tuning half's are held at what they reached, less a margin of about three items.
  */
-// Lowered from 0.85 when the fifth set came, and from 0.83 when the sixth did (120 items in 18 domains no
-// rule was written for; its held-out half scored 33 of 60 before the rules of that session): each set is
-// fresher text than the sets before it.
-const HELD_OUT_AT_LEAST = 0.77; // reached 0.789 (209 of 265)
-const TUNING_AT_LEAST = 0.94; // reached 0.959 (258 of 269)
+// Lowered from 0.85 when the fifth set came, from 0.83 when the sixth did (120 items in 18 domains no rule
+// was written for; its held-out half scored 33 of 60 before the rules of that session) and from 0.77 when
+// the seventh did (100 items: other Englishes, one-liners, threads, Slack): each set is fresher text.
+const HELD_OUT_AT_LEAST = 0.75; // reached 0.772 (244 of 316)
+const TUNING_AT_LEAST = 0.88; // reached 0.906 (288 of 318)
 
 describe("from-text titles of feedback it never saw", () => {
   test("the fixture's held-out and tuning halves keep their accuracy", async () => {
@@ -79,6 +79,47 @@ describe("notes, transcripts and tickets: the ask where it is written down", () 
     expect(localTitle("The member invoices are fine but there's no way to send them to QuickBooks.")).toBe(
       "Send the member invoices to QuickBooks",
     );
+  });
+});
+
+describe("Slack, other Englishes and the frames of support mail", () => {
+  test("an @handle is who is told, an emoji ends what it follows; '@mention' the feature stays", () => {
+    expect(
+      localTitle("hey @sam.t can you log this: Northside Gym wants towel rental at the front desk"),
+    ).toBe("Towel rental at the front desk");
+    expect(localTitle("the ops folks want a printable load plan per truck 🚚 not urgent tbh")).toBe(
+      "A printable load plan per truck",
+    );
+    expect(localTitle("I can't @mention a colleague in a job note")).toContain("@mention");
+  });
+
+  test("frames of English as written elsewhere go", () => {
+    expect(localTitle("Kindly do the needful and provide option to export the stock ledger in Excel.")).toBe(
+      "Export the stock ledger in Excel",
+    );
+    expect(localTitle("We are begging you to add the option to print labels for each crate.")).toBe(
+      "Add the option to print labels for each crate",
+    );
+    expect(localTitle("we would need that guests can cancel their own booking until 24 hours before.")).toBe(
+      "Let guests cancel their own booking until 24 hours before",
+    );
+    expect(localTitle("It would be nice when members can pause their subscription for the summer.")).toBe(
+      "Let members pause their subscription for the summer",
+    );
+  });
+
+  test("what the product will not let them do is what they ask to do", () => {
+    expect(localTitle("BUG: the system won't let me move a booking to another room.")).toBe(
+      "Move a booking to another room",
+    );
+  });
+
+  test("'Do let us know the timeline' is a courtesy, not the ask", () => {
+    expect(
+      localTitle(
+        "We are having requirement of sending invoice reminders automatically. Do let us know the timeline for same.",
+      ),
+    ).toBe("Sending invoice reminders automatically");
   });
 });
 

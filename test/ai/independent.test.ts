@@ -10,7 +10,7 @@ describe("the local AI on an independent set", () => {
   test("titles of pasted feedback", async () => {
     const titles = await gradeTitles();
     expect(titles.total).toBe(100);
-    expect(titles.right).toBeGreaterThanOrEqual(73); // reached 76
+    expect(titles.right).toBeGreaterThanOrEqual(75); // reached 78
   });
 
   test("summary themes name what was asked, not the audience", async () => {
