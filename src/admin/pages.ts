@@ -201,6 +201,30 @@ export function plainPage(title: string, body: Html): Html {
 }
 
 /**
+ * The screen a section's pages belong to, as the header and the Settings tabs call it (the General tab's
+ * own title is "Settings"): an error page's title names it, so a refused form on the Tags tab reads
+ * "Error · Tags" in the browser's tab and history, not a bare "Error" found on every screen.
+ */
+const SCREEN_NAMES: Record<Section, string | null> = {
+  inbox: "Inbox",
+  requests: "Requests",
+  roadmap: "Roadmap",
+  releases: "Changelog",
+  activity: "Activity",
+  analytics: "Analytics",
+  ai: "AI",
+  webhooks: "Webhooks",
+  import: "Import",
+  settings: "Settings",
+  tags: "Tags",
+  integrations: "Integrations",
+  members: "Members",
+  keys: "API keys",
+  account: "Your account",
+  none: null,
+};
+
+/**
  * `back`: the page a refused form was on (dashboard.js goes back in history, keeping what was typed).
  * `reopen`: a page to open afresh instead (a form already sent: its page shown again takes a new change).
  */
@@ -220,7 +244,9 @@ export function errorPage(
     <p class="error" role="alert">${message}</p>
     <p>${hint}</p>
     <p>${link}</p>`;
-  return chrome ? layout(chrome, "Error", body) : plainPage("Error", body);
+  if (!chrome) return plainPage("Error", body);
+  const screen = SCREEN_NAMES[chrome.section];
+  return layout(chrome, screen === null ? "Error" : `Error · ${screen}`, body);
 }
 
 export function signInPage(view: {

@@ -241,8 +241,9 @@ describeInBrowser("the dashboard's navigation in Chromium", (served) => {
 
 /**
  * The set-up forms on a phone: each answers on its own tab, with Settings marked in the header, and what it
- * did (a notice, a link or a key shown once, the import's progress) in view without scrolling. Webhooks may
- * point at this machine here, so an endpoint can be added without reaching the internet.
+ * did (a notice, a link or a key shown once, the import's progress) in view without scrolling; a refused one
+ * says why there, under a title naming the screen. Webhooks may point at this machine here, so an endpoint
+ * can be added without reaching the internet.
  */
 describeInBrowser(
   "the set-up screens' forms on a phone",
@@ -314,6 +315,49 @@ describeInBrowser(
       await page.getByRole("button", { name: "Import", exact: true }).click();
       await answeredOn("Import", page.locator('[data-import][data-state="finished"]'));
       expect(await page.locator("[data-import-status]").textContent()).toContain("2 imported");
+      await page.context().close();
+    }, 60_000);
+
+    test("a refused set-up form says why on its own tab, and the page's title names the screen", async () => {
+      const page = await memberInBrowser(served().browser, served().t, served().server.url, {
+        email: "refused-owner@example.com",
+        role: "owner",
+        context: { viewport: { width: 390, height: 844 } },
+      });
+      await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+      /** The refusal's page: the reason, the tab still marked, and a title that says where (not "Error"). */
+      const refusedOn = async (tab: string, reason: string) => {
+        expect(await page.getByRole("alert").textContent()).toBe(reason);
+        const tabs = page.getByRole("navigation", { name: "Settings" });
+        expect(await tabs.getByRole("link", { name: tab, exact: true }).getAttribute("aria-current")).toBe(
+          "page",
+        );
+        expect(await page.title()).toBe(`Error · ${tab === "General" ? "Settings" : tab} · featureboard`);
+      };
+
+      await openSettingsScreen(page, "General");
+      await page.getByLabel(/^Name/).fill("   ");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await refusedOn("General", "Invalid 'name': must be 1 to 100 characters");
+
+      await openSettingsScreen(page, "Tags");
+      await page.getByLabel("Label", { exact: true }).fill("   ");
+      await page.getByRole("button", { name: "Create tag" }).click();
+      await refusedOn("Tags", "Invalid 'label': must not be blank");
+
+      await openSettingsScreen(page, "Webhooks");
+      await page.getByLabel(/^URL/).fill("not a url");
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await refusedOn("Webhooks", "Invalid 'url': URL must be an absolute URL");
+
+      await openSettingsScreen(page, "Import");
+      await page.getByLabel(/^A CSV file/).setInputFiles({
+        name: "header-only.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from("title,description\n"),
+      });
+      await page.getByRole("button", { name: "Import", exact: true }).click();
+      await refusedOn("Import", "No rows found in the file");
       await page.context().close();
     }, 60_000);
   },
