@@ -117,15 +117,27 @@ function inSettings(chrome: Chrome): boolean {
   return SETTINGS_SCREENS.some((screen) => screen.section === chrome.section);
 }
 
-/** Above the content of a set-up screen: every set-up screen the member may open, this one marked. */
-function settingsNav(chrome: Chrome): Html {
+/**
+ * Above the content of a set-up screen: every set-up screen the member may open, this one marked. On a page
+ * inside a screen (`inside`: one webhook endpoint's), its tab is marked as the section the page is in
+ * (`aria-current="true"`), as Settings is in the header, not as the page itself: its tab leads elsewhere,
+ * to the screen's list.
+ */
+function settingsNav(chrome: Chrome, inside: boolean): Html {
   return html`<nav aria-label="Settings" class="subnav">
-    ${settingsScreens(chrome).map((screen) => navLink(chrome, screen.section, screen.path, screen.label))}
+    ${settingsScreens(chrome).map((screen) =>
+      inside && screen.section === chrome.section
+        ? html`<a href="${href(chrome, screen.path)}" aria-current="true">${screen.label}</a>`
+        : navLink(chrome, screen.section, screen.path, screen.label),
+    )}
   </nav>`;
 }
 
-/** A signed-in page: navigation with counts, the project switcher, the member and sign-out. */
-export function layout(chrome: Chrome, title: string, body: Html): Html {
+/**
+ * A signed-in page: navigation with counts, the project switcher, the member and sign-out. `inside`: the
+ * page is one of a set-up screen's own pages, not the screen (settingsNav).
+ */
+export function layout(chrome: Chrome, title: string, body: Html, inside = false): Html {
   const managing = chrome.role !== "member";
   // Settings is the page itself on General, and the section the page is in on the other set-up screens.
   const settingsCurrent =
@@ -191,7 +203,7 @@ export function layout(chrome: Chrome, title: string, body: Html): Html {
       <input type="hidden" name="csrf" value="${chrome.csrfToken}" /><button type="submit">Sign out</button>
     </form>`;
   const notice = chrome.notice ? html`<p class="notice" role="status">${chrome.notice}</p>` : "";
-  const subnav = managing && inSettings(chrome) ? settingsNav(chrome) : "";
+  const subnav = managing && inSettings(chrome) ? settingsNav(chrome, inside) : "";
   return document(title, header, html`${subnav}${notice}${body}`, true);
 }
 

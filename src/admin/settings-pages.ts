@@ -412,6 +412,8 @@ export function webhookPage(
           </form>
         </aside>
       </div>`,
+    // One endpoint's page, inside the Webhooks screen: its tab leads back to the list.
+    true,
   );
 }
 

@@ -361,6 +361,28 @@ describeInBrowser(
       await refusedOn("Import", "No rows found in the file");
       await page.context().close();
     }, 60_000);
+
+    test("an endpoint's page marks the Webhooks tab as the section it is in, not as the page, and it leads back to the list", async () => {
+      const page = await memberInBrowser(served().browser, served().t, served().server.url, {
+        email: "endpoint-admin@example.com",
+        role: "admin",
+        context: { viewport: { width: 390, height: 844 } },
+      });
+      await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+      await openSettingsScreen(page, "Webhooks");
+      await page.getByLabel(/^URL/).fill("http://127.0.0.1:9/endpoint-page");
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await page.getByRole("link", { name: "Open the endpoint" }).click();
+      await page.getByRole("heading", { level: 1, name: "http://127.0.0.1:9/endpoint-page" }).waitFor();
+      const tab = page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Webhooks" });
+      // "page" told a screen reader the tab was this page, so following it would go nowhere.
+      expect(await tab.getAttribute("aria-current")).toBe("true");
+      expect(await tab.evaluate((link) => getComputedStyle(link).fontWeight)).toBe("600");
+      await tab.click();
+      await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
+      expect(await tab.getAttribute("aria-current")).toBe("page");
+      await page.context().close();
+    }, 60_000);
   },
   { FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true" },
 );
