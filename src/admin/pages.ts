@@ -57,6 +57,32 @@ export function href(chrome: Pick<Chrome, "projectSlug">, path: string, query: R
   return `${path}?${params.toString()}`;
 }
 
+/**
+ * The screen each section's pages belong to, with the least role that opens it (the routes' requireRole):
+ * where the project switcher lands in the chosen project. A page about one record (a request, a webhook
+ * endpoint, an import job, a release) lands on its screen's list, the record being the old project's.
+ * The switch route (routes.ts, `switchProject`) opens only a path of this table, so its `to` cannot send
+ * anyone elsewhere (docs/dashboard.md, "Navigation").
+ */
+export const SCREEN_HOMES: Record<Section, { path: string; least: TeamRole } | null> = {
+  inbox: { path: "/admin", least: "member" },
+  requests: { path: "/admin/requests", least: "member" },
+  roadmap: { path: "/admin/roadmap", least: "member" },
+  releases: { path: "/admin/releases", least: "admin" },
+  activity: { path: "/admin/activity", least: "member" },
+  analytics: { path: "/admin/analytics", least: "member" },
+  ai: { path: "/admin/ai", least: "admin" },
+  webhooks: { path: "/admin/webhooks", least: "admin" },
+  import: { path: "/admin/import", least: "admin" },
+  settings: { path: "/admin/settings", least: "admin" },
+  tags: { path: "/admin/tags", least: "admin" },
+  integrations: { path: "/admin/integrations", least: "admin" },
+  members: { path: "/admin/members", least: "owner" },
+  keys: { path: "/admin/keys", least: "owner" },
+  account: { path: "/admin/account", least: "member" },
+  none: null,
+};
+
 /** The hidden fields every changing form carries: the CSRF token and the project it works on. */
 export function formFields(chrome: Pick<Chrome, "csrfToken" | "projectSlug">): Html {
   // `once`: this form's own id, so sending it again (a reload of the page its answer rendered, Back and
@@ -173,7 +199,8 @@ export function layout(chrome: Chrome, title: string, body: Html, inside = false
     </nav>
     ${
       chrome.projects.length > 1
-        ? html`<form method="get" action="/admin" class="inline project">
+        ? html`<form method="get" action="/admin/switch" class="inline project">
+            <input type="hidden" name="to" value="${SCREEN_HOMES[chrome.section]?.path ?? "/admin"}" />
             <label class="switcher"
               >Project
               <select name="project">

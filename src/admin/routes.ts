@@ -2,11 +2,13 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../context";
 import { aiRoutes } from "./ai-routes";
 import { boardRoutes } from "./board-routes";
-import { type DashboardKit, DashboardRefusal, dashboardKit, redirect } from "./dashboard";
+import { hasRole } from "../team/service";
+import { type DashboardKit, DashboardRefusal, dashboardKit, redirect, signInFirst } from "./dashboard";
 import { requestUrl } from "../http/request-info";
 import { integrationRoutes } from "./integration-routes";
 import { settingsRoutes } from "./settings-routes";
-import { ADMIN_CSS } from "./pages";
+import { ADMIN_CSS, href, SCREEN_HOMES } from "./pages";
+import { callerIn } from "./session";
 import { requestRoutes } from "./request-routes";
 import { signInRoutes } from "./sign-in-routes";
 import { tagRoutes } from "./tag-routes";
@@ -32,6 +34,7 @@ export function adminRoutes(ctx: AppContext) {
     .use(settingsRoutes(kit))
     .use(tagRoutes(kit))
     .use(integrationRoutes(kit))
+    .get("/admin/switch", switchProject(kit))
     .get("/admin/*", ({ request, params }) =>
       // "/admin/" is the inbox with a slash too many; anything else is no dashboard page.
       requestUrl(request).pathname === "/admin/" ? redirect("/admin") : notFound({ request, params }),
@@ -50,4 +53,26 @@ function noDashboardPage(kit: DashboardKit) {
       "The address may be mistyped or out of date: the dashboard's screens are in the menu above.",
     );
   });
+}
+
+/**
+ * The header's project switcher: the same screen of the chosen project (`to`, the screen the member was
+ * on). Only a path of SCREEN_HOMES (pages.ts) is opened, never the `to` as sent (another site, /admin/../),
+ * and only when the member's role in the chosen project opens it; anything else lands on its Inbox.
+ */
+function switchProject(kit: DashboardKit) {
+  return ({ request }: { request: Request }) => {
+    const session = kit.sessionOf(request);
+    const url = requestUrl(request);
+    if (!session) return signInFirst(url);
+    try {
+      const caller = callerIn(session, url.searchParams.get("project") ?? "");
+      const to = url.searchParams.get("to");
+      const screen = Object.values(SCREEN_HOMES).find((home) => home !== null && home.path === to);
+      const path = screen && hasRole(caller.membership, screen.least) ? screen.path : "/admin";
+      return redirect(href({ projectSlug: caller.membership.projectSlug }, path));
+    } catch (error) {
+      return kit.failure(error, null);
+    }
+  };
 }

@@ -237,6 +237,66 @@ describeInBrowser("the dashboard's navigation in Chromium", (served) => {
     ]);
     await member.context().close();
   }, 60_000);
+
+  test("the project switcher keeps the screen: the same screen of the chosen project, a record's list, else its Inbox", async () => {
+    const db = app().ctx.db;
+    createProject(db, { slug: "switch-beta", name: "Switch Beta", plan: "growth" });
+    createProject(db, { slug: "switch-gamma", name: "Switch Gamma", plan: "growth" });
+    const request = await makePost(app(), { title: "A request of the first project" });
+    // An admin of acme and of Switch Beta, a plain member of Switch Gamma.
+    const page = await memberInBrowser(served().browser, app(), base(), {
+      email: "switching-admin@example.com",
+      role: "admin",
+    });
+    await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    for (const [slug, name, role] of [
+      ["switch-beta", "Switch Beta", "admin"],
+      ["switch-gamma", "Switch Gamma", "member"],
+    ] as const) {
+      const { token } = inviteMember(db, { email: "switching-admin@example.com", role, projectSlug: slug });
+      await page.goto(`${base()}/admin/invite/${token}`);
+      await page.getByRole("button", { name: `Join ${name}` }).click();
+    }
+    const switchTo = async (name: string) => {
+      await page.locator("header").getByLabel("Project").selectOption({ label: name });
+      await page.locator("header").getByRole("button", { name: "Switch" }).click();
+    };
+    const landedOn = async (heading: string, path: string, slug: string) => {
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+      const url = new URL(page.url());
+      expect(url.pathname).toBe(path);
+      expect(url.searchParams.get("project")).toBe(slug);
+    };
+
+    await page.goto(`${base()}/admin/webhooks?project=acme`);
+    await switchTo("Switch Beta");
+    await landedOn("Webhooks", "/admin/webhooks", "switch-beta");
+
+    // A request belongs to the project it was on: the other project's Requests.
+    await page.goto(`${base()}/admin/posts/${String(request.id)}?project=acme`);
+    await page.getByRole("heading", { level: 1, name: "A request of the first project" }).waitFor();
+    await switchTo("Switch Beta");
+    await landedOn("Requests", "/admin/requests", "switch-beta");
+
+    // Webhooks needs the admin role, which this member lacks in Switch Gamma.
+    await page.goto(`${base()}/admin/webhooks?project=acme`);
+    await switchTo("Switch Gamma");
+    await landedOn("Inbox", "/admin", "switch-gamma");
+
+    // A forged destination opens nothing but the Inbox.
+    for (const to of [
+      "https://example.com/",
+      "//example.com/admin",
+      "/admin/../",
+      "/admin/webhooks/../keys",
+    ]) {
+      await page.goto(
+        `${base()}/admin/switch?${new URLSearchParams({ to, project: "switch-beta" }).toString()}`,
+      );
+      await landedOn("Inbox", "/admin", "switch-beta");
+    }
+    await page.context().close();
+  }, 60_000);
 });
 
 /**
