@@ -91,6 +91,21 @@ function missingThing(error: ApiError, chrome: Chrome): { message: string; hint:
   };
 }
 
+/** A form's field names (as the API calls them) to the labels its page shows them with. */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/**
+ * A refused field named by the label the member saw ("Incoming-webhook URL"), not by the API's name
+ * (`webhookUrl`): the services' message (`validationError`, src/http/errors.ts) stays as the API answers
+ * it, and only the dashboard's page translates. A field the form's labels do not know keeps the message.
+ */
+export function labelledMessage(message: string, labels: FieldLabels): string {
+  const refused = /^Invalid '([^']+)'(?: in [a-z]+)?: /.exec(message);
+  const name = refused?.[1];
+  if (!refused || name === undefined || !Object.hasOwn(labels, name)) return message;
+  return `Invalid “${labels[name]}”: ${message.slice(refused[0].length)}`;
+}
+
 export function page(body: Html, status = 200, headers: Record<string, string | number> = {}): Response {
   const all = new Headers(ADMIN_HEADERS);
   for (const [name, value] of Object.entries(headers)) all.set(name, String(value));
@@ -272,9 +287,15 @@ export function dashboardKit(ctx: AppContext) {
    * An ApiError becomes a page saying what went wrong, with the status the API would answer. After a form
    * (`request`), the page links back to the dashboard page the form was on, where the browser still has
    * what was typed, and a refused field is explained in the dashboard's terms, not the API document's. A
-   * refusal already worded for the dashboard (`DashboardRefusal`) is shown as it is.
+   * refusal already worded for the dashboard (`DashboardRefusal`) is shown as it is. `labels`: the form's
+   * (labelledMessage).
    */
-  const failure = (error: unknown, chrome: Chrome | null, request?: Request): Response => {
+  const failure = (
+    error: unknown,
+    chrome: Chrome | null,
+    request?: Request,
+    labels: FieldLabels = {},
+  ): Response => {
     if (!(error instanceof ApiError)) throw error;
     const back = request ? formPageOf(request) : null;
     if (error instanceof DashboardRefusal) {
@@ -288,7 +309,9 @@ export function dashboardKit(ctx: AppContext) {
     if (missing) return page(errorPage(chrome, missing.message, missing.hint), error.status, error.headers);
     const hint =
       back && error.code === "VALIDATION_ERROR" ? "Go back, correct the form and send it again." : error.hint;
-    return page(errorPage(chrome, error.message, hint, back), error.status, error.headers);
+    const message =
+      error.code === "VALIDATION_ERROR" ? labelledMessage(error.message, labels) : error.message;
+    return page(errorPage(chrome, message, hint, back), error.status, error.headers);
   };
 
   /** A page for a signed-in member of the project in `?project=` (else their first one). */
@@ -319,7 +342,7 @@ export function dashboardKit(ctx: AppContext) {
 
   /**
    * A form that changes something: signed in, the session's CSRF token, a project the member belongs to.
-   * Answers a redirect (a location) or a page.
+   * Answers a redirect (a location) or a page. `labelsOf`: the labels of the form's fields, for a refusal.
    */
   const change =
     (
@@ -329,6 +352,7 @@ export function dashboardKit(ctx: AppContext) {
         form: URLSearchParams,
         params: Record<string, string>,
       ) => Promise<string | Html> | string | Html,
+      labelsOf: (caller: Caller, params: Record<string, string>) => FieldLabels = () => ({}),
     ) =>
     async ({
       request,
@@ -342,14 +366,17 @@ export function dashboardKit(ctx: AppContext) {
       const session = sessionOf(request);
       if (!session) return signedOutForm(request);
       let chrome: Chrome | null = null;
+      let sender: Caller | null = null;
       try {
         const form = formOf(request, body);
         if (form.get("csrf") !== session.csrfToken) throw csrfRefused();
         const caller = callerIn(session, form.get("project") ?? "");
+        sender = caller;
         chrome = chromeOf(caller, section, null);
         return await onceOnly(form.get("once") ?? "", chrome, request, () => handle(caller, form, params));
       } catch (error) {
-        return failure(error, chrome, request);
+        // The labels only when refused: a form sent without a fault reads none.
+        return failure(error, chrome, request, sender ? labelsOf(sender, params) : {});
       }
     };
 

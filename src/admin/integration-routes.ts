@@ -18,7 +18,7 @@ import {
   syncPayments,
 } from "../payments/service";
 import { requireRole } from "../team/service";
-import { type DashboardKit, withNotice } from "./dashboard";
+import { type DashboardKit, type FieldLabels, withNotice } from "./dashboard";
 import { href } from "./pages";
 import type { Caller } from "./session";
 import { type IntegrationCard, integrationsPage } from "./settings-pages";
@@ -198,6 +198,11 @@ export function integrationRoutes(kit: DashboardKit) {
 
   const back = (caller: Caller, notice: "saved" | "integrationRemoved" = "saved") =>
     withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/integrations"), notice);
+  /** The labels of a card's fields, as its form shows them (`cards`): a refusal names them so. */
+  const labelsOf = (caller: Caller, params: Record<string, string>): FieldLabels => {
+    const card = cards(caller.membership.projectId).find((candidate) => candidate.kind === params.kind);
+    return Object.fromEntries((card?.fields ?? []).map((field) => [field.name, field.label]));
+  };
 
   return new Elysia({ name: "admin.integrations", detail: { hide: true } })
     .get(
@@ -209,62 +214,70 @@ export function integrationRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/integrations/:kind",
-      change("integrations", async (caller, form, params) => {
-        allowed(caller);
-        const kind = cardKindOf(params.kind);
-        const { projectId } = caller.membership;
-        const enabled = form.get("enabled") === "true";
-        if (kind === "payments") {
-          const input = requireValid(
-            PaymentsConfigInputSchema,
-            { apiKey: form.get("apiKey") ?? "", enabled },
-            "body",
-          );
-          act(caller, () => savePaymentsConfig(db, projectId, input));
-        } else if (kind === "team-chat") {
-          const input = requireValid(
-            TeamChatPut,
-            { webhookUrl: form.get("webhookUrl") ?? "", channel: optional(form, "channel") ?? null, enabled },
-            "body",
-          );
-          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
-        } else if (kind === "community-chat") {
-          const input = requireValid(
-            CommunityChatPut,
-            { webhookUrl: form.get("webhookUrl") ?? "", enabled },
-            "body",
-          );
-          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
-        } else if (kind === "code-host") {
-          const accessToken = optional(form, "accessToken");
-          const input = requireValid(
-            CodeHostPut,
-            {
-              repoOwner: (form.get("repoOwner") ?? "").trim(),
-              repoName: (form.get("repoName") ?? "").trim(),
-              ...(accessToken === undefined ? {} : { accessToken }),
-              syncLabels: form.get("syncLabels") === "true",
-              autoCreateIssues: form.get("autoCreateIssues") === "true",
-              enabled,
-            },
-            "body",
-          );
-          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
-        } else {
-          const input = requireValid(
-            IssueTrackerPut,
-            {
-              apiKey: form.get("apiKey") ?? "",
-              teamId: optional(form, "teamId") ?? null,
-              autoCreateIssues: form.get("autoCreateIssues") === "true",
-              enabled,
-            },
-            "body",
-          );
-          await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
-        }
-        return back(caller);
-      }),
+      change(
+        "integrations",
+        async (caller, form, params) => {
+          allowed(caller);
+          const kind = cardKindOf(params.kind);
+          const { projectId } = caller.membership;
+          const enabled = form.get("enabled") === "true";
+          if (kind === "payments") {
+            const input = requireValid(
+              PaymentsConfigInputSchema,
+              { apiKey: form.get("apiKey") ?? "", enabled },
+              "body",
+            );
+            act(caller, () => savePaymentsConfig(db, projectId, input));
+          } else if (kind === "team-chat") {
+            const input = requireValid(
+              TeamChatPut,
+              {
+                webhookUrl: form.get("webhookUrl") ?? "",
+                channel: optional(form, "channel") ?? null,
+                enabled,
+              },
+              "body",
+            );
+            await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
+          } else if (kind === "community-chat") {
+            const input = requireValid(
+              CommunityChatPut,
+              { webhookUrl: form.get("webhookUrl") ?? "", enabled },
+              "body",
+            );
+            await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
+          } else if (kind === "code-host") {
+            const accessToken = optional(form, "accessToken");
+            const input = requireValid(
+              CodeHostPut,
+              {
+                repoOwner: (form.get("repoOwner") ?? "").trim(),
+                repoName: (form.get("repoName") ?? "").trim(),
+                ...(accessToken === undefined ? {} : { accessToken }),
+                syncLabels: form.get("syncLabels") === "true",
+                autoCreateIssues: form.get("autoCreateIssues") === "true",
+                enabled,
+              },
+              "body",
+            );
+            await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
+          } else {
+            const input = requireValid(
+              IssueTrackerPut,
+              {
+                apiKey: form.get("apiKey") ?? "",
+                teamId: optional(form, "teamId") ?? null,
+                autoCreateIssues: form.get("autoCreateIssues") === "true",
+                enabled,
+              },
+              "body",
+            );
+            await act(caller, () => putIntegration(db, projectId, kind, input, ctx.config));
+          }
+          return back(caller);
+        },
+        labelsOf,
+      ),
       { parse: "text" },
     )
     .post(

@@ -35,6 +35,31 @@ describeInBrowser("the dashboard in Chromium, after its audit", (served) => {
     return input.inputValue();
   }
 
+  test("a refused integration names the field by the label the form shows, not by the API's name", async () => {
+    const page = await signedIn();
+    const refusal = async (kind: string, label: string) => {
+      await page.goto(`${base()}/admin/integrations?project=acme`);
+      const card = page.locator(`[data-integration="${kind}"]`);
+      await card.getByLabel(label).fill("not a url");
+      await card.getByRole("button", { name: "Save" }).click();
+      return page.getByRole("alert").textContent();
+    };
+    // One API field, `webhookUrl`, under two labels: each card's own.
+    expect(await refusal("team-chat", "Incoming-webhook URL")).toBe(
+      "Invalid “Incoming-webhook URL”: URL must be an absolute URL",
+    );
+    expect(await refusal("community-chat", "Channel webhook URL")).toBe(
+      "Invalid “Channel webhook URL”: URL must be an absolute URL",
+    );
+    // The API answers as before, with its own field names.
+    const api = await app().call("PUT", "/api/v1/integrations/team-chat", {
+      body: { webhookUrl: "not a url", enabled: true },
+    });
+    expect(api.status).toBe(400);
+    expect(api.text).toContain("Invalid 'webhookUrl'");
+    await page.context().close();
+  }, 60_000);
+
   test("a refused integration or new-request form keeps what was typed after Back to the form", async () => {
     const page = await signedIn();
     await page.goto(`${base()}/admin/integrations?project=acme`);
