@@ -10,6 +10,13 @@ import { html, type Html } from "../html";
 import { plural } from "../plural";
 import { type Chrome, formFields, href, layout, dataTable } from "./pages";
 
+/** The labels of the webhook forms' fields: the forms show them, and a refusal names the field by them. */
+export const NEW_WEBHOOK_LABELS = {
+  url: "URL (https, reachable from the internet)",
+  description: "Description (optional)",
+} as const;
+export const WEBHOOK_LABELS = { url: "URL", description: "Description" } as const;
+
 /** Owners only: the project's team members, inviting and removing them. */
 export function membersPage(
   chrome: Chrome,
@@ -283,9 +290,9 @@ export function webhooksPage(
       <h2>Add an endpoint</h2>
       <form method="post" action="/admin/webhooks">
         ${formFields(chrome)}
-        <label for="webhook-url">URL (https, reachable from the internet)</label
+        <label for="webhook-url">${NEW_WEBHOOK_LABELS.url}</label
         ><input id="webhook-url" name="url" type="text" required maxlength="${LIMITS.urlLength}" />
-        <label for="webhook-description">Description (optional)</label
+        <label for="webhook-description">${NEW_WEBHOOK_LABELS.description}</label
         ><input
           id="webhook-description"
           name="description"
@@ -380,9 +387,9 @@ export function webhookPage(
           <h2>Settings</h2>
           <form method="post" action="${base}/edit">
             ${formFields(chrome)}
-            <label for="webhook-url">URL</label
+            <label for="webhook-url">${WEBHOOK_LABELS.url}</label
             ><input id="webhook-url" name="url" type="text" required value="${webhook.url}" />
-            <label for="webhook-description">Description</label
+            <label for="webhook-description">${WEBHOOK_LABELS.description}</label
             ><input
               id="webhook-description"
               name="description"

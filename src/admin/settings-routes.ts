@@ -44,7 +44,9 @@ import {
   importPage,
   keysPage,
   membersPage,
+  NEW_WEBHOOK_LABELS,
   projectSettingsPage,
+  WEBHOOK_LABELS,
   webhookPage,
   webhooksPage,
 } from "./settings-pages";
@@ -232,28 +234,32 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/webhooks",
-        change("webhooks", async (caller, form) => {
-          requireRole(caller.membership, "admin", "Managing webhooks");
-          const description = form.get("description") ?? "";
-          const input = requireValid(
-            WebhookCreateSchema,
-            {
-              url: form.get("url") ?? "",
-              events: eventsOf(form),
-              ...(description.trim() === "" ? {} : { description }),
-            },
-            "body",
-          );
-          // The service checks the URL before it writes: it keeps the member acting across that wait.
-          const created = await act(caller, () =>
-            createWebhook(db, caller.membership.projectId, input, ctx.config),
-          );
-          return webhooksPage(chromeOf(caller, "webhooks", null), {
-            webhooks: listWebhooks(db, caller.membership.projectId),
-            eventTypes: EVENT_TYPES,
-            created: { id: created.id, secret: created.secret },
-          });
-        }),
+        change(
+          "webhooks",
+          async (caller, form) => {
+            requireRole(caller.membership, "admin", "Managing webhooks");
+            const description = form.get("description") ?? "";
+            const input = requireValid(
+              WebhookCreateSchema,
+              {
+                url: form.get("url") ?? "",
+                events: eventsOf(form),
+                ...(description.trim() === "" ? {} : { description }),
+              },
+              "body",
+            );
+            // The service checks the URL before it writes: it keeps the member acting across that wait.
+            const created = await act(caller, () =>
+              createWebhook(db, caller.membership.projectId, input, ctx.config),
+            );
+            return webhooksPage(chromeOf(caller, "webhooks", null), {
+              webhooks: listWebhooks(db, caller.membership.projectId),
+              eventTypes: EVENT_TYPES,
+              created: { id: created.id, secret: created.secret },
+            });
+          },
+          () => NEW_WEBHOOK_LABELS,
+        ),
         { parse: "text" },
       )
       .get(
@@ -269,25 +275,29 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/webhooks/:webhookId/edit",
-        change("webhooks", async (caller, form, params) => {
-          requireRole(caller.membership, "admin", "Managing webhooks");
-          const webhookId = params.webhookId ?? "";
-          const description = form.get("description") ?? "";
-          const patch = requireValid(
-            WebhookUpdateSchema,
-            {
-              url: form.get("url") ?? "",
-              events: eventsOf(form),
-              enabled: form.get("enabled") === "true",
-              description: description.trim() === "" ? null : description,
-            },
-            "body",
-          );
-          await act(caller, () =>
-            updateWebhook(db, caller.membership.projectId, webhookId, patch, ctx.config),
-          );
-          return withNotice(webhookPath(caller, webhookId), "saved");
-        }),
+        change(
+          "webhooks",
+          async (caller, form, params) => {
+            requireRole(caller.membership, "admin", "Managing webhooks");
+            const webhookId = params.webhookId ?? "";
+            const description = form.get("description") ?? "";
+            const patch = requireValid(
+              WebhookUpdateSchema,
+              {
+                url: form.get("url") ?? "",
+                events: eventsOf(form),
+                enabled: form.get("enabled") === "true",
+                description: description.trim() === "" ? null : description,
+              },
+              "body",
+            );
+            await act(caller, () =>
+              updateWebhook(db, caller.membership.projectId, webhookId, patch, ctx.config),
+            );
+            return withNotice(webhookPath(caller, webhookId), "saved");
+          },
+          () => WEBHOOK_LABELS,
+        ),
         { parse: "text" },
       )
       .post(

@@ -409,7 +409,11 @@ describeInBrowser(
       await openSettingsScreen(page, "Webhooks");
       await page.getByLabel(/^URL/).fill("not a url");
       await page.getByRole("button", { name: "Add endpoint" }).click();
-      await refusedOn("Webhooks", "Invalid 'url': URL must be an absolute URL");
+      // Named by its label, as the form shows it (the API's message says 'url').
+      await refusedOn(
+        "Webhooks",
+        "Invalid “URL (https, reachable from the internet)”: URL must be an absolute URL",
+      );
 
       await openSettingsScreen(page, "Import");
       await page.getByLabel(/^A CSV file/).setInputFiles({
