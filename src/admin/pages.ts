@@ -1,6 +1,7 @@
 import type { ActivityEntry } from "../activity/schema";
 import { isPostStatus, STATUS_LABELS } from "../posts/schema";
 import type { TeamRole } from "../team/schema";
+import { hasRole } from "../team/service";
 import { formatMoney } from "../users/money";
 import type { BoardUser } from "../users/schema";
 import { html, type Html, type HtmlValue } from "../html";
@@ -114,8 +115,22 @@ function document(title: string, header: Html, body: Html, withScript = false): 
     </html>`;
 }
 
-function navLink(chrome: Chrome, section: Section, path: string, label: Html | string): Html {
-  return html`<a href="${href(chrome, path)}" ${chrome.section === section ? html`aria-current="page"` : ""}
+/** A section's screen, as SCREEN_HOMES has it: the one place its path and its least role are written. */
+type Screen = Exclude<Section, "none" | "account">;
+
+function pathOf(section: Screen): string {
+  return SCREEN_HOMES[section]!.path;
+}
+
+/** Whether the member's role opens the section's screen (the routes refuse it otherwise). */
+function opens(chrome: Chrome, section: Screen): boolean {
+  return hasRole(chrome, SCREEN_HOMES[section]!.least);
+}
+
+function navLink(chrome: Chrome, section: Screen, label: Html | string): Html {
+  return html`<a
+    href="${href(chrome, pathOf(section))}"
+    ${chrome.section === section ? html`aria-current="page"` : ""}
     >${label}</a
   >`;
 }
@@ -125,18 +140,18 @@ function navLink(chrome: Chrome, section: Section, path: string, label: Html | s
  * offers Settings once, and each of these screens lists them all (`settingsNav`). With each in the header,
  * an owner's fourteen links wrapped onto a second line of a 1366 px screen (docs/dashboard.md, "Screens").
  */
-const SETTINGS_SCREENS: readonly { section: Section; path: string; label: string; ownersOnly: boolean }[] = [
-  { section: "settings", path: "/admin/settings", label: "General", ownersOnly: false },
-  { section: "tags", path: "/admin/tags", label: "Tags", ownersOnly: false },
-  { section: "members", path: "/admin/members", label: "Members", ownersOnly: true },
-  { section: "keys", path: "/admin/keys", label: "API keys", ownersOnly: true },
-  { section: "webhooks", path: "/admin/webhooks", label: "Webhooks", ownersOnly: false },
-  { section: "integrations", path: "/admin/integrations", label: "Integrations", ownersOnly: false },
-  { section: "import", path: "/admin/import", label: "Import", ownersOnly: false },
+const SETTINGS_SCREENS: readonly { section: Screen; label: string }[] = [
+  { section: "settings", label: "General" },
+  { section: "tags", label: "Tags" },
+  { section: "members", label: "Members" },
+  { section: "keys", label: "API keys" },
+  { section: "webhooks", label: "Webhooks" },
+  { section: "integrations", label: "Integrations" },
+  { section: "import", label: "Import" },
 ];
 
 function settingsScreens(chrome: Chrome) {
-  return SETTINGS_SCREENS.filter((screen) => !screen.ownersOnly || chrome.role === "owner");
+  return SETTINGS_SCREENS.filter((screen) => opens(chrome, screen.section));
 }
 
 function inSettings(chrome: Chrome): boolean {
@@ -153,8 +168,8 @@ function settingsNav(chrome: Chrome, inside: boolean): Html {
   return html`<nav aria-label="Settings" class="subnav">
     ${settingsScreens(chrome).map((screen) =>
       inside && screen.section === chrome.section
-        ? html`<a href="${href(chrome, screen.path)}" aria-current="true">${screen.label}</a>`
-        : navLink(chrome, screen.section, screen.path, screen.label),
+        ? html`<a href="${href(chrome, pathOf(screen.section))}" aria-current="true">${screen.label}</a>`
+        : navLink(chrome, screen.section, screen.label),
     )}
   </nav>`;
 }
@@ -164,7 +179,6 @@ function settingsNav(chrome: Chrome, inside: boolean): Html {
  * page is one of a set-up screen's own pages, not the screen (settingsNav).
  */
 export function layout(chrome: Chrome, title: string, body: Html, inside = false): Html {
-  const managing = chrome.role !== "member";
   // Settings is the page itself on General, and the section the page is in on the other set-up screens.
   const settingsCurrent =
     chrome.section === "settings"
@@ -177,7 +191,6 @@ export function layout(chrome: Chrome, title: string, body: Html, inside = false
       ${navLink(
         chrome,
         "inbox",
-        "/admin",
         // No badge when nothing waits: a zero reads as something to look at.
         chrome.pendingCount + chrome.newCommentCount === 0
           ? "Inbox"
@@ -188,13 +201,15 @@ export function layout(chrome: Chrome, title: string, body: Html, inside = false
                 >${chrome.pendingCount + chrome.newCommentCount}</span
               >`,
       )}
-      ${navLink(chrome, "requests", "/admin/requests", "Requests")}
-      ${navLink(chrome, "roadmap", "/admin/roadmap", "Roadmap")}
-      ${managing ? navLink(chrome, "releases", "/admin/releases", "Changelog") : ""}
-      ${navLink(chrome, "analytics", "/admin/analytics", "Analytics")}
-      ${managing ? navLink(chrome, "ai", "/admin/ai", "AI") : ""}
-      ${navLink(chrome, "activity", "/admin/activity", "Activity")}
-      ${managing ? html`<a href="${href(chrome, "/admin/settings")}" ${settingsCurrent}>Settings</a>` : ""}
+      ${navLink(chrome, "requests", "Requests")} ${navLink(chrome, "roadmap", "Roadmap")}
+      ${opens(chrome, "releases") ? navLink(chrome, "releases", "Changelog") : ""}
+      ${navLink(chrome, "analytics", "Analytics")} ${opens(chrome, "ai") ? navLink(chrome, "ai", "AI") : ""}
+      ${navLink(chrome, "activity", "Activity")}
+      ${
+        opens(chrome, "settings")
+          ? html`<a href="${href(chrome, pathOf("settings"))}" ${settingsCurrent}>Settings</a>`
+          : ""
+      }
       <a href="/b/${chrome.projectSlug}">Public board</a>
     </nav>
     ${
@@ -230,7 +245,7 @@ export function layout(chrome: Chrome, title: string, body: Html, inside = false
       <input type="hidden" name="csrf" value="${chrome.csrfToken}" /><button type="submit">Sign out</button>
     </form>`;
   const notice = chrome.notice ? html`<p class="notice" role="status">${chrome.notice}</p>` : "";
-  const subnav = managing && inSettings(chrome) ? settingsNav(chrome, inside) : "";
+  const subnav = opens(chrome, "settings") && inSettings(chrome) ? settingsNav(chrome, inside) : "";
   return document(title, header, html`${subnav}${notice}${body}`, true);
 }
 

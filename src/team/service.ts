@@ -346,7 +346,7 @@ export function changeRole(db: Db, projectSlug: string, email: string, role: Tea
 const ROLE_RANK: Record<TeamRole, number> = { member: 0, admin: 1, owner: 2 };
 
 /** Whether the member's role in the project is `least` or above. */
-export function hasRole(membership: Membership, least: TeamRole): boolean {
+export function hasRole(membership: Pick<Membership, "role">, least: TeamRole): boolean {
   return ROLE_RANK[membership.role] >= ROLE_RANK[least];
 }
 
