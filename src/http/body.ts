@@ -9,7 +9,11 @@ export const DEFAULT_BODY_LIMIT = MiB;
  * Routes allowed a bigger body than the default (docs/decisions.md, "Body limits"): import takes up to
  * 10 MiB, from the API and from the dashboard's upload form alike.
  */
-const LARGE_BODY_LIMITS: Record<string, number> = { "/api/v1/import": 10 * MiB, "/admin/import": 10 * MiB };
+export const IMPORT_BODY_LIMIT = 10 * MiB;
+const LARGE_BODY_LIMITS: Record<string, number> = {
+  "/api/v1/import": IMPORT_BODY_LIMIT,
+  "/admin/import": IMPORT_BODY_LIMIT,
+};
 /**
  * Bun itself refuses anything larger with an empty 413 before any hook runs (docs/decisions.md, Errors).
  * It sits above every route limit, so that the routes' own limits answer with the ApiError shape, and low

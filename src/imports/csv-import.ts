@@ -8,11 +8,8 @@ import { createTag, findTagByLabel } from "../tags/service";
 import { castImportedVotes } from "../votes/service";
 import { isEmailAddress } from "../users/schema";
 import { findUserRowByEmail, upsertUserByEmail } from "../users/service";
-import { CSV_COLUMNS, type ImportError, MAX_VOTES_PER_ROW } from "./schema";
+import { CSV_COLUMNS, type ImportError, MAX_VOTES_PER_IMPORT, MAX_VOTES_PER_ROW } from "./schema";
 import * as store from "./store";
-
-/** Vote rows one import request may create across its rows, so a small file cannot hold the server. */
-export const MAX_VOTES_PER_IMPORT = 100_000;
 
 /**
  * A column a row is read by: one that CSV_COLUMNS (schema.ts) describes, so the reader cannot read a column

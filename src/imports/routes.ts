@@ -1,8 +1,31 @@
 import type { AppContext } from "../context";
 import { secretKeyRoutes } from "../http/routes";
 import { dataOf, errorResponses } from "../http/schemas";
-import { BoardExportSchema, ImportResultSchema, ImportSchema } from "./schema";
+import { IMPORT_BODY_LIMIT } from "../http/body";
+import {
+  BoardExportSchema,
+  CSV_COLUMNS_MARKDOWN,
+  ImportResultSchema,
+  ImportSchema,
+  MAX_EXPORT_ENTITIES,
+  MAX_IMPORT_ROWS,
+  MAX_VOTES_PER_IMPORT,
+} from "./schema";
 import { exportProject, importData } from "./service";
+
+const count = (value: number) => value.toLocaleString("en-US");
+
+/** The import's reference text, from the limits and the column description the import itself reads. */
+const IMPORT_DESCRIPTION =
+  `\`source: csv\` (default): up to ${count(MAX_IMPORT_ROWS)} rows in \`data\` (or CSV text with a header ` +
+  "row in `csv`). The columns:\n\n" +
+  `${CSV_COLUMNS_MARKDOWN}\n\n` +
+  `At most ${count(MAX_VOTES_PER_IMPORT)} votes in all; other columns are named in \`unreadColumns\`. ` +
+  "Two rows with one `id` are an error.\n\n" +
+  `\`source: board-export\`: the document of GET /export, at most ${count(MAX_IMPORT_ROWS)} posts and ` +
+  `${count(MAX_EXPORT_ENTITIES)} entities; importing the same export again creates nothing twice.\n\n` +
+  "A bad row is reported in `errors` (1-based `row`) and skipped; the good rows are kept. " +
+  `Body up to ${IMPORT_BODY_LIMIT / (1024 * 1024)} MiB.`;
 
 export function importRoutes(ctx: AppContext) {
   const { db } = ctx;
@@ -15,15 +38,7 @@ export function importRoutes(ctx: AppContext) {
       },
       detail: {
         summary: "Import posts",
-        description:
-          "`source: csv` (default): up to 10,000 rows in `data` (or CSV text in `csv`), each with `title` and " +
-          "optionally `id` (its id where it came from: a row whose id was imported before is skipped and counted " +
-          "in `alreadyImported`; two rows with one id are an error), `description`, `status`, `votes` (a count), " +
-          "`tags` (names, comma separated, created when missing), `author_email`, `author_name`, `created_at`, " +
-          "`comments` (one per line); at most 100,000 votes in all; other columns are named in `unreadColumns`. " +
-          "`source: board-export`: the document of GET /export, at most 10,000 posts and 50,000 " +
-          "entities; importing the same export again creates nothing twice. A bad row is " +
-          "reported in `errors` (1-based `row`) and skipped; the good rows are kept. Body up to 10 MiB.",
+        description: IMPORT_DESCRIPTION,
       },
     })
     .get("/export", ({ project }) => ({ data: exportProject(db, project) }), {

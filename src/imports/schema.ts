@@ -124,6 +124,8 @@ export type BoardExport = Static<typeof BoardExportSchema>;
 
 /** Anonymous votes one csv row may ask for: a `votes` count is turned into that many vote rows. */
 export const MAX_VOTES_PER_ROW = 10_000;
+/** Vote rows one import request may create across its rows, so a small file cannot hold the server. */
+export const MAX_VOTES_PER_IMPORT = 100_000;
 
 const count = (value: number) => value.toLocaleString("en-US");
 
@@ -217,6 +219,14 @@ export const CSV_COLUMN_LIST: readonly (CsvColumn & { name: string })[] = Object
 );
 
 // ---- POST /import ----
+
+/**
+ * The CSV columns for the API document, one Markdown list item each with what it accepts: the words the
+ * Import screen shows, so the API reference cannot describe a column the import does not read.
+ */
+export const CSV_COLUMNS_MARKDOWN = CSV_COLUMN_LIST.map(
+  (column) => `- \`${column.name}\` (${column.required ? "required" : "optional"}): ${column.accepts}.`,
+).join("\n");
 
 /** The CSV columns named in the API document, the required ones or the others. */
 const columnNames = (required: boolean) =>

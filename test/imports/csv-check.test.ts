@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { checkCsvImport, MAX_VOTES_PER_IMPORT } from "../../src/imports/csv-import";
+import { checkCsvImport } from "../../src/imports/csv-import";
+import { MAX_VOTES_PER_IMPORT } from "../../src/imports/schema";
 
 /**
  * The check of a whole CSV import before any row is written (src/imports/csv-import.ts): one pass that

@@ -192,6 +192,25 @@ describe("request bodies and parameters", () => {
     }
   });
 
+  test("POST /api/v1/import names every CSV column the import reads, and only those", async () => {
+    const description: string = document.paths["/api/v1/import"].post.description;
+    const described = [...description.matchAll(/^- `(\w+)` \((required|optional)\): /gm)].map((match) => ({
+      name: match[1],
+      required: match[2] === "required",
+    }));
+    expect(described.filter((column) => column.required).map((column) => column.name)).toEqual(["title"]);
+    // Every column the document names is one the import reads: a row with all of them leaves none unread,
+    // while a column it does not name is reported as unread.
+    const row = Object.fromEntries(described.map((column) => [column.name, ""]));
+    const response = await t.call("POST", "/api/v1/import", {
+      body: { data: [{ ...row, title: "Dark mode", votes: "2", colour: "blue" }] },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.imported).toBe(1);
+    expect(response.body.data.unreadColumns).toEqual(["colour"]);
+    expect(described.length).toBeGreaterThanOrEqual(10);
+  });
+
   test("X-Publishable-Key is a header parameter of the public API, required by the widget's route", async () => {
     for (const entry of operations.filter((entry) => isPublic(entry.path))) {
       const header = entry.operation.parameters.find(
