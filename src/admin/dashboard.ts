@@ -25,6 +25,8 @@ export const NOTICES: Record<string, string> = {
   vote: "Vote added.",
   bulk: "Statuses changed.",
   password: "Password changed; your other sessions were signed out.",
+  sessionSignedOut: "Session signed out: its next request goes to the sign-in page.",
+  otherSessionsSignedOut: "Your other sessions were signed out: only this one is still signed in.",
   removed: "Member removed.",
   withdrawn: "Invite withdrawn: its link no longer works.",
   inviteUnchanged:

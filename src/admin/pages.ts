@@ -1,6 +1,7 @@
 import type { ActivityEntry } from "../activity/schema";
 import { isPostStatus, STATUS_LABELS } from "../posts/schema";
-import type { TeamRole } from "../team/schema";
+import { deviceName } from "../team/device";
+import type { ActiveSession, SignInEvent, SignInKind, TeamRole } from "../team/schema";
 import { hasRole } from "../team/service";
 import { formatMoney } from "../users/money";
 import type { BoardUser } from "../users/schema";
@@ -416,12 +417,131 @@ export function setPasswordPage(
   );
 }
 
-export function accountPage(chrome: Chrome, view: { email: string; error: string | null }): Html {
+/** A stored time as the account page shows it: to the minute, in UTC, as the activity log's times are. */
+function minute(at: string): Html {
+  return html`<time datetime="${at}">${at.slice(0, 16).replace("T", " ")} UTC</time>`;
+}
+
+/** How a sign-in was made, as the history names it. */
+const SIGN_IN_LABELS: Record<SignInKind, string> = {
+  password: "Password",
+  link: "Email sign-in link",
+  invite: "Invite accepted",
+  failed: "Wrong password",
+};
+
+/** A device as read from its User-Agent (team/device.ts); the agent as sent is its tooltip. */
+function device(userAgent: string): Html {
+  return html`<span title="${userAgent}">${deviceName(userAgent)}</span>`;
+}
+
+function sessionRow(chrome: Chrome, session: ActiveSession): Html {
+  const name = deviceName(session.userAgent);
+  return html`<tr ${session.current ? html`aria-current="true"` : ""}>
+    <td>
+      ${device(session.userAgent)}${session.current ? html` <span class="badge">This session</span>` : ""}
+    </td>
+    <td>${session.ip}</td>
+    <td class="when">${minute(session.signedInAt)}</td>
+    <td class="when">
+      ${session.current ? "Now" : session.lastUsedAt === null ? "unknown" : minute(session.lastUsedAt)}
+    </td>
+    <td>
+      ${
+        session.current
+          ? ""
+          : html`<form class="inline" method="post" action="/admin/account/sessions/sign-out">
+              ${formFields(chrome)}<input type="hidden" name="session" value="${session.id}" /><button
+                type="submit"
+                aria-label="Sign out ${name} (${session.ip})"
+              >
+                Sign out
+              </button>
+            </form>`
+      }
+    </td>
+  </tr>`;
+}
+
+export function accountPage(
+  chrome: Chrome,
+  view: {
+    email: string;
+    error: string | null;
+    sessions: ActiveSession[];
+    signIns: SignInEvent[];
+    failedSignIns: SignInEvent[];
+  },
+): Html {
+  const others = view.sessions.filter((session) => !session.current).length;
+  // This session first: the one the member knows, the others read against it.
+  const sessions = [...view.sessions].sort((a, b) => Number(b.current) - Number(a.current));
   return layout(
     chrome,
     "Your account",
     html`<h1>Your account</h1>
       <p>Signed in as ${chrome.memberName} (${view.email}), ${chrome.role} of ${chrome.projectName}.</p>
+      <h2 id="sessions">Where you are signed in</h2>
+      <p class="muted">
+        Each browser you signed in with, until you sign out there or 14 days pass. “Last used” is to the
+        minute at best. Signing a session out here sends its next request to the sign-in page.
+      </p>
+      <section aria-labelledby="sessions">
+        ${dataTable(
+          ["Device", "IP address", "Signed in", "Last used", { label: "Actions", hidden: true }],
+          sessions.map((session) => sessionRow(chrome, session)),
+        )}
+      </section>
+      ${
+        others > 0
+          ? html`<form method="post" action="/admin/account/sessions/sign-out-others">
+              ${formFields(chrome)}
+              <p><button type="submit">Sign out all other sessions</button></p>
+            </form>`
+          : html`<p class="muted">You are signed in nowhere else.</p>`
+      }
+      <h2 id="sign-ins">Recent sign-ins</h2>
+      <p class="muted">
+        Not you? Sign that session out above and change your password below: changing it signs out every other
+        session.
+      </p>
+      <section aria-labelledby="sign-ins">
+        ${
+          view.signIns.length === 0
+            ? html`<p class="muted">No sign-in recorded yet.</p>`
+            : dataTable(
+                ["When", "How", "Device", "IP address"],
+                view.signIns.map(
+                  (event) =>
+                    html`<tr>
+                      <td class="when">${minute(event.at)}</td>
+                      <td>${SIGN_IN_LABELS[event.kind]}</td>
+                      <td>${device(event.userAgent)}</td>
+                      <td>${event.ip}</td>
+                    </tr>`,
+                ),
+              )
+        }
+      </section>
+      <h2 id="failed-sign-ins">Failed sign-in attempts</h2>
+      <p class="muted">Wrong passwords given for ${view.email}, newest first.</p>
+      <section aria-labelledby="failed-sign-ins">
+        ${
+          view.failedSignIns.length === 0
+            ? html`<p class="muted">None.</p>`
+            : dataTable(
+                ["When", "Device", "IP address"],
+                view.failedSignIns.map(
+                  (event) =>
+                    html`<tr>
+                      <td class="when">${minute(event.at)}</td>
+                      <td>${device(event.userAgent)}</td>
+                      <td>${event.ip}</td>
+                    </tr>`,
+                ),
+              )
+        }
+      </section>
       <h2>Change your password</h2>
       ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
       <form method="post" action="/admin/account/password">

@@ -1,6 +1,7 @@
 import type { ActingMember } from "../db/connection";
 import { ApiError } from "../http/errors";
-import type { Membership, TeamSession } from "../team/schema";
+import { requestInfo } from "../http/request-info";
+import type { Membership, SignInClient, TeamSession } from "../team/schema";
 
 /** The session cookie's name; its path is /admin, so no board page or API call ever carries it. */
 export const SESSION_COOKIE = "fb_session";
@@ -11,6 +12,15 @@ export function sessionTokenOf(request: Request): string | null {
     if (name === SESSION_COOKIE) return value.join("=") || null;
   }
   return null;
+}
+
+/**
+ * Where a sign-in comes from, as "Your account" shows it: the client IP the access log and the sign-in
+ * limits read (src/http/request-info.ts, behind a trusted proxy its X-Forwarded-For entry), and the
+ * browser's User-Agent.
+ */
+export function signInClientOf(request: Request): SignInClient {
+  return { ip: requestInfo(request).clientIp, userAgent: request.headers.get("user-agent") ?? "" };
 }
 
 /**

@@ -4,16 +4,20 @@ import { describeError } from "../log";
 import { requestUrl } from "../http/request-info";
 import {
   acceptInvite,
+  accountActivity,
   changePassword,
   createSignInLink,
   describeInvite,
   signIn,
   signOut,
+  signOutOtherSessions,
+  signOutSession,
   useSignInLink,
 } from "../team/service";
 import {
   afterSignIn,
   type DashboardKit,
+  DashboardRefusal,
   NOTICES,
   page,
   redirect,
@@ -21,12 +25,32 @@ import {
   withNotice,
 } from "./dashboard";
 import { accountPage, type Chrome, href, setPasswordPage, useLinkPage } from "./pages";
-import { callerIn, csrfRefused, formOf, sessionTokenOf } from "./session";
+import { type Caller, callerIn, csrfRefused, formOf, sessionTokenOf, signInClientOf } from "./session";
 
 /** Signing in (password, invite, email link) and out, and the member's own account. */
 export function signInRoutes(kit: DashboardKit) {
-  const { ctx, db, cookie, signedInCookie, sessionOf, meterSignIn, signInView, chromeOf, failure, view } =
-    kit;
+  const {
+    ctx,
+    db,
+    cookie,
+    signedInCookie,
+    sessionOf,
+    meterSignIn,
+    signInView,
+    chromeOf,
+    failure,
+    view,
+    change,
+  } = kit;
+  /** "Your account" of the caller: only their own sessions and sign-ins (team/service accountActivity). */
+  const account = (caller: Caller, chrome: Chrome, error: string | null) =>
+    accountPage(chrome, {
+      email: caller.session.member.email,
+      error,
+      ...accountActivity(db, caller.session.member.id, caller.session.sessionId),
+    });
+  const accountPath = (caller: Caller) =>
+    href({ projectSlug: caller.membership.projectSlug }, "/admin/account");
   return new Elysia({ name: "admin.sign-in", detail: { hide: true } })
     .get("/admin/login", ({ request }) => {
       const query = requestUrl(request).searchParams;
@@ -44,7 +68,11 @@ export function signInRoutes(kit: DashboardKit) {
           email = form.get("email") ?? "";
           next = afterSignIn(form.get("next"));
           meterSignIn(request, email, set.headers);
-          const { sessionToken } = await signIn(db, { email, password: form.get("password") ?? "" });
+          const { sessionToken } = await signIn(db, {
+            email,
+            password: form.get("password") ?? "",
+            client: signInClientOf(request),
+          });
           return redirect(next, { "set-cookie": signedInCookie(sessionToken) });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
@@ -86,9 +114,9 @@ export function signInRoutes(kit: DashboardKit) {
       { parse: "text" },
     )
     .get("/admin/login/link/:token", ({ params }) => page(useLinkPage(params.token)))
-    .post("/admin/login/link/:token", ({ params }) => {
+    .post("/admin/login/link/:token", ({ params, request }) => {
       try {
-        const { sessionToken } = useSignInLink(db, params.token);
+        const { sessionToken } = useSignInLink(db, params.token, signInClientOf(request));
         return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -114,6 +142,7 @@ export function signInRoutes(kit: DashboardKit) {
             name: form.get("name") ?? "",
             // An email that already has an account joins only signed in as it (team/service acceptInvite).
             signedInMemberId: sessionOf(request)?.member.id ?? null,
+            client: signInClientOf(request),
           });
           // An invite to a team the member is on already changes no role: the inbox says so.
           const landing = alreadyMember
@@ -154,9 +183,45 @@ export function signInRoutes(kit: DashboardKit) {
     )
     .get(
       "/admin/account",
-      view("account", (caller, chrome) =>
-        accountPage(chrome, { email: caller.session.member.email, error: null }),
-      ),
+      view("account", (caller, chrome) => account(caller, chrome, null)),
+    )
+    .post(
+      "/admin/account/sessions/sign-out",
+      change("account", (caller, form) => {
+        const outcome = signOutSession(
+          db,
+          caller.session.member.id,
+          form.get("session") ?? "",
+          caller.session.sessionId,
+        );
+        if (outcome === "current") {
+          throw new DashboardRefusal(
+            "VALIDATION_ERROR",
+            "That is the session you are using: nothing was signed out",
+            "To end this session, use Sign out at the top of the page.",
+            accountPath(caller),
+          );
+        }
+        if (outcome === "none") {
+          // Another member's session, or one that ended meanwhile: the same answer, naming no one.
+          throw new DashboardRefusal(
+            "VALIDATION_ERROR",
+            "That is none of your signed-in sessions: nothing was signed out",
+            "It may have ended already. Open Your account again to see where you are signed in.",
+            accountPath(caller),
+          );
+        }
+        return withNotice(accountPath(caller), "sessionSignedOut");
+      }),
+      { parse: "text" },
+    )
+    .post(
+      "/admin/account/sessions/sign-out-others",
+      change("account", (caller) => {
+        const ended = signOutOtherSessions(db, caller.session.member.id, caller.session.sessionId);
+        return withNotice(accountPath(caller), ended === 0 ? "unchanged" : "otherSessionsSignedOut");
+      }),
+      { parse: "text" },
     )
     .post(
       "/admin/account/password",
@@ -174,13 +239,14 @@ export function signInRoutes(kit: DashboardKit) {
             const { sessionToken } = await changePassword(db, session.member.id, {
               currentPassword: form.get("currentPassword") ?? "",
               newPassword: form.get("newPassword") ?? "",
+              client: signInClientOf(context.request),
             });
             return redirect(withNotice(href(chrome, "/admin/account"), "password"), {
               "set-cookie": signedInCookie(sessionToken),
             });
           } catch (error) {
             if (!(error instanceof ApiError) || error.status !== 400) throw error;
-            return page(accountPage(chrome, { email: session.member.email, error: error.message }), 400);
+            return page(account(caller, chrome, error.message), 400);
           }
         } catch (error) {
           return failure(error, chrome);

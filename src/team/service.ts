@@ -1,20 +1,29 @@
 import { randomToken } from "../random";
 import type { ActivitySource } from "../activity/schema";
 import { actAs, recordActivity, sourceOf } from "../activity/service";
-import { type Db, inTransaction } from "../db/connection";
+import { type Db, inTransaction, isBusy, whenWritesOpen } from "../db/connection";
+import { iso, isoOrNull } from "../db/time";
 import { ApiError, validationError } from "../http/errors";
 import { findProjectById, requireProjectBySlug } from "../projects/service";
 import { isEmailAddress } from "../users/schema";
 import {
+  type ActiveSession,
   INVITE_TTL_MS,
   type Membership,
+  NO_CLIENT,
+  SESSION_TOUCH_MS,
+  type SignInClient,
+  type SignInEvent,
+  type SignInKind,
   SIGN_IN_LINK_TTL_MS,
+  SIGN_INS_KEPT,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   SESSION_TTL_MS,
   type TeamMember,
   type TeamRole,
   type TeamSession,
+  USER_AGENT_KEPT,
 } from "./schema";
 import * as store from "./store";
 
@@ -129,14 +138,42 @@ export function describeInvite(
   return { email: invite.email, projectName: project.name, role: invite.role, accountId };
 }
 
-function startSession(db: Db, memberId: string, now: number): { sessionToken: string; csrfToken: string } {
+/** An address is at most 45 characters (IPv6); a proxy's header could carry anything, so it is cut. */
+const IP_KEPT = 64;
+
+/** What is kept of a client: bounded, whatever the headers carried. */
+function keptClient(client: SignInClient): SignInClient {
+  return { ip: client.ip.slice(0, IP_KEPT), userAgent: client.userAgent.slice(0, USER_AGENT_KEPT) };
+}
+
+/**
+ * A new session of the member, with the client it signed in from; `kind`: how, recorded in the member's
+ * sign-in history (null: not a sign-in, a changed password's new session).
+ */
+function startSession(
+  db: Db,
+  memberId: string,
+  client: SignInClient,
+  kind: SignInKind | null,
+  now: number,
+): { sessionToken: string; csrfToken: string } {
   const sessionToken = newToken();
   const csrfToken = newToken();
+  const kept = keptClient(client);
   store.insertSession(
     db,
-    { tokenHash: tokenHash(sessionToken), memberId, csrfToken, expiresAt: now + SESSION_TTL_MS },
+    {
+      // Its own id, not derived from the token: the page and its forms name the session by it.
+      id: crypto.randomUUID(),
+      tokenHash: tokenHash(sessionToken),
+      memberId,
+      csrfToken,
+      expiresAt: now + SESSION_TTL_MS,
+      client: kept,
+    },
     now,
   );
+  if (kind !== null) store.insertSignIn(db, { memberId, kind, client: kept }, SIGN_INS_KEPT, now);
   return { sessionToken, csrfToken };
 }
 
@@ -151,7 +188,12 @@ function startSession(db: Db, memberId: string, now: number): { sessionToken: st
 export async function acceptInvite(
   db: Db,
   token: string,
-  input: { password: string; name?: string | undefined; signedInMemberId?: string | null | undefined },
+  input: {
+    password: string;
+    name?: string | undefined;
+    signedInMemberId?: string | null | undefined;
+    client?: SignInClient | undefined;
+  },
   now = Date.now(),
 ): Promise<{
   sessionToken: string;
@@ -203,7 +245,7 @@ export async function acceptInvite(
     const alreadyMember = present
       ? { projectSlug: present.projectSlug, role: present.role, invitedAs: invite.role }
       : null;
-    return { ...startSession(db, member.id, now), alreadyMember };
+    return { ...startSession(db, member.id, input.client ?? NO_CLIENT, "invite", now), alreadyMember };
   });
 }
 
@@ -224,18 +266,35 @@ export async function resetPassword(db: Db, email: string, now = Date.now()): Pr
   return password;
 }
 
-/** Signs in by password; the caller meters attempts per account and per IP before calling. */
+/**
+ * Signs in by password; the caller meters attempts per account and per IP before calling. A wrong password
+ * for a member's email is recorded in their sign-in history (`client`: where it came from).
+ */
 export async function signIn(
   db: Db,
-  input: { email: string; password: string },
+  input: { email: string; password: string; client?: SignInClient | undefined },
   now = Date.now(),
 ): Promise<{ sessionToken: string; csrfToken: string }> {
+  const client = input.client ?? NO_CLIENT;
   const member = store.findMemberByEmail(db, input.email.trim());
   // Verify against a hash even for an unknown email, so the answer time does not say which emails exist.
   const hash = member?.passwordHash ?? (await dummyHash());
   const ok = await Bun.password.verify(input.password.slice(0, PASSWORD_MAX_LENGTH), hash);
-  if (!member || member.passwordHash === null || !ok) throw invalidCredentials();
-  return inTransaction(db, () => startSession(db, member.id, now));
+  if (!member || member.passwordHash === null || !ok) {
+    // A transaction for an unknown email too, though it writes nothing: the answer waits for its commit
+    // either way, so a wrong email still takes as long as a wrong password (docs/dashboard.md).
+    inTransaction(db, () => {
+      if (member)
+        store.insertSignIn(
+          db,
+          { memberId: member.id, kind: "failed", client: keptClient(client) },
+          SIGN_INS_KEPT,
+          now,
+        );
+    });
+    throw invalidCredentials();
+  }
+  return inTransaction(db, () => startSession(db, member.id, client, "password", now));
 }
 
 let dummy: Promise<string> | null = null;
@@ -276,16 +335,17 @@ export function createSignInLink(
   return { token, email: member.email };
 }
 
-/** Signs in with a sign-in link; a link works once. */
+/** Signs in with a sign-in link, from `client`; a link works once. */
 export function useSignInLink(
   db: Db,
   token: string,
+  client: SignInClient,
   now = Date.now(),
 ): { sessionToken: string; csrfToken: string } {
   return inTransaction(db, () => {
     const memberId = store.useSignInLink(db, tokenHash(token), now);
     if (memberId === null) throw invalidSignInLink();
-    return startSession(db, memberId, now);
+    return startSession(db, memberId, client, "link", now);
   });
 }
 
@@ -296,7 +356,7 @@ export function useSignInLink(
 export async function changePassword(
   db: Db,
   memberId: string,
-  input: { currentPassword: string; newPassword: string },
+  input: { currentPassword: string; newPassword: string; client?: SignInClient | undefined },
   now = Date.now(),
 ): Promise<{ sessionToken: string; csrfToken: string }> {
   const current = store.findPasswordHash(db, memberId);
@@ -309,7 +369,8 @@ export async function changePassword(
   return inTransaction(db, () => {
     store.setPasswordHash(db, memberId, hash, now);
     store.revokeSessionsOf(db, memberId, now);
-    return startSession(db, memberId, now);
+    // The session it replaces, in the same browser: not a sign-in of the history.
+    return startSession(db, memberId, input.client ?? NO_CLIENT, null, now);
   });
 }
 
@@ -360,18 +421,94 @@ export function requireRole(membership: Membership, least: TeamRole, what: strin
   );
 }
 
-/** The session behind a cookie's token, or null when it is unknown, expired or signed out. */
+/**
+ * The session behind a cookie's token, or null when it is unknown, expired or signed out. Notes it used,
+ * at most once per SESSION_TOUCH_MS ("Your account" shows when each session was last used).
+ */
 export function sessionFor(db: Db, sessionToken: string, now = Date.now()): TeamSession | null {
-  const row = store.findLiveSession(db, tokenHash(sessionToken), now);
+  const hash = tokenHash(sessionToken);
+  const row = store.findLiveSession(db, hash, now);
   if (!row) return null;
   const member = store.findMember(db, row.member_id);
   if (!member) return null;
+  if (row.last_used_at === null || now - row.last_used_at >= SESSION_TOUCH_MS) noteUsed(db, hash, now);
   return {
     member,
     memberships: store.membershipsOf(db, member.id),
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
+    sessionId: row.id,
   };
+}
+
+/**
+ * Writes a session's "last used". A coarse time is all it is, so it is skipped rather than waited for
+ * while writes are held back (src/db/checkpoints.ts) or another process (the CLI, a backup) holds the
+ * write lock: a page is never slowed or refused for it. The next request a minute on tries again.
+ */
+function noteUsed(db: Db, hash: Uint8Array, now: number): void {
+  if (whenWritesOpen(db) !== null) return;
+  try {
+    inTransaction(db, () => store.touchSession(db, hash, now));
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+  }
+}
+
+/** How many sign-ins and failed attempts "Your account" shows, each. */
+export const SIGN_INS_SHOWN = 10;
+
+/**
+ * What "Your account" shows of the member's own sign-ins: their live sessions (`currentSessionId`: the
+ * one asking, marked), their newest sign-ins, and the newest wrong passwords given for their email. Only
+ * ever the member's own: every query is scoped to `memberId`.
+ */
+export function accountActivity(
+  db: Db,
+  memberId: string,
+  currentSessionId: string,
+  now = Date.now(),
+): { sessions: ActiveSession[]; signIns: SignInEvent[]; failedSignIns: SignInEvent[] } {
+  return {
+    sessions: store.liveSessionsOf(db, memberId, now).map((row) => ({
+      id: row.id,
+      signedInAt: iso(row.created_at),
+      lastUsedAt: isoOrNull(row.last_used_at),
+      userAgent: row.user_agent ?? "",
+      ip: row.ip ?? "unknown",
+      current: row.id === currentSessionId,
+    })),
+    signIns: store.signInsOf(db, memberId, false, SIGN_INS_SHOWN),
+    failedSignIns: store.signInsOf(db, memberId, true, SIGN_INS_SHOWN),
+  };
+}
+
+/**
+ * Signs out one of the member's other sessions, by its id (a lost phone, a shared computer). `current`
+ * when the id is the asking session's own (that is Sign out, not this), `none` when the member has no
+ * live session with that id (another member's, or ended already): nothing is signed out then.
+ */
+export function signOutSession(
+  db: Db,
+  memberId: string,
+  sessionId: string,
+  currentSessionId: string,
+  now = Date.now(),
+): "signedOut" | "current" | "none" {
+  if (sessionId === currentSessionId) return "current";
+  return inTransaction(db, () => store.revokeSessionById(db, memberId, sessionId, currentSessionId, now))
+    ? "signedOut"
+    : "none";
+}
+
+/** Signs out every session of the member but the asking one; how many there were. */
+export function signOutOtherSessions(
+  db: Db,
+  memberId: string,
+  currentSessionId: string,
+  now = Date.now(),
+): number {
+  return inTransaction(db, () => store.revokeSessionsBut(db, memberId, currentSessionId, now));
 }
 
 export function signOut(db: Db, sessionToken: string, now = Date.now()): void {

@@ -1,6 +1,6 @@
 import type { Db } from "../db/connection";
 import { iso } from "../db/time";
-import type { Membership, TeamMember, TeamRole } from "./schema";
+import type { Membership, SignInClient, SignInEvent, SignInKind, TeamMember, TeamRole } from "./schema";
 
 interface MemberRow {
   id: string;
@@ -194,25 +194,148 @@ export function useInvite(db: Db, tokenHash: Uint8Array, now: number): boolean {
 
 export function insertSession(
   db: Db,
-  session: { tokenHash: Uint8Array; memberId: string; csrfToken: string; expiresAt: number },
+  session: {
+    id: string;
+    tokenHash: Uint8Array;
+    memberId: string;
+    csrfToken: string;
+    expiresAt: number;
+    client: SignInClient;
+  },
   now: number,
 ): void {
   db.query(
-    "INSERT INTO team_sessions (token_hash, member_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-  ).run(session.tokenHash, session.memberId, session.csrfToken, now, session.expiresAt);
+    `INSERT INTO team_sessions
+       (id, token_hash, member_id, csrf_token, created_at, expires_at, last_used_at, user_agent, ip)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    session.id,
+    session.tokenHash,
+    session.memberId,
+    session.csrfToken,
+    now,
+    session.expiresAt,
+    now,
+    session.client.userAgent,
+    session.client.ip,
+  );
 }
 
 export function findLiveSession(
   db: Db,
   tokenHash: Uint8Array,
   now: number,
-): { member_id: string; csrf_token: string; expires_at: number } | null {
+): {
+  id: string;
+  member_id: string;
+  csrf_token: string;
+  expires_at: number;
+  last_used_at: number | null;
+} | null {
   return db
-    .query<{ member_id: string; csrf_token: string; expires_at: number }, [Uint8Array, number]>(
-      `SELECT member_id, csrf_token, expires_at FROM team_sessions
+    .query<
+      { id: string; member_id: string; csrf_token: string; expires_at: number; last_used_at: number | null },
+      [Uint8Array, number]
+    >(
+      `SELECT id, member_id, csrf_token, expires_at, last_used_at FROM team_sessions
         WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?`,
     )
     .get(tokenHash, now);
+}
+
+/** Notes the session used at `now`. */
+export function touchSession(db: Db, tokenHash: Uint8Array, now: number): void {
+  db.query("UPDATE team_sessions SET last_used_at = ? WHERE token_hash = ?").run(now, tokenHash);
+}
+
+/** The member's sessions that are neither signed out nor expired, the most recently used first. */
+export function liveSessionsOf(
+  db: Db,
+  memberId: string,
+  now: number,
+): {
+  id: string;
+  created_at: number;
+  last_used_at: number | null;
+  user_agent: string | null;
+  ip: string | null;
+}[] {
+  return db
+    .query<
+      {
+        id: string;
+        created_at: number;
+        last_used_at: number | null;
+        user_agent: string | null;
+        ip: string | null;
+      },
+      [string, number]
+    >(
+      `SELECT id, created_at, last_used_at, user_agent, ip FROM team_sessions
+        WHERE member_id = ? AND revoked_at IS NULL AND expires_at > ?
+        ORDER BY coalesce(last_used_at, created_at) DESC, created_at DESC`,
+    )
+    .all(memberId, now);
+}
+
+/**
+ * Signs out one live session of the member by its id, never `keep` (the one asking); false when the member
+ * has no such live session (another member's, one already ended, or `keep`).
+ */
+export function revokeSessionById(db: Db, memberId: string, id: string, keep: string, now: number): boolean {
+  return (
+    db
+      .query(
+        `UPDATE team_sessions SET revoked_at = ?
+          WHERE id = ? AND member_id = ? AND id <> ? AND revoked_at IS NULL AND expires_at > ?`,
+      )
+      .run(now, id, memberId, keep, now).changes === 1
+  );
+}
+
+/** Signs out every live session of the member but `keep`; how many there were. */
+export function revokeSessionsBut(db: Db, memberId: string, keep: string, now: number): number {
+  return db
+    .query(
+      `UPDATE team_sessions SET revoked_at = ?
+        WHERE member_id = ? AND id <> ? AND revoked_at IS NULL AND expires_at > ?`,
+    )
+    .run(now, memberId, keep, now).changes;
+}
+
+/**
+ * Records a sign-in (or a failed attempt) of the member, then deletes the oldest of its kind beyond `kept`:
+ * sign-ins and failed attempts are counted apart, so failures never push sign-ins out.
+ */
+export function insertSignIn(
+  db: Db,
+  event: { memberId: string; kind: SignInKind; client: SignInClient },
+  kept: number,
+  now: number,
+): void {
+  db.query("INSERT INTO team_sign_ins (member_id, kind, at, ip, user_agent) VALUES (?, ?, ?, ?, ?)").run(
+    event.memberId,
+    event.kind,
+    now,
+    event.client.ip,
+    event.client.userAgent,
+  );
+  const failed = event.kind === "failed" ? 1 : 0;
+  db.query(
+    `DELETE FROM team_sign_ins WHERE member_id = ?1 AND (kind = 'failed') = ?2 AND id NOT IN
+       (SELECT id FROM team_sign_ins WHERE member_id = ?1 AND (kind = 'failed') = ?2 ORDER BY id DESC LIMIT ?3)`,
+  ).run(event.memberId, failed, kept);
+}
+
+/** The member's newest sign-ins (`failed`: their failed attempts instead), newest first. */
+export function signInsOf(db: Db, memberId: string, failed: boolean, limit: number): SignInEvent[] {
+  return db
+    .query<{ kind: SignInKind; at: number; ip: string; user_agent: string }, [string, number, number]>(
+      `SELECT kind, at, ip, user_agent FROM team_sign_ins
+        WHERE member_id = ? AND (kind = 'failed') = ? ORDER BY id DESC LIMIT ?`,
+    )
+    .all(memberId, failed ? 1 : 0, limit)
+    .map((row) => ({ kind: row.kind, at: iso(row.at), ip: row.ip, userAgent: row.user_agent }));
 }
 
 export function revokeSession(db: Db, tokenHash: Uint8Array, now: number): void {

@@ -22,6 +22,7 @@ import instanceSecrets from "./0019_instance_secrets.sql" with { type: "text" };
 import webhookPreviousSecret from "./0020_webhook_previous_secret.sql" with { type: "text" };
 import apiKeyNames from "./0021_api_key_names.sql" with { type: "text" };
 import importSources from "./0022_import_sources.sql" with { type: "text" };
+import sessionDevices from "./0023_session_devices.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   { version: 20, name: "0020_webhook_previous_secret", sql: webhookPreviousSecret },
   { version: 21, name: "0021_api_key_names", sql: apiKeyNames },
   { version: 22, name: "0022_import_sources", sql: importSources },
+  { version: 23, name: "0023_session_devices", sql: sessionDevices },
 ];
