@@ -186,6 +186,8 @@ export function activitySentence(chrome: Chrome, entry: ActivityEntry, names: Ac
         return "rotated a webhook endpoint's signing secret";
       case "webhook.delivery_replayed":
         return "sent a webhook delivery again";
+      case "webhook.test_sent":
+        return "sent a test event to a webhook endpoint";
       case "webhook.deleted":
         return html`deleted ${webhook(text(metadata, "url"))}`;
       case "integration.created":

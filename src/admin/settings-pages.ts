@@ -5,7 +5,9 @@ import type { KeySummary } from "../projects/service";
 import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
 import type { ImportJob } from "../imports/jobs";
 import { CSV_COLUMN_LIST, type ImportError, type ImportResult } from "../imports/schema";
+import { TEST_EVENT_TYPE } from "../events/catalogue";
 import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
+import type { TestEventOutcome } from "../webhooks/service";
 import { html, type Html } from "../html";
 import { plural } from "../plural";
 import { type Chrome, formFields, href, layout, dataTable } from "./pages";
@@ -309,7 +311,36 @@ export function webhooksPage(
   );
 }
 
-/** One endpoint: its settings, its secret (rotate), and its delivery history with replay. */
+/**
+ * What the endpoint's page says after "Send a test event", from its one attempt (docs/dashboard.md,
+ * Webhooks): the answer and how long it took, or why it failed; else why there is no attempt yet.
+ */
+export function testEventSentence(outcome: TestEventOutcome): string {
+  const { attempt } = outcome;
+  if (attempt === null) {
+    return outcome.queued
+      ? "Test event queued: it was not tried within the delivery's time-out (this endpoint's other deliveries " +
+          "may be taking the worker's turns). Its row under Deliveries shows the result once it is; reload the page."
+      : "Test event not sent: the endpoint was turned off before it was tried; the reason shows under its address.";
+  }
+  if (attempt.state === "delivered") {
+    return `Test event sent: the endpoint answered HTTP ${attempt.statusCode ?? "2xx"} in ${attempt.durationMs} ms.`;
+  }
+  const reason = attempt.error ?? "no answer";
+  // Bun names a refused or dropped connection by its code and a generic question; the history keeps it whole.
+  const inWords = NETWORK_ERRORS.find(([code]) => reason.startsWith(`${code}:`))?.[1] ?? reason;
+  return (
+    `Test event failed after ${attempt.durationMs} ms: ${inWords}. ` +
+    "A test is not retried: correct the endpoint and send another."
+  );
+}
+
+const NETWORK_ERRORS: readonly (readonly [string, string])[] = [
+  ["ECONNREFUSED", "connection refused (nothing listens at that address and port)"],
+  ["ECONNRESET", "the connection was reset before an answer came"],
+];
+
+/** One endpoint: its settings, its secret (rotate), and its delivery history with replay and a test event. */
 export function webhookPage(
   chrome: Chrome,
   view: { webhook: WebhookWithDeliveries; eventTypes: readonly string[]; newSecret: string | null },
@@ -341,6 +372,15 @@ export function webhookPage(
       <div class="columns">
         <div>
           <h2>Deliveries</h2>
+          <form method="post" action="${base}/test">
+            ${formFields(chrome)}
+            <button type="submit">Send a test event</button>
+            <small class="muted"
+              >One <code>${TEST_EVENT_TYPE}</code> event to this endpoint
+              only${webhook.enabled ? "" : ", though it is disabled"}, signed like every delivery and tried
+              once; the page waits for its answer.</small
+            >
+          </form>
           ${
             webhook.recentDeliveries.length === 0
               ? html`<p>No deliveries yet.</p>`

@@ -13,6 +13,7 @@ import {
   listWebhooks,
   replayDelivery,
   rotateWebhookSecret,
+  sendTestEvent,
   updateWebhook,
 } from "../webhooks/service";
 import { describeError } from "../log";
@@ -46,6 +47,7 @@ import {
   membersPage,
   NEW_WEBHOOK_LABELS,
   projectSettingsPage,
+  testEventSentence,
   WEBHOOK_LABELS,
   webhookPage,
   webhooksPage,
@@ -324,6 +326,22 @@ export function settingsRoutes(kit: DashboardKit) {
             replayDelivery(db, caller.membership.projectId, webhookId, form.get("deliveryId") ?? ""),
           );
           return withNotice(webhookPath(caller, webhookId), "replayed");
+        }),
+        { parse: "text" },
+      )
+      .post(
+        "/admin/webhooks/:webhookId/test",
+        change("webhooks", async (caller, _form, params) => {
+          requireRole(caller.membership, "admin", "Managing webhooks");
+          const { projectId } = caller.membership;
+          const webhookId = params.webhookId ?? "";
+          // The page waits for the one attempt (bounded by the delivery's time-out) and says how it went.
+          const outcome = await act(caller, () => sendTestEvent(db, projectId, webhookId, ctx.config));
+          return webhookPage(chromeOf(caller, "webhooks", testEventSentence(outcome)), {
+            webhook: getWebhook(db, projectId, webhookId),
+            eventTypes: EVENT_TYPES,
+            newSecret: null,
+          });
         }),
         { parse: "text" },
       )

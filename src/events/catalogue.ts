@@ -68,9 +68,25 @@ export interface EventDataByType {
   "user.updated": BoardUser;
 }
 
+/**
+ * The one event that is no change on the board: the dashboard's "Send a test event" sends it to one endpoint
+ * (docs/webhooks.md, "Test events"). It is not in EVENT_TYPES, so nobody subscribes to it (an endpoint asking
+ * for it gets the 400 of an unknown event), `*` does not include it and the fan-out never sees it: it is
+ * stored already dispatched, with its one delivery.
+ */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/** The test event's `data`. */
+export interface TestEventData {
+  projectId: string;
+  /** The endpoint it was sent to (the `id` of the API's webhook endpoint). */
+  endpointId: string;
+  message: string;
+}
+
 /** The body a webhook receives: `{ type, timestamp, data, projectId }`. */
-export interface EventPayload<Data = unknown> {
-  type: EventType;
+export interface EventPayload<Data = unknown, Type extends string = EventType> {
+  type: Type;
   timestamp: string;
   data: Data;
   projectId: string;

@@ -29,7 +29,7 @@ export type DeliveryTarget = { endpointId: string } | { integration: Integration
 export function insertDelivery(
   db: Db,
   id: string,
-  event: OutboxEvent,
+  event: Pick<OutboxEvent, "id" | "project_id" | "type">,
   target: DeliveryTarget,
   now: number,
 ): void {
@@ -53,6 +53,7 @@ export interface DueDelivery {
   id: string;
   project_id: string;
   event_id: string;
+  event_type: string;
   endpoint_id: string | null;
   integration: IntegrationKind | null;
   attempts: number;
@@ -77,7 +78,7 @@ export function dueDeliveries(
 ): DueDelivery[] {
   return db
     .query<DueDelivery, [number, string, string, number]>(
-      `SELECT d.id, d.project_id, d.event_id, d.endpoint_id, d.integration, d.attempts, e.payload,
+      `SELECT d.id, d.project_id, d.event_id, d.event_type, d.endpoint_id, d.integration, d.attempts, e.payload,
               ${TARGET_OF_DELIVERY} AS target
        FROM deliveries d JOIN events e ON e.id = d.event_id
        WHERE d.state = 'pending' AND d.next_attempt_at <= ?
@@ -140,11 +141,14 @@ export function deliveryExists(db: Db, deliveryId: string): boolean {
   );
 }
 
+/** An event; one stored with `dispatchedAt` is never fanned out (a test event carries its one delivery). */
 export function insertEvent(
   db: Db,
   event: { id: string; projectId: string; type: string; payload: string; createdAt: number },
+  dispatchedAt: number | null = null,
 ): void {
   db.query(
-    "INSERT INTO events (id, project_id, type, payload, created_at) VALUES ($id, $projectId, $type, $payload, $createdAt)",
-  ).run(event);
+    `INSERT INTO events (id, project_id, type, payload, created_at, dispatched_at)
+     VALUES ($id, $projectId, $type, $payload, $createdAt, $dispatchedAt)`,
+  ).run({ ...event, dispatchedAt });
 }

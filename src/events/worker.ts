@@ -9,7 +9,7 @@ import { nextTurn } from "../turns";
 import { sendWebhook } from "../webhooks/deliver";
 import { newMessageId } from "../webhooks/signing";
 import { findWebhookRowById, listWebhookRows, updateWebhookRow, type WebhookRow } from "../webhooks/service";
-import type { EventPayload } from "./catalogue";
+import { type EventPayload, TEST_EVENT_TYPE } from "./catalogue";
 import * as deliveries from "./store";
 
 /**
@@ -113,7 +113,9 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
     const endpoint = due.endpoint_id === null ? null : findWebhookRowById(db, due.endpoint_id);
     // Deleted meanwhile: its deliveries went with it.
     if (due.endpoint_id !== null && !endpoint) return;
-    if (endpoint && endpoint.enabled !== 1) {
+    // A test event goes to a disabled endpoint too: checking it before turning it on is what it is for
+    // (docs/webhooks.md, "Test events").
+    if (endpoint && endpoint.enabled !== 1 && due.event_type !== TEST_EVENT_TYPE) {
       inTransaction(db, () => deliveries.failPendingOfEndpoint(db, endpoint.id, startedAt));
       return;
     }
@@ -156,7 +158,8 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
   ) {
     const now = Date.now();
     const attemptNumber = due.attempts + 1;
-    const schedule = config.delivery.retryScheduleMs;
+    // A test event is tried once, its result shown at once; it is never retried (docs/webhooks.md).
+    const retries = due.event_type === TEST_EVENT_TYPE ? 0 : config.delivery.retryScheduleMs.length;
     const gone = endpointId !== null && outcome.statusCode === GONE;
     // The endpoint may have been deleted during the attempt, taking the delivery with it.
     if (!deliveries.deliveryExists(db, due.id)) return;
@@ -171,7 +174,7 @@ export function startDeliveryWorker(ctx: AppContext): DeliveryWorker {
       });
       if (outcome.ok) {
         deliveries.settleDelivery(db, due.id, "delivered", attemptNumber, now, now);
-      } else if (gone || attemptNumber > schedule.length) {
+      } else if (gone || attemptNumber > retries) {
         deliveries.settleDelivery(db, due.id, "failed", attemptNumber, now, now);
       } else {
         const nextAttemptAt = now + retryWait(attemptNumber, outcome);

@@ -1,11 +1,20 @@
 import { keepActingMember, recordActivity } from "../activity/service";
 import type { Config } from "../config";
-import { type Db, inTransaction } from "../db/connection";
+import { type Db, inTransaction, onCommit } from "../db/connection";
 import { EVENT_TYPES } from "../events/catalogue";
+import { appendTestEvent } from "../events/outbox";
 import { notFound, validationError } from "../http/errors";
 import { resolveTarget, UnsafeTargetError } from "../http/outbound";
-import type { CreatedWebhook, Webhook, WebhookCreate, WebhookUpdate, WebhookWithDeliveries } from "./schema";
-import { generateSecret } from "./signing";
+import { nextTurn } from "../turns";
+import type {
+  CreatedWebhook,
+  DeliveryAttempt,
+  Webhook,
+  WebhookCreate,
+  WebhookUpdate,
+  WebhookWithDeliveries,
+} from "./schema";
+import { generateSecret, newMessageId } from "./signing";
 import * as store from "./store";
 
 /** The delivery worker reads and settles endpoints through these. */
@@ -186,6 +195,73 @@ export function replayDelivery(db: Db, projectId: string, webhookId: string, del
       entityId: webhookId,
       metadata: { deliveryId },
     });
+  });
+}
+
+/** The sentence a test event's `data.message` carries (docs/webhooks.md, "Test events"). */
+export const TEST_EVENT_MESSAGE =
+  "This is a test event sent from the featureboard dashboard to check this endpoint; nothing changed on the board.";
+
+/**
+ * How long past the delivery's own time-out "Send a test event" waits for the worker to pick the delivery up
+ * and record its attempt; after that the member is told it is queued, and the history shows its result.
+ */
+const TEST_PICK_UP_MS = 2_000;
+
+/**
+ * What "Send a test event" saw: the delivery (its `webhook-id`) and its one attempt; without one, whether it
+ * still waits in the queue or was given up before it (its endpoint was disabled or deleted meanwhile).
+ */
+export type TestEventOutcome = { deliveryId: string } & (
+  { attempt: DeliveryAttempt } | { attempt: null; queued: boolean }
+);
+
+/**
+ * Sends one `webhook.test` event to this endpoint only, enabled or not, whatever it subscribes to
+ * (docs/webhooks.md, "Test events"), and waits for its one attempt: the delivery worker sends it like any
+ * delivery (signed, its URL checked, recorded in the history, replayable) but never retries it. The wait is
+ * bounded by the delivery's time-out and TEST_PICK_UP_MS.
+ */
+export async function sendTestEvent(
+  db: Db,
+  projectId: string,
+  webhookId: string,
+  config: Pick<Config, "delivery">,
+): Promise<TestEventOutcome> {
+  const deliveryId = newMessageId();
+  inTransaction(db, () => {
+    requireRow(db, projectId, webhookId);
+    appendTestEvent(db, { projectId, endpointId: webhookId, message: TEST_EVENT_MESSAGE }, deliveryId);
+    recordActivity(db, projectId, {
+      action: "test_sent",
+      entityType: "webhook",
+      entityId: webhookId,
+      metadata: { deliveryId },
+    });
+  });
+  await untilAttempted(db, deliveryId, config.delivery.timeoutMs + TEST_PICK_UP_MS);
+  const attempt = store.latestAttemptOf(db, deliveryId);
+  if (attempt) return { deliveryId, attempt };
+  return { deliveryId, attempt: null, queued: store.isDeliveryPending(db, deliveryId) };
+}
+
+/**
+ * Resolves once the delivery has an attempt or left the queue without one, looking after each commit (the
+ * worker records an attempt in a transaction of its own), or when `timeoutMs` has passed.
+ */
+function untilAttempted(db: Db, deliveryId: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      stopListening();
+      resolve();
+    };
+    const look = () => {
+      if (store.latestAttemptOf(db, deliveryId) || !store.isDeliveryPending(db, deliveryId)) finish();
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    // A commit's listeners run inside the commit: the look waits for a turn of its own (src/turns.ts).
+    const stopListening = onCommit(db, () => void nextTurn().then(look));
   });
 }
 

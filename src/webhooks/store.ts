@@ -108,23 +108,23 @@ interface AttemptRow {
 }
 
 /**
- * The endpoint's latest attempts, each with its own outcome: an attempt without an error was delivered; a
+ * Attempts with their delivery, each with its own outcome: an attempt without an error was delivered; a
  * delivery's latest attempt that failed has the delivery's state (pending, with the retry's time, or failed
  * for good); an earlier one that failed is failed (a replay adds attempts after a success too).
- * docs/webhooks.md.
+ * docs/webhooks.md. `where` picks the deliveries: a constant condition with one placeholder, for `key`.
  */
-export function recentAttempts(db: Db, webhookId: string, limit: number): DeliveryAttempt[] {
+function attemptsWhere(db: Db, where: string, key: string, limit: number): DeliveryAttempt[] {
   return db
     .query<AttemptRow, [string, number]>(
       `SELECT d.id AS delivery_id, d.event_id, d.event_type, d.state, d.next_attempt_at,
               a.attempt, a.status_code, a.duration_ms, a.error, a.started_at, a.finished_at,
               a.attempt = (SELECT MAX(x.attempt) FROM delivery_attempts x WHERE x.delivery_id = d.id) AS last_attempt
        FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id
-       WHERE d.endpoint_id = ?
+       WHERE ${where}
        ORDER BY a.started_at DESC, a.attempt DESC
        LIMIT ?`,
     )
-    .all(webhookId, limit)
+    .all(key, limit)
     .map((row) => ({
       webhookId: row.delivery_id,
       eventId: row.event_id,
@@ -143,6 +143,25 @@ export function recentAttempts(db: Db, webhookId: string, limit: number): Delive
       finishedAt: iso(row.finished_at),
       nextAttemptAt: row.last_attempt && row.state === "pending" ? isoOrNull(row.next_attempt_at) : null,
     }));
+}
+
+/** The endpoint's latest attempts, newest first. */
+export function recentAttempts(db: Db, webhookId: string, limit: number): DeliveryAttempt[] {
+  return attemptsWhere(db, "d.endpoint_id = ?", webhookId, limit);
+}
+
+/** The latest attempt of one delivery, or null while it has had none. */
+export function latestAttemptOf(db: Db, deliveryId: string): DeliveryAttempt | null {
+  return attemptsWhere(db, "d.id = ?", deliveryId, 1)[0] ?? null;
+}
+
+/** Whether the delivery waits in the queue: false once settled, given up or deleted with its endpoint. */
+export function isDeliveryPending(db: Db, deliveryId: string): boolean {
+  return (
+    db
+      .query<{ one: number }, [string]>("SELECT 1 AS one FROM deliveries WHERE id = ? AND state = 'pending'")
+      .get(deliveryId) !== null
+  );
 }
 
 /** A new signing secret; the one it replaces keeps signing until `previousExpiresAt`. */
