@@ -235,3 +235,52 @@ describe("Send a test event, from an endpoint's dashboard page", () => {
     await t.call("DELETE", `/api/v1/integrations/webhooks/${hook.id}`);
   });
 });
+
+describe("Send a test event while the worker cannot take it", () => {
+  test("the page says it is queued (after the delivery's time-out and 2 s), and it is delivered once a worker runs", async () => {
+    // No worker yet: the attempt cannot come within FEATUREBOARD_DELIVERY_TIMEOUT + 2 s.
+    const t = createTestApp({
+      FEATUREBOARD_ALLOW_PRIVATE_TARGETS: "true",
+      FEATUREBOARD_DELIVERY_TIMEOUT: "100ms",
+    });
+    const server = listen(t);
+    const receiver = startReceiver();
+    let worker: DeliveryWorker | null = null;
+    try {
+      const { token } = inviteMember(t.ctx.db, {
+        email: "owner@example.com",
+        role: "owner",
+        projectSlug: "acme",
+      });
+      const cookie = sessionCookieOf(
+        await postForm(`${server.url}/admin/invite/${token}`, { password: "correct horse battery" }),
+      );
+      const csrf = await csrfOf(server.url, cookie);
+      const hook = (
+        await t.call("POST", "/api/v1/integrations/webhooks", {
+          body: { url: `${receiver.url}/later`, events: ["post.created"] },
+        })
+      ).body.data;
+      const page = await postForm(
+        `${server.url}/admin/webhooks/${hook.id}/test`,
+        { csrf, project: "acme" },
+        cookie,
+      );
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(
+        "Test event queued: it was not tried within the delivery&#39;s time-out",
+      );
+      expect(receiver.received).toEqual([]);
+
+      worker = startDeliveryWorker(t.ctx);
+      const [received] = await receiver.waitFor(1);
+      expect(JSON.parse(received!.body).type).toBe("webhook.test");
+      new Webhook(hook.secret).verify(received!.body, received!.headers);
+    } finally {
+      await worker?.stop();
+      receiver.stop();
+      await server.stop();
+      t.close();
+    }
+  }, 30_000);
+});
