@@ -49,6 +49,16 @@ export function signInRoutes(kit: DashboardKit) {
       error,
       ...accountActivity(db, caller.session.member.id, caller.session.sessionId),
     });
+  /**
+   * The cookie of a new sign-in. A session the browser held before (signed in again, or an invite accepted
+   * while signed in) ends: its cookie is replaced, so nobody holds it, and Your account would list it as
+   * a browser signed in elsewhere.
+   */
+  const signedInAs = (request: Request, sessionToken: string) => {
+    const replaced = sessionTokenOf(request);
+    if (replaced !== null) signOut(db, replaced);
+    return { "set-cookie": signedInCookie(sessionToken) };
+  };
   const accountPath = (caller: Caller) =>
     href({ projectSlug: caller.membership.projectSlug }, "/admin/account");
   return new Elysia({ name: "admin.sign-in", detail: { hide: true } })
@@ -73,7 +83,7 @@ export function signInRoutes(kit: DashboardKit) {
             password: form.get("password") ?? "",
             client: signInClientOf(request),
           });
-          return redirect(next, { "set-cookie": signedInCookie(sessionToken) });
+          return redirect(next, signedInAs(request, sessionToken));
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           return page(signInView(error.message, email, null, next), error.status, {
@@ -117,7 +127,7 @@ export function signInRoutes(kit: DashboardKit) {
     .post("/admin/login/link/:token", ({ params, request }) => {
       try {
         const { sessionToken } = useSignInLink(db, params.token, signInClientOf(request));
-        return redirect("/admin", { "set-cookie": signedInCookie(sessionToken) });
+        return redirect("/admin", signedInAs(request, sessionToken));
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return page(signInView(error.message), error.status);
@@ -148,7 +158,7 @@ export function signInRoutes(kit: DashboardKit) {
           const landing = alreadyMember
             ? withNotice(href({ projectSlug: alreadyMember.projectSlug }, "/admin"), "inviteUnchanged")
             : "/admin";
-          return redirect(landing, { "set-cookie": signedInCookie(sessionToken) });
+          return redirect(landing, signedInAs(request, sessionToken));
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           if (error.code === "INVITE_INVALID") return page(signInView(error.message), error.status);

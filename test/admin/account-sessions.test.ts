@@ -167,6 +167,31 @@ describeInBrowser(
       expect(await colleague.content()).not.toContain("192.0.2.66");
     });
 
+    test("signing in again in the same browser replaces its session: no session is left that nobody holds", async () => {
+      const { t, server, browser } = served();
+      const page = await memberInBrowser(browser, t, server.url, {
+        email: "noor@example.com",
+        name: "Noor",
+        role: "member",
+        context: { userAgent: CHROME_ON_LINUX },
+      });
+      await page.getByRole("heading", { name: "Inbox" }).waitFor();
+      const first = (await page.context().cookies()).find((cookie) => cookie.name === "fb_session")!.value;
+      await signInAt(page, server.url, "noor@example.com");
+      await page.getByRole("heading", { name: "Inbox" }).waitFor();
+      await openAccount(page, "Noor");
+      const sessions = await rowsUnder(page, "Where you are signed in");
+      expect(sessions).toHaveLength(1);
+      expect(sessions[0]).toContain("This session");
+      // Both sign-ins are in the history; the replaced cookie opens nothing any more.
+      expect(await rowsUnder(page, "Recent sign-ins")).toHaveLength(2);
+      const replaced = await fetch(`${server.url}/admin`, {
+        headers: { cookie: `fb_session=${first}` },
+        redirect: "manual",
+      });
+      expect(replaced.status).toBe(303);
+    });
+
     test("a session of another member, or the one in use, is refused by the form: nothing is signed out", async () => {
       const { t, server } = served();
       const base = server.url;
