@@ -29,6 +29,19 @@ export interface AiInputs {
   strategy: Strategy;
 }
 
+/**
+ * The labels of the three forms' fields: the forms show them, and a refusal names the field by them
+ * (labelledMessage in dashboard.ts), not by the API's name (`limit` for "Pending requests to triage, …").
+ */
+export const TRIAGE_LABELS = {
+  limit: `Pending requests to triage, oldest first (at most ${LIMITS.triagePosts})`,
+} as const;
+export const SUMMARY_LABELS = { period: "Period" } as const;
+export const PLAN_LABELS = {
+  capacity: `Capacity: requests to plan (at most ${LIMITS.sprintCapacity})`,
+  strategy: "Strategy",
+} as const;
+
 const PERIOD_LABELS: Record<Period, string> = {
   week: "the last 7 days",
   month: "the last 30 days",
@@ -177,8 +190,7 @@ export function aiPage(
         <h2 id="triage-heading">Triage the inbox</h2>
         <form method="post" action="/admin/ai/triage">
           ${formFields(chrome)}
-          <label for="triage-limit"
-            >Pending requests to triage, oldest first (at most ${LIMITS.triagePosts})</label
+          <label for="triage-limit">${TRIAGE_LABELS.limit}</label
           ><input
             id="triage-limit"
             name="limit"
@@ -196,7 +208,7 @@ export function aiPage(
         <h2 id="summary-heading">Summary of a period</h2>
         <form method="post" action="/admin/ai/summary">
           ${formFields(chrome)}
-          <label for="summary-period">Period</label>
+          <label for="summary-period">${SUMMARY_LABELS.period}</label>
           <select id="summary-period" name="period">
             ${PERIODS.map(
               (period) =>
@@ -213,7 +225,7 @@ export function aiPage(
         <h2 id="plan-heading">Sprint plan</h2>
         <form method="post" action="/admin/ai/sprint-plan">
           ${formFields(chrome)}
-          <label for="plan-capacity">Capacity: requests to plan (at most ${LIMITS.sprintCapacity})</label
+          <label for="plan-capacity">${PLAN_LABELS.capacity}</label
           ><input
             id="plan-capacity"
             name="capacity"
@@ -223,7 +235,7 @@ export function aiPage(
             required
             value="${inputs.capacity}"
           />
-          <label for="plan-strategy">Strategy</label>
+          <label for="plan-strategy">${PLAN_LABELS.strategy}</label>
           <select id="plan-strategy" name="strategy">
             ${STRATEGIES.map(
               (strategy) =>

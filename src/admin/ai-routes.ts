@@ -19,7 +19,7 @@ import { enforceRateLimit } from "../http/rate-limit";
 import { requireValid } from "../http/validation-message";
 import { getPost } from "../posts/service";
 import { requireRole } from "../team/service";
-import { type AiAnswer, type AiInputs, aiPage } from "./ai-pages";
+import { type AiAnswer, type AiInputs, aiPage, PLAN_LABELS, SUMMARY_LABELS, TRIAGE_LABELS } from "./ai-pages";
 import { type DashboardKit, DashboardRefusal } from "./dashboard";
 import { href } from "./pages";
 import type { Caller } from "./session";
@@ -121,56 +121,72 @@ export function aiRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/ai/triage",
-      change("ai", (caller, form) => {
-        allowed(caller);
-        const input = requireValid(TriageSchema, { limit: wholeNumberOf(form, "limit") }, "body");
-        const inputs = { ...DEFAULT_INPUTS, triageLimit: input.limit ?? DEFAULT_TRIAGE_LIMIT };
-        return run(caller, "AI triage", inputs, async () => {
-          const { projectId } = caller.membership;
-          const result = await triageInbox(ctx.ai, projectId, input);
-          const duplicateTitles = new Map<string, string>();
-          for (const item of result.recommendations) {
-            if (item.duplicate_of) {
-              duplicateTitles.set(item.duplicate_of, getPost(db, projectId, item.duplicate_of).title);
+      change(
+        "ai",
+        (caller, form) => {
+          allowed(caller);
+          const input = requireValid(TriageSchema, { limit: wholeNumberOf(form, "limit") }, "body");
+          const inputs = { ...DEFAULT_INPUTS, triageLimit: input.limit ?? DEFAULT_TRIAGE_LIMIT };
+          return run(caller, "AI triage", inputs, async () => {
+            const { projectId } = caller.membership;
+            const result = await triageInbox(ctx.ai, projectId, input);
+            const duplicateTitles = new Map<string, string>();
+            for (const item of result.recommendations) {
+              if (item.duplicate_of) {
+                duplicateTitles.set(item.duplicate_of, getPost(db, projectId, item.duplicate_of).title);
+              }
             }
-          }
-          return { helper: "triage", result, duplicateTitles };
-        });
-      }),
+            return { helper: "triage", result, duplicateTitles };
+          });
+        },
+        () => TRIAGE_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
       "/admin/ai/summary",
-      change("ai", (caller, form) => {
-        allowed(caller);
-        const input = requireValid(SummaryRequestSchema, { period: form.get("period") ?? undefined }, "body");
-        const inputs = { ...DEFAULT_INPUTS, period: input.period ?? DEFAULT_INPUTS.period };
-        return run(caller, "AI summaries", inputs, async () => ({
-          helper: "summary",
-          result: await summariseFeedback(ctx.ai, caller.membership.projectId, input),
-        }));
-      }),
+      change(
+        "ai",
+        (caller, form) => {
+          allowed(caller);
+          const input = requireValid(
+            SummaryRequestSchema,
+            { period: form.get("period") ?? undefined },
+            "body",
+          );
+          const inputs = { ...DEFAULT_INPUTS, period: input.period ?? DEFAULT_INPUTS.period };
+          return run(caller, "AI summaries", inputs, async () => ({
+            helper: "summary",
+            result: await summariseFeedback(ctx.ai, caller.membership.projectId, input),
+          }));
+        },
+        () => SUMMARY_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
       "/admin/ai/sprint-plan",
-      change("ai", (caller, form) => {
-        allowed(caller);
-        const input = requireValid(
-          SprintPlanRequestSchema,
-          { capacity: wholeNumberOf(form, "capacity"), strategy: form.get("strategy") ?? undefined },
-          "body",
-        );
-        const inputs = {
-          ...DEFAULT_INPUTS,
-          capacity: input.capacity ?? DEFAULT_CAPACITY,
-          strategy: input.strategy ?? DEFAULT_INPUTS.strategy,
-        };
-        return run(caller, "AI sprint planning", inputs, async () => ({
-          helper: "plan",
-          result: await planSprint(ctx.ai, caller.membership.projectId, input),
-        }));
-      }),
+      change(
+        "ai",
+        (caller, form) => {
+          allowed(caller);
+          const input = requireValid(
+            SprintPlanRequestSchema,
+            { capacity: wholeNumberOf(form, "capacity"), strategy: form.get("strategy") ?? undefined },
+            "body",
+          );
+          const inputs = {
+            ...DEFAULT_INPUTS,
+            capacity: input.capacity ?? DEFAULT_CAPACITY,
+            strategy: input.strategy ?? DEFAULT_INPUTS.strategy,
+          };
+          return run(caller, "AI sprint planning", inputs, async () => ({
+            helper: "plan",
+            result: await planSprint(ctx.ai, caller.membership.projectId, input),
+          }));
+        },
+        () => PLAN_LABELS,
+      ),
       { parse: "text" },
     );
 }

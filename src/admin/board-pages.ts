@@ -104,6 +104,17 @@ function emailSubscribersChoice(id: string, label: string): Html {
 }
 
 /**
+ * The labels of the release editor's fields: the editor shows them, and a refusal names the field by them
+ * (labelledMessage in dashboard.ts), not by the API's name (`content` for "Notes (markdown)").
+ */
+export const RELEASE_LABELS = {
+  title: "Title",
+  label: "Version label (optional)",
+  content: "Notes (markdown)",
+  postIds: "Requests it ships (published releases archive them, as the API does)",
+} as const;
+
+/**
  * The release editor: a new release (`release` null), or one to change. A draft is saved as a draft or
  * published; a published release is saved as it is (the API's PATCH can unpublish it).
  */
@@ -121,7 +132,7 @@ function releaseForm(
   const action = release ? `/admin/releases/${release.id}` : "/admin/releases";
   return html`<form method="post" action="${action}">
     ${formFields(chrome)}
-    <label for="release-title">Title</label
+    <label for="release-title">${RELEASE_LABELS.title}</label
     ><input
       id="release-title"
       name="title"
@@ -130,7 +141,7 @@ function releaseForm(
       maxlength="${LIMITS.releaseTitleLength}"
       value="${release?.title ?? ""}"
     />
-    <label for="release-label">Version label (optional)</label
+    <label for="release-label">${RELEASE_LABELS.label}</label
     ><input
       id="release-label"
       name="label"
@@ -138,13 +149,13 @@ function releaseForm(
       maxlength="${LIMITS.releaseLabelLength}"
       value="${release?.label ?? ""}"
     />
-    <label for="release-content">Notes (markdown)</label
+    <label for="release-content">${RELEASE_LABELS.content}</label
     ><textarea id="release-content" name="content" rows="10" data-preview-source>
 ${release?.content ?? ""}</textarea>
     <h3>Preview</h3>
     <div class="card markdown" data-preview aria-live="polite"></div>
     <fieldset>
-      <legend>Requests it ships (published releases archive them, as the API does)</legend>
+      <legend>${RELEASE_LABELS.postIds}</legend>
       ${offered.length === 0 ? html`<p class="muted">No planned, in-progress or complete requests.</p>` : ""}
       ${offered.map(
         (post) =>

@@ -20,7 +20,14 @@ import { PERIODS } from "../analytics/schema";
 import { getAnalytics, getDailyFigures, revenueWeightedDemand } from "../analytics/service";
 import dashboardScript from "./assets/dashboard.client.js" with { type: "text" };
 import { postIdsOf } from "./activity-lines";
-import { activityPage, analyticsPage, releaseEditPage, releasesPage, roadmapPage } from "./board-pages";
+import {
+  activityPage,
+  analyticsPage,
+  RELEASE_LABELS,
+  releaseEditPage,
+  releasesPage,
+  roadmapPage,
+} from "./board-pages";
 import { type DashboardKit, toPage, withNotice } from "./dashboard";
 import { href } from "./pages";
 import { callerIn, csrfRefused, formOf } from "./session";
@@ -111,15 +118,19 @@ export function boardRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/releases",
-      change("releases", (caller, form) => {
-        requireRole(caller.membership, "admin", "Writing the changelog");
-        const input = requireValid(ReleaseCreateSchema, releaseFields(form), "body");
-        act(caller, () => createRelease(db, caller.membership.projectId, input, {}, publishOptions(form)));
-        return withNotice(
-          href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
-          input.isDraft ? "draft" : "published",
-        );
-      }),
+      change(
+        "releases",
+        (caller, form) => {
+          requireRole(caller.membership, "admin", "Writing the changelog");
+          const input = requireValid(ReleaseCreateSchema, releaseFields(form), "body");
+          act(caller, () => createRelease(db, caller.membership.projectId, input, {}, publishOptions(form)));
+          return withNotice(
+            href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
+            input.isDraft ? "draft" : "published",
+          );
+        },
+        () => RELEASE_LABELS,
+      ),
       { parse: "text" },
     )
     .get(
@@ -137,17 +148,27 @@ export function boardRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/releases/:releaseId",
-      change("releases", (caller, form, params) => {
-        requireRole(caller.membership, "admin", "Writing the changelog");
-        const patch = requireValid(ReleaseUpdateSchema, releaseFields(form), "body");
-        const release = act(caller, () =>
-          updateRelease(db, caller.membership.projectId, params.releaseId ?? "", patch, publishOptions(form)),
-        );
-        return withNotice(
-          href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
-          release.isDraft ? "draft" : "saved",
-        );
-      }),
+      change(
+        "releases",
+        (caller, form, params) => {
+          requireRole(caller.membership, "admin", "Writing the changelog");
+          const patch = requireValid(ReleaseUpdateSchema, releaseFields(form), "body");
+          const release = act(caller, () =>
+            updateRelease(
+              db,
+              caller.membership.projectId,
+              params.releaseId ?? "",
+              patch,
+              publishOptions(form),
+            ),
+          );
+          return withNotice(
+            href({ projectSlug: caller.membership.projectSlug }, "/admin/releases"),
+            release.isDraft ? "draft" : "saved",
+          );
+        },
+        () => RELEASE_LABELS,
+      ),
       { parse: "text" },
     )
     .post(

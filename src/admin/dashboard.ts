@@ -384,13 +384,15 @@ export function dashboardKit(ctx: AppContext) {
 
   /**
    * A form with a file (multipart/form-data, `parse: "formdata"`): as `change`, with the CSRF token and the
-   * project read from the parsed multipart fields, and the file named `fileField` handed over.
+   * project read from the parsed multipart fields, and the file named `fileField` handed over. `labels`:
+   * the form's, for a refusal (labelledMessage).
    */
   const upload =
     (
       section: Section,
       fileField: string,
       handle: (caller: Caller, file: Blob, chrome: Chrome) => Promise<string | Html>,
+      labels: FieldLabels = {},
     ) =>
     async ({ request, body }: { request: Request; body: unknown }) => {
       const session = sessionOf(request);
@@ -405,7 +407,7 @@ export function dashboardKit(ctx: AppContext) {
         const pageChrome = chrome;
         return await onceOnly(field(body, "once"), chrome, request, () => handle(caller, file, pageChrome));
       } catch (error) {
-        return failure(error, chrome, request);
+        return failure(error, chrome, request, labels);
       }
     };
 

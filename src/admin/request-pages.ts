@@ -6,6 +6,23 @@ import type { BoardUser } from "../users/schema";
 import { html, type Html } from "../html";
 import { type Chrome, formFields, href, layout, money } from "./pages";
 
+/**
+ * The labels of this file's forms, by the fields' names: the forms show them, and a refusal names the field
+ * by them (labelledMessage in dashboard.ts), not by the API's name (`userSpend` for "Monthly spend …").
+ */
+export const COMMENT_EDIT_LABELS = { body: "Text" } as const;
+export const CUSTOMER_LABELS = {
+  name: "Name",
+  userSpend: "Monthly spend (in the payments account's currency, such as 49.90)",
+} as const;
+export const NEW_REQUEST_LABELS = {
+  title: "Title",
+  description: "Description",
+  status: "Status",
+  tagIds: "Tags",
+  email: "Their email: they are the request's author and get its updates",
+} as const;
+
 function backToRequest(chrome: Chrome, post: { id: string; title: string }): Html {
   return html`<p><a href="${href(chrome, `/admin/posts/${post.id}`)}">← ${post.title}</a></p>`;
 }
@@ -29,7 +46,7 @@ export function commentEditPage(chrome: Chrome, view: { post: PostWithTags; comm
       </p>
       <form method="post" action="/admin/posts/${post.id}/comments/${comment.id}">
         ${formFields(chrome)}
-        <label for="comment-body">Text</label
+        <label for="comment-body">${COMMENT_EDIT_LABELS.body}</label
         ><textarea id="comment-body" name="body" required rows="6" maxlength="${LIMITS.commentLength}">
 ${comment.body}</textarea>
         <p><button class="primary" type="submit">Save the correction</button></p>
@@ -58,7 +75,7 @@ export function customerPage(
       </p>
       <form method="post" action="/admin/users/${user.id}">
         ${formFields(chrome)} ${post ? html`<input type="hidden" name="post" value="${post.id}" />` : ""}
-        <label for="user-name">Name</label
+        <label for="user-name">${CUSTOMER_LABELS.name}</label
         ><input
           id="user-name"
           name="name"
@@ -66,7 +83,7 @@ export function customerPage(
           maxlength="${LIMITS.personNameLength}"
           value="${user.name ?? ""}"
         />
-        <label for="user-spend">Monthly spend (in the payments account's currency, such as 49.90)</label
+        <label for="user-spend">${CUSTOMER_LABELS.userSpend}</label
         ><input
           id="user-spend"
           name="userSpend"
@@ -97,11 +114,11 @@ export function newRequestPage(chrome: Chrome, view: { tags: Tag[] }): Html {
       <h1>New request</h1>
       <form method="post" action="/admin/requests/new">
         ${formFields(chrome)}
-        <label for="new-title">Title</label
+        <label for="new-title">${NEW_REQUEST_LABELS.title}</label
         ><input id="new-title" name="title" type="text" required maxlength="${LIMITS.postTitleLength}" />
-        <label for="new-description">Description</label
+        <label for="new-description">${NEW_REQUEST_LABELS.description}</label
         ><textarea id="new-description" name="description" rows="5"></textarea>
-        <label for="new-status">Status</label>
+        <label for="new-status">${NEW_REQUEST_LABELS.status}</label>
         <select id="new-status" name="status">
           ${STARTING_STATUSES.map((status) => html`<option value="${status}">${STATUS_LABELS[status]}</option>`)}
         </select>
@@ -112,7 +129,7 @@ export function newRequestPage(chrome: Chrome, view: { tags: Tag[] }): Html {
           view.tags.length === 0
             ? ""
             : html`<fieldset>
-                <legend>Tags</legend>
+                <legend>${NEW_REQUEST_LABELS.tagIds}</legend>
                 ${view.tags.map(
                   (tag) =>
                     html`<label class="check"
@@ -123,7 +140,7 @@ export function newRequestPage(chrome: Chrome, view: { tags: Tag[] }): Html {
         }
         <fieldset>
           <legend>For a customer (optional)</legend>
-          <label for="new-email">Their email: they are the request's author and get its updates</label
+          <label for="new-email">${NEW_REQUEST_LABELS.email}</label
           ><input id="new-email" name="email" type="email" />
           <label class="check"><input type="checkbox" name="vote" value="true" /> Add their vote</label>
         </fieldset>

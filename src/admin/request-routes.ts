@@ -12,7 +12,14 @@ import { getUser, updateUser } from "../users/service";
 import { createPostForCustomer, removeVote } from "../votes/service";
 import { type DashboardKit, withNotice } from "./dashboard";
 import { href } from "./pages";
-import { commentEditPage, customerPage, newRequestPage } from "./request-pages";
+import {
+  COMMENT_EDIT_LABELS,
+  commentEditPage,
+  CUSTOMER_LABELS,
+  customerPage,
+  NEW_REQUEST_LABELS,
+  newRequestPage,
+} from "./request-pages";
 import type { Caller } from "./session";
 
 /**
@@ -38,26 +45,30 @@ export function requestRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/requests/new",
-      change("requests", (caller, form) => {
-        const description = form.get("description") ?? "";
-        const input = requireValid(
-          PostCreateSchema,
-          {
-            title: form.get("title") ?? "",
-            ...(description.trim() === "" ? {} : { description }),
-            status: form.get("status") ?? "PENDING",
-            tagIds: form.getAll("tagIds"),
-          },
-          "body",
-        );
-        const post = act(caller, () =>
-          createPostForCustomer(db, caller.membership.projectId, input, {
-            email: form.get("email") ?? "",
-            vote: form.get("vote") === "true",
-          }),
-        );
-        return withNotice(requestPath(caller, post.id), "requestCreated");
-      }),
+      change(
+        "requests",
+        (caller, form) => {
+          const description = form.get("description") ?? "";
+          const input = requireValid(
+            PostCreateSchema,
+            {
+              title: form.get("title") ?? "",
+              ...(description.trim() === "" ? {} : { description }),
+              status: form.get("status") ?? "PENDING",
+              tagIds: form.getAll("tagIds"),
+            },
+            "body",
+          );
+          const post = act(caller, () =>
+            createPostForCustomer(db, caller.membership.projectId, input, {
+              email: form.get("email") ?? "",
+              vote: form.get("vote") === "true",
+            }),
+          );
+          return withNotice(requestPath(caller, post.id), "requestCreated");
+        },
+        () => NEW_REQUEST_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
@@ -82,15 +93,19 @@ export function requestRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/posts/:postId/comments/:commentId",
-      change("requests", (caller, form, params) => {
-        const postId = params.postId ?? "";
-        const patch = requireValid(CommentPatchSchema, { body: form.get("body") ?? "" }, "body");
-        // The comments service never emails for an edit: subscribers keep the first text's email.
-        act(caller, () =>
-          updateComment(db, caller.membership.projectId, postId, params.commentId ?? "", patch),
-        );
-        return withNotice(requestPath(caller, postId), "commentEdited");
-      }),
+      change(
+        "requests",
+        (caller, form, params) => {
+          const postId = params.postId ?? "";
+          const patch = requireValid(CommentPatchSchema, { body: form.get("body") ?? "" }, "body");
+          // The comments service never emails for an edit: subscribers keep the first text's email.
+          act(caller, () =>
+            updateComment(db, caller.membership.projectId, postId, params.commentId ?? "", patch),
+          );
+          return withNotice(requestPath(caller, postId), "commentEdited");
+        },
+        () => COMMENT_EDIT_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
@@ -122,19 +137,23 @@ export function requestRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/users/:userId",
-      change("requests", (caller, form, params) => {
-        const spend = (form.get("userSpend") ?? "").trim();
-        if (spend === "") throw validationError("userSpend", "give the monthly spend (0 for none)");
-        const name = (form.get("name") ?? "").trim();
-        const patch = requireValid(
-          UserUpdateSchema,
-          { userSpend: Number(spend), name: name === "" ? null : name },
-          "body",
-        );
-        act(caller, () => updateUser(db, caller.membership.projectId, params.userId ?? "", patch));
-        const post = cameFrom(caller, form.get("post"));
-        return withNotice(post ? requestPath(caller, post.id) : requestsPath(caller), "customerSaved");
-      }),
+      change(
+        "requests",
+        (caller, form, params) => {
+          const spend = (form.get("userSpend") ?? "").trim();
+          if (spend === "") throw validationError("userSpend", "give the monthly spend (0 for none)");
+          const name = (form.get("name") ?? "").trim();
+          const patch = requireValid(
+            UserUpdateSchema,
+            { userSpend: Number(spend), name: name === "" ? null : name },
+            "body",
+          );
+          act(caller, () => updateUser(db, caller.membership.projectId, params.userId ?? "", patch));
+          const post = cameFrom(caller, form.get("post"));
+          return withNotice(post ? requestPath(caller, post.id) : requestsPath(caller), "customerSaved");
+        },
+        () => CUSTOMER_LABELS,
+      ),
       { parse: "text" },
     );
 }

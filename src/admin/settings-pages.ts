@@ -19,6 +19,34 @@ export const NEW_WEBHOOK_LABELS = {
 } as const;
 export const WEBHOOK_LABELS = { url: "URL", description: "Description" } as const;
 
+/**
+ * The labels of the other set-up forms' fields, by the fields' names, as for the webhooks': the forms show
+ * them, and a refusal names the field by them (labelledMessage in dashboard.ts), not by the API's name.
+ */
+export const INVITE_LABELS = { email: "Email", role: "Role" } as const;
+export const NEW_KEY_LABELS = {
+  name: "Name (optional: what uses it, such as “Zapier” or “CI”)",
+  kind: "Kind",
+} as const;
+/** A key's row: its name field sits in the Name column. */
+export const KEY_ROW_LABELS = { name: "Name" } as const;
+export const SETTINGS_LABELS = {
+  name: "Name (shown on the board, the widget and emails)",
+  accentColor: "Accent colour",
+} as const;
+export const LOGO_LABELS = { logo: "A PNG, JPEG, WebP or GIF image, at most 256 KB" } as const;
+const IMPORT_FILE_LABEL =
+  "A CSV file (title, description, status, votes, tags, author_email, …) or a board export (.json)";
+/**
+ * The import's one field is its file; the import names the file's text by the API's fields (`csv`, a
+ * board export's `data`), which are that same file here.
+ */
+export const IMPORT_LABELS = {
+  file: IMPORT_FILE_LABEL,
+  csv: IMPORT_FILE_LABEL,
+  data: IMPORT_FILE_LABEL,
+} as const;
+
 /** Owners only: the project's team members, inviting and removing them. */
 export function membersPage(
   chrome: Chrome,
@@ -127,8 +155,9 @@ export function membersPage(
       <h2>Invite someone</h2>
       <form method="post" action="/admin/members/invite">
         ${formFields(chrome)}
-        <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required />
-        <label for="invite-role">Role</label>
+        <label for="invite-email">${INVITE_LABELS.email}</label
+        ><input id="invite-email" name="email" type="email" required />
+        <label for="invite-role">${INVITE_LABELS.role}</label>
         <select id="invite-role" name="role">
           ${TEAM_ROLES.map((role) => html`<option value="${role}" ${role === "member" ? "selected" : ""}>${role}</option>`)}
         </select>
@@ -193,13 +222,13 @@ export function keysPage(chrome: Chrome, view: { keys: KeySummary[]; createdKey:
             </p>`
           : ""
       }
-      ${dataTable(["Key", "Name", "Kind", "Created", { label: "Actions", hidden: true }], rows)}
+      ${dataTable(["Key", KEY_ROW_LABELS.name, "Kind", "Created", { label: "Actions", hidden: true }], rows)}
       <form method="post" action="/admin/keys">
         ${formFields(chrome)}
         <h2>New key</h2>
-        <label for="key-name">Name (optional: what uses it, such as “Zapier” or “CI”)</label
+        <label for="key-name">${NEW_KEY_LABELS.name}</label
         ><input id="key-name" name="name" type="text" maxlength="${LIMITS.apiKeyNameLength}" />
-        <label for="key-kind">Kind</label>
+        <label for="key-kind">${NEW_KEY_LABELS.kind}</label>
         <select id="key-kind" name="kind">
           <option value="secret">secret (full API access)</option>
           <option value="publishable">publishable (the widget)</option>
@@ -582,10 +611,7 @@ export function importPage(
       <h2>Import</h2>
       <form method="post" action="/admin/import" enctype="multipart/form-data">
         ${formFields(chrome)}
-        <label for="import-file"
-          >A CSV file (title, description, status, votes, tags, author_email, …) or a board export
-          (.json)</label
-        >
+        <label for="import-file">${IMPORT_LABELS.file}</label>
         <input
           id="import-file"
           name="file"
@@ -650,7 +676,7 @@ export function projectSettingsPage(
           <h2>Project</h2>
           <form method="post" action="/admin/settings">
             ${formFields(chrome)}
-            <label for="project-name">Name (shown on the board, the widget and emails)</label
+            <label for="project-name">${SETTINGS_LABELS.name}</label
             ><input
               id="project-name"
               name="name"
@@ -664,7 +690,7 @@ export function projectSettingsPage(
               Public board (anyone can read, vote and comment at
               <a href="${view.boardUrl}">${view.boardUrl}</a>)</label
             >
-            <label for="accent">Accent colour</label
+            <label for="accent">${SETTINGS_LABELS.accentColor}</label
             ><input
               id="accent"
               name="accentColor"
@@ -703,7 +729,7 @@ export function projectSettingsPage(
           }
           <form method="post" action="/admin/settings/logo" enctype="multipart/form-data">
             ${formFields(chrome)}
-            <label for="logo">A PNG, JPEG, WebP or GIF image, at most 256 KB</label
+            <label for="logo">${LOGO_LABELS.logo}</label
             ><input
               id="logo"
               name="logo"

@@ -42,11 +42,17 @@ import { DashboardRefusal, type DashboardKit, redirect, signInFirst, withNotice 
 import { href } from "./pages";
 import { type Caller, callerIn } from "./session";
 import {
+  IMPORT_LABELS,
   importPage,
+  INVITE_LABELS,
+  KEY_ROW_LABELS,
   keysPage,
+  LOGO_LABELS,
   membersPage,
+  NEW_KEY_LABELS,
   NEW_WEBHOOK_LABELS,
   projectSettingsPage,
+  SETTINGS_LABELS,
   testEventSentence,
   WEBHOOK_LABELS,
   webhookPage,
@@ -91,25 +97,29 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/members/invite",
-        change("members", async (caller, form) => {
-          requireRole(caller.membership, "owner", "Managing members");
-          const role = form.get("role") ?? "member";
-          if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
-          const email = form.get("email") ?? "";
-          const { token, replaced } = act(caller, () =>
-            inviteMember(db, { email, role, projectSlug: caller.membership.projectSlug }),
-          );
-          const url = `${ctx.config.publicUrl}/admin/invite/${token}`;
-          const emailed = await sendInvite(caller, email.trim(), url);
-          return membersPage(chromeOf(caller, "members", null), {
-            members: listMembers(db, caller.membership.projectSlug),
-            invites: listOpenInvites(db, caller.membership.projectSlug),
-            selfId: caller.actor.id,
-            inviteUrl: url,
-            emailed,
-            replacedFor: replaced > 0 ? email.trim() : null,
-          });
-        }),
+        change(
+          "members",
+          async (caller, form) => {
+            requireRole(caller.membership, "owner", "Managing members");
+            const role = form.get("role") ?? "member";
+            if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
+            const email = form.get("email") ?? "";
+            const { token, replaced } = act(caller, () =>
+              inviteMember(db, { email, role, projectSlug: caller.membership.projectSlug }),
+            );
+            const url = `${ctx.config.publicUrl}/admin/invite/${token}`;
+            const emailed = await sendInvite(caller, email.trim(), url);
+            return membersPage(chromeOf(caller, "members", null), {
+              members: listMembers(db, caller.membership.projectSlug),
+              invites: listOpenInvites(db, caller.membership.projectSlug),
+              selfId: caller.actor.id,
+              inviteUrl: url,
+              emailed,
+              replacedFor: replaced > 0 ? email.trim() : null,
+            });
+          },
+          () => INVITE_LABELS,
+        ),
         { parse: "text" },
       )
       .post(
@@ -181,20 +191,24 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/keys",
-        change("keys", (caller, form) => {
-          requireRole(caller.membership, "owner", "Managing API keys");
-          const kind = form.get("kind");
-          if (kind !== "secret" && kind !== "publishable")
-            throw validationError("kind", "must be secret or publishable");
-          const keyKind: KeyKind = kind;
-          const key = act(caller, () =>
-            createKey(db, caller.membership.projectSlug, keyKind, form.get("name")),
-          );
-          return keysPage(chromeOf(caller, "keys", null), {
-            keys: listKeys(db, caller.membership.projectSlug),
-            createdKey: key,
-          });
-        }),
+        change(
+          "keys",
+          (caller, form) => {
+            requireRole(caller.membership, "owner", "Managing API keys");
+            const kind = form.get("kind");
+            if (kind !== "secret" && kind !== "publishable")
+              throw validationError("kind", "must be secret or publishable");
+            const keyKind: KeyKind = kind;
+            const key = act(caller, () =>
+              createKey(db, caller.membership.projectSlug, keyKind, form.get("name")),
+            );
+            return keysPage(chromeOf(caller, "keys", null), {
+              keys: listKeys(db, caller.membership.projectSlug),
+              createdKey: key,
+            });
+          },
+          () => NEW_KEY_LABELS,
+        ),
         { parse: "text" },
       )
       .post(
@@ -211,15 +225,19 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/keys/rename",
-        change("keys", (caller, form) => {
-          requireRole(caller.membership, "owner", "Managing API keys");
-          const prefix = form.get("prefix") ?? "";
-          const name = form.get("name");
-          if (act(caller, () => renameKey(db, caller.membership.projectSlug, prefix, name)) === null) {
-            throw validationError("prefix", "no key of this project has that prefix");
-          }
-          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/keys"), "saved");
-        }),
+        change(
+          "keys",
+          (caller, form) => {
+            requireRole(caller.membership, "owner", "Managing API keys");
+            const prefix = form.get("prefix") ?? "";
+            const name = form.get("name");
+            if (act(caller, () => renameKey(db, caller.membership.projectSlug, prefix, name)) === null) {
+              throw validationError("prefix", "no key of this project has that prefix");
+            }
+            return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/keys"), "saved");
+          },
+          () => KEY_ROW_LABELS,
+        ),
         { parse: "text" },
       )
       // ---- admins and owners: webhooks ----
@@ -386,28 +404,33 @@ export function settingsRoutes(kit: DashboardKit) {
       })
       .post(
         "/admin/import",
-        upload("import", "file", async (caller, file, chrome) => {
-          requireRole(caller.membership, "admin", "Importing and exporting");
-          // A leading BOM (spreadsheets save one) is no part of the text.
-          const text = (await file.text()).replace(/^\uFEFF/, "");
-          const { projectId, projectSlug } = caller.membership;
-          const start = text.trimStart();
-          // A board export is an object or an array holding it, as the API takes it (docs/export-format.md).
-          if (start.startsWith("{") || start.startsWith("[")) {
-            let document: unknown;
-            try {
-              document = JSON.parse(text);
-            } catch {
-              throw validationError("file", "is not valid JSON (a board export) nor CSV");
+        upload(
+          "import",
+          "file",
+          async (caller, file, chrome) => {
+            requireRole(caller.membership, "admin", "Importing and exporting");
+            // A leading BOM (spreadsheets save one) is no part of the text.
+            const text = (await file.text()).replace(/^\uFEFF/, "");
+            const { projectId, projectSlug } = caller.membership;
+            const start = text.trimStart();
+            // A board export is an object or an array holding it, as the API takes it (docs/export-format.md).
+            if (start.startsWith("{") || start.startsWith("[")) {
+              let document: unknown;
+              try {
+                document = JSON.parse(text);
+              } catch {
+                throw validationError("file", "is not valid JSON (a board export) nor CSV");
+              }
+              const input = requireValid(ImportSchema, { source: "board-export", data: document }, "file");
+              // The board-export path is synchronous, so actAs covers all it records.
+              const result = await act(caller, () => importData(db, projectId, input));
+              return importPage(chrome, { job: null, result });
             }
-            const input = requireValid(ImportSchema, { source: "board-export", data: document }, "file");
-            // The board-export path is synchronous, so actAs covers all it records.
-            const result = await act(caller, () => importData(db, projectId, input));
-            return importPage(chrome, { job: null, result });
-          }
-          const job = await ctx.imports.start(projectId, text, caller.actor);
-          return href({ projectSlug }, `/admin/import/${job.id}`);
-        }),
+            const job = await ctx.imports.start(projectId, text, caller.actor);
+            return href({ projectSlug }, `/admin/import/${job.id}`);
+          },
+          IMPORT_LABELS,
+        ),
         { parse: "formdata" },
       )
       .get(
@@ -479,27 +502,42 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/settings",
-        change("settings", (caller, form) => {
-          requireRole(caller.membership, "admin", "Changing the project's settings");
-          act(caller, () =>
-            updateProjectSettings(db, caller.membership.projectId, {
-              name: form.get("name") ?? "",
-              isPublic: form.get("isPublic") === "true",
-              accentColor: form.get("defaultAccent") === "true" ? null : (form.get("accentColor") ?? null),
-            }),
-          );
-          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
-        }),
+        change(
+          "settings",
+          (caller, form) => {
+            requireRole(caller.membership, "admin", "Changing the project's settings");
+            act(caller, () =>
+              updateProjectSettings(db, caller.membership.projectId, {
+                name: form.get("name") ?? "",
+                isPublic: form.get("isPublic") === "true",
+                accentColor: form.get("defaultAccent") === "true" ? null : (form.get("accentColor") ?? null),
+              }),
+            );
+            return withNotice(
+              href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"),
+              "saved",
+            );
+          },
+          () => SETTINGS_LABELS,
+        ),
         { parse: "text" },
       )
       .post(
         "/admin/settings/logo",
-        upload("settings", "logo", async (caller, file) => {
-          requireRole(caller.membership, "admin", "Changing the project's settings");
-          const bytes = new Uint8Array(await file.arrayBuffer());
-          act(caller, () => setProjectLogo(db, caller.membership.projectId, bytes));
-          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"), "saved");
-        }),
+        upload(
+          "settings",
+          "logo",
+          async (caller, file) => {
+            requireRole(caller.membership, "admin", "Changing the project's settings");
+            const bytes = new Uint8Array(await file.arrayBuffer());
+            act(caller, () => setProjectLogo(db, caller.membership.projectId, bytes));
+            return withNotice(
+              href({ projectSlug: caller.membership.projectSlug }, "/admin/settings"),
+              "saved",
+            );
+          },
+          LOGO_LABELS,
+        ),
         { parse: "formdata" },
       )
       .post(

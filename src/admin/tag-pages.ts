@@ -5,6 +5,12 @@ import { plural } from "../plural";
 import { type Chrome, dataTable, formFields, href, layout } from "./pages";
 
 /**
+ * The labels of a tag's fields: the new tag's form shows them, each row's fields are named after them
+ * ("Label of “Bugs”"), and a refusal names the field by them (labelledMessage in dashboard.ts).
+ */
+export const TAG_LABELS = { label: "Label", theme: "Colour" } as const;
+
+/**
  * A tag's colour as a colour input can show it: `#rrggbb` in lower case. The API also takes `#rgb`, which a
  * colour input does not (it would show, and send back, black).
  */
@@ -37,13 +43,13 @@ export function tagsPage(chrome: Chrome, view: { tags: Tag[]; requestCounts: Map
             required
             maxlength="${LIMITS.tagLabelLength}"
             value="${tag.label}"
-            aria-label="Label of “${tag.label}”"
+            aria-label="${TAG_LABELS.label} of “${tag.label}”"
           />
           <input
             name="theme"
             type="color"
             value="${colourInputValue(tag.theme)}"
-            aria-label="Colour of “${tag.label}”"
+            aria-label="${TAG_LABELS.theme} of “${tag.label}”"
           />
           <button type="submit" aria-label="Save “${tag.label}”">Save</button>
         </form>
@@ -79,9 +85,9 @@ export function tagsPage(chrome: Chrome, view: { tags: Tag[]; requestCounts: Map
       <h2>New tag</h2>
       <form method="post" action="/admin/tags">
         ${formFields(chrome)}
-        <label for="tag-label">Label</label
+        <label for="tag-label">${TAG_LABELS.label}</label
         ><input id="tag-label" name="label" type="text" required maxlength="${LIMITS.tagLabelLength}" />
-        <label for="tag-theme">Colour</label
+        <label for="tag-theme">${TAG_LABELS.theme}</label
         ><input id="tag-theme" name="theme" type="color" value="${DEFAULT_TAG_THEME}" />
         <p><button class="primary" type="submit">Create tag</button></p>
       </form>

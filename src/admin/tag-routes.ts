@@ -7,7 +7,7 @@ import { requireRole } from "../team/service";
 import { type DashboardKit, DashboardRefusal, withNotice } from "./dashboard";
 import { href } from "./pages";
 import type { Caller } from "./session";
-import { colourInputValue, tagsPage } from "./tag-pages";
+import { colourInputValue, TAG_LABELS, tagsPage } from "./tag-pages";
 
 /**
  * The Tags screen (docs/dashboard.md): admins and owners make, rename, recolour and delete tags through the
@@ -40,45 +40,53 @@ export function tagRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/tags",
-      change("tags", (caller, form) => {
-        requireRole(caller.membership, "admin", MANAGING);
-        const input = requireValid(
-          TagCreateSchema,
-          { label: form.get("label") ?? "", theme: form.get("theme") ?? "" },
-          "body",
-        );
-        try {
-          act(caller, () => createTag(db, caller.membership.projectId, input));
-        } catch (error) {
-          throw labelTaken(error, input.label);
-        }
-        return withNotice(tagsPath(caller), "tagCreated");
-      }),
+      change(
+        "tags",
+        (caller, form) => {
+          requireRole(caller.membership, "admin", MANAGING);
+          const input = requireValid(
+            TagCreateSchema,
+            { label: form.get("label") ?? "", theme: form.get("theme") ?? "" },
+            "body",
+          );
+          try {
+            act(caller, () => createTag(db, caller.membership.projectId, input));
+          } catch (error) {
+            throw labelTaken(error, input.label);
+          }
+          return withNotice(tagsPath(caller), "tagCreated");
+        },
+        () => TAG_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
       "/admin/tags/:tagId",
-      change("tags", (caller, form, params) => {
-        requireRole(caller.membership, "admin", MANAGING);
-        const { projectId } = caller.membership;
-        const tag = requireTag(db, projectId, params.tagId ?? "");
-        const label = form.get("label") ?? "";
-        const theme = form.get("theme") ?? "";
-        // Only what the member changed: the row's form sends both fields, and a colour input shows `#abc`
-        // as `#aabbcc`, which is the same colour.
-        const changed = {
-          ...(label.trim() !== tag.label ? { label } : {}),
-          ...(theme.toLowerCase() !== colourInputValue(tag.theme) ? { theme } : {}),
-        };
-        if (Object.keys(changed).length === 0) return withNotice(tagsPath(caller), "unchanged");
-        const patch = requireValid(TagUpdateSchema, changed, "body");
-        try {
-          act(caller, () => updateTag(db, projectId, tag.id, patch));
-        } catch (error) {
-          throw labelTaken(error, label);
-        }
-        return withNotice(tagsPath(caller), "saved");
-      }),
+      change(
+        "tags",
+        (caller, form, params) => {
+          requireRole(caller.membership, "admin", MANAGING);
+          const { projectId } = caller.membership;
+          const tag = requireTag(db, projectId, params.tagId ?? "");
+          const label = form.get("label") ?? "";
+          const theme = form.get("theme") ?? "";
+          // Only what the member changed: the row's form sends both fields, and a colour input shows `#abc`
+          // as `#aabbcc`, which is the same colour.
+          const changed = {
+            ...(label.trim() !== tag.label ? { label } : {}),
+            ...(theme.toLowerCase() !== colourInputValue(tag.theme) ? { theme } : {}),
+          };
+          if (Object.keys(changed).length === 0) return withNotice(tagsPath(caller), "unchanged");
+          const patch = requireValid(TagUpdateSchema, changed, "body");
+          try {
+            act(caller, () => updateTag(db, projectId, tag.id, patch));
+          } catch (error) {
+            throw labelTaken(error, label);
+          }
+          return withNotice(tagsPath(caller), "saved");
+        },
+        () => TAG_LABELS,
+      ),
       { parse: "text" },
     )
     .post(

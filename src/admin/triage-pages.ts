@@ -22,6 +22,17 @@ import {
 } from "./pages";
 import { plural } from "../plural";
 
+/**
+ * The labels of the request page's forms, by the fields' names: the forms show them, and a refusal names
+ * the field by them (labelledMessage in dashboard.ts), not by the API's name (`body` for "Write").
+ */
+export const COMMENT_LABELS = { body: "Write" } as const;
+export const VOTE_LABELS = { email: "Add a vote for a customer (their email)" } as const;
+export const STATUS_FORM_LABELS = { status: "Status", message: "Message to subscribers (optional)" } as const;
+export const POST_EDIT_LABELS = { title: "Title", description: "Description", tagIds: "Tags" } as const;
+/** The requests table's "Set the selected to" (a refused status is only one the page never offered). */
+export const BULK_STATUS_LABELS = { status: "Set the selected to" } as const;
+
 function statusBadge(status: PostStatus): Html {
   return html`<span class="badge muted" data-status="${status}">${STATUS_LABELS[status]}</span>`;
 }
@@ -268,7 +279,7 @@ export function requestsPage(
                 />
                 <div class="toolbar">
                   <span>${plural(view.total, "request")}</span>
-                  <label for="bulk-status" class="check">Set the selected to</label>
+                  <label for="bulk-status" class="check">${BULK_STATUS_LABELS.status}</label>
                   <select id="bulk-status" name="status">
                     ${view.statuses.map(
                       (status) =>
@@ -443,7 +454,8 @@ export function requestPage(
     </ul>
     <form method="post" action="/admin/posts/${post.id}/comments">
       ${formFields(chrome)}
-      <label for="body">Write</label><textarea id="body" name="body" required rows="4"></textarea>
+      <label for="body">${COMMENT_LABELS.body}</label
+      ><textarea id="body" name="body" required rows="4"></textarea>
       ${
         // A merged request is closed and its votes moved: replies and votes belong on the one it went into.
         view.mergedInto
@@ -471,7 +483,7 @@ export function requestPage(
         ? html`<p class="muted">Votes for this request go on ${requestLink(chrome, view.mergedInto)}.</p>`
         : html`<form method="post" action="/admin/posts/${post.id}/votes">
             ${formFields(chrome)}
-            <label for="vote-email">Add a vote for a customer (their email)</label
+            <label for="vote-email">${VOTE_LABELS.email}</label
             ><input id="vote-email" name="email" type="email" required />
             <p><button type="submit">Add vote</button></p>
           </form>`
@@ -489,7 +501,7 @@ export function requestPage(
   const side = html`<h2>Status</h2>
     <form method="post" action="/admin/posts/${post.id}/status">
       ${formFields(chrome)}
-      <label for="status">Status</label>
+      <label for="status">${STATUS_FORM_LABELS.status}</label>
       <select id="status" name="status">
         ${view.statuses.map(
           (status) =>
@@ -509,7 +521,7 @@ export function requestPage(
       <label class="check"
         ><input type="checkbox" name="notify" value="true" /> Notify subscribers by email</label
       >
-      <label for="status-message">Message to subscribers (optional)</label
+      <label for="status-message">${STATUS_FORM_LABELS.message}</label
       ><textarea
         id="status-message"
         name="message"
@@ -526,7 +538,7 @@ export function requestPage(
     <h2>Edit</h2>
     <form method="post" action="/admin/posts/${post.id}/edit">
       ${formFields(chrome)}
-      <label for="title">Title</label
+      <label for="title">${POST_EDIT_LABELS.title}</label
       ><input
         id="title"
         name="title"
@@ -535,10 +547,10 @@ export function requestPage(
         maxlength="${LIMITS.postTitleLength}"
         value="${post.title}"
       />
-      <label for="description">Description</label
+      <label for="description">${POST_EDIT_LABELS.description}</label
       ><textarea id="description" name="description" rows="5">${post.description ?? ""}</textarea>
       <fieldset>
-        <legend>Tags</legend>
+        <legend>${POST_EDIT_LABELS.tagIds}</legend>
         ${view.tags.length === 0 ? html`<p class="muted">No tags in this project yet.</p>` : ""}
         ${chrome.role === "member" ? "" : html`<p><a href="${href(chrome, "/admin/tags")}">Manage tags</a></p>`}
         ${view.tags.map(

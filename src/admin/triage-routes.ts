@@ -35,12 +35,17 @@ import type { Caller } from "./session";
 import { href } from "./pages";
 import { markInboxSeen } from "../team/service";
 import {
+  BULK_STATUS_LABELS,
+  COMMENT_LABELS,
   inboxPage,
   type PendingRequest,
   type RequestsQuery,
   requestPage,
   requestsPage,
   requestsParams,
+  POST_EDIT_LABELS,
+  STATUS_FORM_LABELS,
+  VOTE_LABELS,
 } from "./triage-pages";
 
 /** Suggestions from the similarity index; a plan or provider refusal becomes a note, not a broken page. */
@@ -173,31 +178,40 @@ export function triageRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/requests/status",
-      change("requests", (caller, form) => {
-        const status = statusOf(form);
-        const ids = form.getAll("ids");
-        if (ids.length === 0) throw validationError("ids", "select at least one request");
-        if (ids.length > LIMITS.bulkItems) throw validationError("ids", `select at most ${LIMITS.bulkItems}`);
-        const results = act(caller, () =>
-          bulkUpdatePosts(
-            db,
-            caller.membership.projectId,
-            ids.map((id) => ({ id, status })),
-          ),
-        );
-        const failed = results.find((result) => result.status === "error");
-        if (failed?.error)
-          throw new ApiError("VALIDATION_ERROR", failed.error.message, "The other requests were changed.");
-        // Back to the table as it was: the same search, filters, sort and page.
-        const list = requestsQueryOf(
-          new URLSearchParams(form.get("list") ?? ""),
-          listTags(db, caller.membership.projectId),
-        );
-        return withNotice(
-          href({ projectSlug: caller.membership.projectSlug }, "/admin/requests", requestsParams(list)),
-          "bulk",
-        );
-      }),
+      change(
+        "requests",
+        (caller, form) => {
+          const status = statusOf(form);
+          const ids = form.getAll("ids");
+          // The requests are ticked in the table, a column with no label of its own: said in those words.
+          if (ids.length === 0) throw bulkRefused("No request was selected: nothing was changed");
+          if (ids.length > LIMITS.bulkItems) {
+            throw bulkRefused(
+              `${ids.length} requests were selected; one change takes at most ${LIMITS.bulkItems}`,
+            );
+          }
+          const results = act(caller, () =>
+            bulkUpdatePosts(
+              db,
+              caller.membership.projectId,
+              ids.map((id) => ({ id, status })),
+            ),
+          );
+          const failed = results.find((result) => result.status === "error");
+          if (failed?.error)
+            throw new ApiError("VALIDATION_ERROR", failed.error.message, "The other requests were changed.");
+          // Back to the table as it was: the same search, filters, sort and page.
+          const list = requestsQueryOf(
+            new URLSearchParams(form.get("list") ?? ""),
+            listTags(db, caller.membership.projectId),
+          );
+          return withNotice(
+            href({ projectSlug: caller.membership.projectSlug }, "/admin/requests", requestsParams(list)),
+            "bulk",
+          );
+        },
+        () => BULK_STATUS_LABELS,
+      ),
       { parse: "text" },
     )
     .get(
@@ -228,54 +242,64 @@ export function triageRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/posts/:postId/status",
-      change("requests", (caller, form, params) => {
-        const postId = params.postId ?? "";
-        const status = statusOf(form);
-        const notify = form.get("notify") === "true";
-        const message = form.get("message") ?? "";
-        if (message.trim() === "") {
-          act(caller, () => updatePost(db, caller.membership.projectId, postId, { status, notify }));
-        } else {
-          // The request page's "Message to subscribers": posted as an official reply, sent in the status email.
-          // Checked as the form's own field, so a refusal names `message`, not the API's `body`.
-          const body = requireValid(CommentCreateSchema.properties.body, message, "message");
-          act(caller, () =>
-            changeStatusWithMessage(db, caller.membership.projectId, postId, {
-              status,
-              notify,
-              message: body,
-              authorName: caller.actor.name,
-              teamMemberId: caller.actor.id,
-            }),
+      change(
+        "requests",
+        (caller, form, params) => {
+          const postId = params.postId ?? "";
+          const status = statusOf(form);
+          const notify = form.get("notify") === "true";
+          const message = form.get("message") ?? "";
+          if (message.trim() === "") {
+            act(caller, () => updatePost(db, caller.membership.projectId, postId, { status, notify }));
+          } else {
+            // The request page's "Message to subscribers": posted as an official reply, sent in the status email.
+            // Checked as the form's own field, so a refusal names its label, not the API's `body`.
+            const body = requireValid(CommentCreateSchema.properties.body, message, "message");
+            act(caller, () =>
+              changeStatusWithMessage(db, caller.membership.projectId, postId, {
+                status,
+                notify,
+                message: body,
+                authorName: caller.actor.name,
+                teamMemberId: caller.actor.id,
+              }),
+            );
+          }
+          // Back on the roadmap the moved card is where focus lands (it is in its new column); a card that
+          // left the screen (approved or rejected in the inbox, closed from the roadmap) hands over to the next.
+          const landOn =
+            form.get("back") === "roadmap" && isVisibleStatus(status) ? postId : form.get("next");
+          return toCard(
+            withNotice(backTo(caller, form.get("back"), requestPath(caller, postId)), "status"),
+            landOn,
           );
-        }
-        // Back on the roadmap the moved card is where focus lands (it is in its new column); a card that
-        // left the screen (approved or rejected in the inbox, closed from the roadmap) hands over to the next.
-        const landOn = form.get("back") === "roadmap" && isVisibleStatus(status) ? postId : form.get("next");
-        return toCard(
-          withNotice(backTo(caller, form.get("back"), requestPath(caller, postId)), "status"),
-          landOn,
-        );
-      }),
+        },
+        // The request page's form; the inbox's and the roadmap's send only a status of their own buttons.
+        () => STATUS_FORM_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
       "/admin/posts/:postId/edit",
-      change("requests", (caller, form, params) => {
-        const postId = params.postId ?? "";
-        const description = form.get("description") ?? "";
-        const patch = requireValid(
-          PostUpdateSchema,
-          {
-            title: form.get("title") ?? "",
-            description: description.trim() === "" ? null : description,
-            tagIds: form.getAll("tagIds"),
-          },
-          "body",
-        );
-        act(caller, () => updatePost(db, caller.membership.projectId, postId, patch));
-        return withNotice(requestPath(caller, postId), "saved");
-      }),
+      change(
+        "requests",
+        (caller, form, params) => {
+          const postId = params.postId ?? "";
+          const description = form.get("description") ?? "";
+          const patch = requireValid(
+            PostUpdateSchema,
+            {
+              title: form.get("title") ?? "",
+              description: description.trim() === "" ? null : description,
+              tagIds: form.getAll("tagIds"),
+            },
+            "body",
+          );
+          act(caller, () => updatePost(db, caller.membership.projectId, postId, patch));
+          return withNotice(requestPath(caller, postId), "saved");
+        },
+        () => POST_EDIT_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
@@ -297,32 +321,54 @@ export function triageRoutes(kit: DashboardKit) {
     )
     .post(
       "/admin/posts/:postId/comments",
-      change("requests", (caller, form, params) => {
-        const postId = params.postId ?? "";
-        const isInternalNote = form.get("kind") === "note";
-        const { body } = requireValid(CommentCreateSchema, { body: form.get("body") ?? "" }, "body");
-        // An official reply shows on the public board with the member's name and a Team badge; a note never does.
-        act(caller, () =>
-          createComment(db, caller.membership.projectId, postId, {
-            body,
-            authorName: caller.actor.name,
-            isInternalNote,
-            teamMemberId: caller.actor.id,
-          }),
-        );
-        return withNotice(requestPath(caller, postId), isInternalNote ? "note" : "reply");
-      }),
+      change(
+        "requests",
+        (caller, form, params) => {
+          const postId = params.postId ?? "";
+          const isInternalNote = form.get("kind") === "note";
+          const { body } = requireValid(CommentCreateSchema, { body: form.get("body") ?? "" }, "body");
+          // An official reply shows on the public board with the member's name and a Team badge; a note never does.
+          act(caller, () =>
+            createComment(db, caller.membership.projectId, postId, {
+              body,
+              authorName: caller.actor.name,
+              isInternalNote,
+              teamMemberId: caller.actor.id,
+            }),
+          );
+          return withNotice(requestPath(caller, postId), isInternalNote ? "note" : "reply");
+        },
+        () => COMMENT_LABELS,
+      ),
       { parse: "text" },
     )
     .post(
       "/admin/posts/:postId/votes",
-      change("requests", (caller, form, params) => {
-        const postId = params.postId ?? "";
-        act(caller, () => castVoteForEmail(db, caller.membership.projectId, postId, form.get("email") ?? ""));
-        return withNotice(requestPath(caller, postId), "vote");
-      }),
+      change(
+        "requests",
+        (caller, form, params) => {
+          const postId = params.postId ?? "";
+          act(caller, () =>
+            castVoteForEmail(db, caller.membership.projectId, postId, form.get("email") ?? ""),
+          );
+          return withNotice(requestPath(caller, postId), "vote");
+        },
+        () => VOTE_LABELS,
+      ),
       { parse: "text" },
     );
+}
+
+/**
+ * A bulk change refused for what was ticked: worded for the member, as a form whose fix is in the table
+ * (the API's `ids` names no field they see).
+ */
+function bulkRefused(message: string): ApiError {
+  return new ApiError(
+    "VALIDATION_ERROR",
+    message,
+    "Tick the requests to change in the table, then Change status.",
+  );
 }
 
 function statusOf(form: URLSearchParams): PostStatus {

@@ -399,12 +399,16 @@ describeInBrowser(
       await openSettingsScreen(page, "General");
       await page.getByLabel(/^Name/).fill("   ");
       await page.getByRole("button", { name: "Save", exact: true }).click();
-      await refusedOn("General", "Invalid 'name': must be 1 to 100 characters");
+      // Each field named by its label, as the form shows it (the API's messages say 'name', 'label').
+      await refusedOn(
+        "General",
+        "Invalid “Name (shown on the board, the widget and emails)”: must be 1 to 100 characters",
+      );
 
       await openSettingsScreen(page, "Tags");
       await page.getByLabel("Label", { exact: true }).fill("   ");
       await page.getByRole("button", { name: "Create tag" }).click();
-      await refusedOn("Tags", "Invalid 'label': must not be blank");
+      await refusedOn("Tags", "Invalid “Label”: must not be blank");
 
       await openSettingsScreen(page, "Webhooks");
       await page.getByLabel(/^URL/).fill("not a url");

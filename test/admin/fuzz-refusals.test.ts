@@ -66,7 +66,9 @@ describe("the dashboard refuses what it cannot use", () => {
     ]) {
       const refused = await send("/admin/keys", { kind: "secret", name, once: crypto.randomUUID() });
       expect(refused.status).toBe(400);
-      expect(await alertOf(refused)).toContain("Invalid &#39;name&#39;: must not contain control characters");
+      expect(await alertOf(refused)).toContain(
+        "Invalid “Name (optional: what uses it, such as “Zapier” or “CI”)”: must not contain control characters",
+      );
       expect(() =>
         keysCommand(["create", "--project", "acme", "--kind", "secret", "--name", name], t.ctx.db, () => {}),
       ).toThrow("must not contain control characters");
@@ -128,7 +130,7 @@ describe("the dashboard refuses what it cannot use", () => {
     expect((await importFile("title\nFrom a CSV", "requests.csv")).status).toBe(303);
   });
 
-  test("a message to subscribers over 5,000 characters is refused naming the form's field", async () => {
+  test("a message to subscribers over 5,000 characters is refused naming the form's field by its label", async () => {
     const post = await makePost(t, { title: "Long message", status: "APPROVED" });
     const refused = await send(`/admin/posts/${post.id}/status`, {
       status: "IN_PROGRESS",
@@ -136,7 +138,9 @@ describe("the dashboard refuses what it cannot use", () => {
       once: crypto.randomUUID(),
     });
     expect(refused.status).toBe(400);
-    expect(await alertOf(refused)).toBe("Invalid &#39;message&#39;: must be at most 5000 characters");
+    expect(await alertOf(refused)).toBe(
+      "Invalid “Message to subscribers (optional)”: must be at most 5000 characters",
+    );
     expect((await t.call("GET", `/api/v1/posts/${post.id}`)).body.data.status).toBe("APPROVED");
   });
 });
