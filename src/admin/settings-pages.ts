@@ -542,7 +542,7 @@ function unreadColumnsNote(columns: readonly string[] | undefined): Html | strin
  * and the template CSV built from the same description.
  */
 function csvColumns(chrome: Chrome): Html {
-  return html`<section aria-labelledby="csv-columns">
+  return html`<section class="csv-columns" aria-labelledby="csv-columns">
     <h3 id="csv-columns">Columns of a CSV</h3>
     <p>
       The first row names the columns, in any order and any case; a column not listed here is ignored (the
@@ -564,7 +564,12 @@ function csvColumns(chrome: Chrome): Html {
   </section>`;
 }
 
-/** Admins and owners: import a CSV (with its progress) or a board export, and download the lossless export. */
+/**
+ * Admins and owners: import a CSV (with its progress) or a board export, and download the lossless export.
+ * A job's status line is the one element whose words the script rewrites as the job runs
+ * (dashboard.client.js), so it is the live region (`role="status"`): a screen reader announces its new
+ * text, up to the result, and not the whole card again.
+ */
 export function importPage(
   chrome: Chrome,
   view: { job: ImportJob | null; result: ImportResult | null },
@@ -587,7 +592,7 @@ export function importPage(
               <progress max="${job.total}" value="${job.done}" aria-label="Import progress">
                 ${percent}%
               </progress>
-              <p data-import-status>
+              <p data-import-status role="status">
                 <span data-percent>${percent}%</span> · ${job.done} of ${job.total} rows · ${job.imported}
                 imported, ${job.skipped} skipped${alreadyImportedNote(job.alreadyImported)} · ${job.state}
               </p>

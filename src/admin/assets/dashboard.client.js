@@ -169,7 +169,7 @@
           var percent = job.total > 0 ? Math.floor((job.done / job.total) * 100) : 0;
           bar.max = job.total;
           bar.value = job.done;
-          status.textContent =
+          var line =
             percent +
             "% · " +
             job.done +
@@ -184,6 +184,9 @@
             (job.alreadyImported ? " (" + job.alreadyImported + " already imported)" : "") +
             " · " +
             job.state;
+          // The line is a live region (settings-pages.ts): rewritten only when its words change, so a
+          // screen reader is not handed the same words again every 300 ms.
+          if (status.textContent !== line) status.textContent = line;
           section.setAttribute("data-state", job.state);
           if (job.state === "running") setTimeout(poll, 300);
           else showOutcome(section, job);
