@@ -193,6 +193,14 @@ describe("a refused dashboard form names the field as its form labels it", () =>
       { label: "Version label (optional)", field: "label", problem: "must be at most 50 characters" },
     );
     expect((await t.call("GET", "/api/v1/releases")).body.data).toEqual([]);
+    // A release's own page: the same editor, the same labels.
+    const draft = (await t.call("POST", "/api/v1/releases", { body: { title: "April", isDraft: true } })).body
+      .data;
+    await refusedAs(
+      `/admin/releases/${draft.id}?project=acme`,
+      send(`/admin/releases/${draft.id}`, { title: "   ", publish: "no" }),
+      { label: "Title", field: "title", problem: "must not be blank" },
+    );
   });
 
   test("the AI screen's forms", async () => {
@@ -210,6 +218,14 @@ describe("a refused dashboard form names the field as its form labels it", () =>
         problem: "must be at most 50",
       },
     );
+  });
+
+  test("the AI screen's summary, sent with a period it does not offer", async () => {
+    await refusedAs("/admin/ai?project=acme", send("/admin/ai/summary", { period: "decade" }), {
+      label: "Period",
+      field: "period",
+      problem: "must be one of week, month, quarter",
+    });
   });
 
   test("the Settings screen: the project's name, its accent colour and its logo", async () => {
