@@ -54,31 +54,33 @@ export class Db extends Database {
   /** Checkpoint rounds after which the checkpointer flushed the database file (checkpoints.ts). */
   databaseFlushes = 0;
 
-  /** bun:sqlite's cached statement, of the SQL with its `= ?` comparisons written `= +?` (`withPlainBindings`). */
+  /** bun:sqlite's cached statement, of the SQL with its `= ?` and `LIMIT ?` written `= +?` (`withPlainBindings`). */
   override query<ReturnType, ParamsType extends SQLQueryBindings | SQLQueryBindings[]>(sql: string) {
     return super.query<ReturnType, ParamsType>(withPlainBindings(sql));
   }
 }
 
 /**
- * SQLite 3.54 (the one Bun ships) plans a `column = ?` term of a join, or of a query with ORDER BY, with
- * the parameter's value in view, and marks the statement to be compiled again when its bindings are
- * cleared, which bun:sqlite does after every execution: each run of such a cached statement was parsed
- * and planned again (10-50 µs; the key lookup of every API request, every list). A parameter written
- * `+?` is the same value (unary plus changes nothing, not even affinity: a parameter has none) that the
- * planner does not look into, and an index is used for the comparison just the same. Measured in
+ * SQLite 3.54 (the one Bun ships) plans a `column = ?` term of a join or of a query with ORDER BY, an
+ * `IS ?` or `LIKE ?` there, and a `LIMIT ?`, with the parameter's value in view, and marks the statement to
+ * be compiled again when its bindings are cleared, which bun:sqlite does after every run: each run of such
+ * a cached statement was parsed and planned again (10-50 µs; the key lookup of every API request, every
+ * list, the delivery worker's look for due deliveries after each commit). A parameter written `+?` is the
+ * same value (unary plus changes nothing, not even affinity: a parameter has none) that the planner does
+ * not look into; an index is used for `=` and `IS` just the same (no LIKE here is a prefix an index could
+ * serve). Ranges, IN lists and OFFSET are not compiled again and are left as written. Measured in
  * docs/performance.md ("Statements compiled again at every run").
  */
-const COMPARED_PARAMETER = /(?<![<>!=])=\s*(\?\d*|[$:@][A-Za-z_]\w*)/g;
+const COMPARED_PARAMETER = /(?<![<>!=])(=|\bIS(?: NOT)?|\bLIKE|\bGLOB|\bLIMIT)\s*(\?\d*|[$:@][A-Za-z_]\w*)/g;
 /** Rewritten SQL by the SQL it came from: the statements are a fixed set of literals and a few built ones. */
 const plainBindings = new Map<string, string>();
 const PLAIN_BINDINGS_KEPT = 4096;
 
-/** `sql` with every `= ?` (or `= ?1`, `= $name`) written `= +?`: see COMPARED_PARAMETER. */
+/** `sql` with every parameter of COMPARED_PARAMETER written with a unary plus (`= +?`, `LIMIT +?`). */
 export function withPlainBindings(sql: string): string {
   let rewritten = plainBindings.get(sql);
   if (rewritten === undefined) {
-    rewritten = sql.replace(COMPARED_PARAMETER, "= +$1");
+    rewritten = sql.replace(COMPARED_PARAMETER, "$1 +$2");
     if (plainBindings.size >= PLAIN_BINDINGS_KEPT) plainBindings.clear();
     plainBindings.set(sql, rewritten);
   }

@@ -5,8 +5,9 @@ import { closeDatabase, withPlainBindings } from "../../src/db/connection";
 import { openMigrated } from "../../src/db/migrate";
 import { tempDir } from "../support/app";
 
-// SQLite 3.54 compiles a cached `column = ?` statement of a join or an ORDER BY query again at every run
-// (src/db/connection.ts, COMPARED_PARAMETER); its parameters are written `= +?` so that it is compiled once.
+// SQLite 3.54 compiles a cached statement with a `column = ?` of a join or an ORDER BY query, or a `LIMIT ?`,
+// again at every run (src/db/connection.ts, COMPARED_PARAMETER); such parameters are written `+?` so that
+// it is compiled once.
 
 const dir = tempDir();
 const db = openMigrated({ databasePath: join(dir, "bindings.db"), cacheDir: join(dir, "cache") });
@@ -15,18 +16,22 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("parameters compared with =", () => {
+describe("parameters the planner would look into", () => {
   test("are written with a unary plus, whatever their form", () => {
     expect(withPlainBindings("SELECT * FROM t WHERE a = ? AND b=?2 AND c = $name AND d = :other")).toBe(
       "SELECT * FROM t WHERE a = +? AND b= +?2 AND c = +$name AND d = +:other",
     );
     expect(withPlainBindings("UPDATE t SET a = ? WHERE id = ?")).toBe("UPDATE t SET a = +? WHERE id = +?");
+    expect(
+      withPlainBindings("SELECT * FROM t WHERE a IS ? AND b IS NOT $b AND c LIKE ? ORDER BY d LIMIT ?"),
+    ).toBe("SELECT * FROM t WHERE a IS +? AND b IS NOT +$b AND c LIKE +? ORDER BY d LIMIT +?");
   });
 
   test("other comparisons, lists, limits and literals are left as written", () => {
     const unchanged = [
       "SELECT * FROM t WHERE a >= ? AND b <= ? AND c != ? AND d <> ? AND e == ?",
-      "SELECT * FROM t WHERE a IN (?, ?) LIMIT ? OFFSET ?",
+      "SELECT * FROM t WHERE a IN (?, ?) LIMIT 20 OFFSET ?",
+      "SELECT * FROM t WHERE this_is = 'IS' AND a IS NULL",
       "SELECT * FROM t WHERE a = 'x' AND b = 1 AND c = d",
       "INSERT INTO t (a, b) VALUES (?, $b)",
     ];
