@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen } from "../support/board";
-import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
+import { memberOverHttp, postForm } from "../support/dashboard";
 import { type Receiver, startReceiver } from "../support/receiver";
 import { FAKE_STRIPE_KEY, type FakeStripe, startFakeStripe } from "../payments/fake-stripe";
 
@@ -45,17 +44,11 @@ describe("changes that wait before they write name the dashboard member", () => 
     (await t.call("GET", "/api/v1/activity?limit=100")).body.data as Entry[];
 
   test("webhook create and edit, integration save and test, payments sync: each entry names Rita", async () => {
-    const { token } = inviteMember(t.ctx.db, {
+    const { cookie, csrf } = await memberOverHttp(t, server.url, {
       email: "rita@example.com",
       role: "admin",
-      projectSlug: "acme",
-    });
-    const accepted = await postForm(`${server.url}/admin/invite/${token}`, {
-      password: "correct horse battery",
       name: "Rita",
     });
-    const cookie = sessionCookieOf(accepted);
-    const csrf = await csrfOf(server.url, cookie);
     const send = async (path: string, fields: Record<string, string> = {}) => {
       const response = await postForm(`${server.url}${path}`, { csrf, project: "acme", ...fields }, cookie);
       expect(response.status, path).toBeLessThan(400);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost, makeTag, makeUser } from "../support/board";
-import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
+import { memberOverHttp, postForm } from "../support/dashboard";
 
 // A refused dashboard form names the field by the label its form shows, not by the API's name
 // (docs/dashboard.md, "Sessions and forms"): each form sent as a browser sends it, with what passes the
@@ -15,17 +14,11 @@ describe("a refused dashboard form names the field as its form labels it", () =>
   beforeAll(async () => {
     t = createTestApp();
     server = listen(t);
-    const { token } = inviteMember(t.ctx.db, {
+    ({ cookie, csrf } = await memberOverHttp(t, server.url, {
       email: "labels@example.com",
       role: "owner",
-      projectSlug: "acme",
-    });
-    const accepted = await postForm(`${server.url}/admin/invite/${token}`, {
-      password: "correct horse battery",
       name: "Lab",
-    });
-    cookie = sessionCookieOf(accepted);
-    csrf = await csrfOf(server.url, cookie);
+    }));
   });
   afterAll(async () => {
     await server.stop();

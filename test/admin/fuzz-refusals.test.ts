@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { keysCommand } from "../../src/cli/project-commands";
-import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost } from "../support/board";
-import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
+import { memberOverHttp, postForm } from "../support/dashboard";
 
 // What a fuzz audit of the dashboard found (docs/dashboard.md): forms a member can send that the dashboard
 // kept, stored or misread.
@@ -15,17 +14,11 @@ describe("the dashboard refuses what it cannot use", () => {
   beforeAll(async () => {
     t = createTestApp();
     server = listen(t);
-    const { token } = inviteMember(t.ctx.db, {
+    ({ cookie, csrf } = await memberOverHttp(t, server.url, {
       email: "fuzz@example.com",
       role: "owner",
-      projectSlug: "acme",
-    });
-    const accepted = await postForm(`${server.url}/admin/invite/${token}`, {
-      password: "correct horse battery",
       name: "Fuzz",
-    });
-    cookie = sessionCookieOf(accepted);
-    csrf = await csrfOf(server.url, cookie);
+    }));
   });
   afterAll(async () => {
     await server.stop();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
-import { inviteMember } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen } from "../support/board";
 import { describeInBrowser } from "../support/browser";
-import { csrfOf, memberInBrowser, postForm, sessionCookieOf } from "../support/dashboard";
+import { csrfOf, memberInBrowser, memberOverHttp } from "../support/dashboard";
 
 // The Import screen lists the columns a CSV import reads and offers a template CSV, both from the import's
 // own column description (src/imports/schema.ts, CSV_COLUMNS; docs/export-format.md "CSV rows"). The
@@ -24,15 +23,8 @@ describe("the dashboard's CSV import template over HTTP", () => {
     t.close();
   });
 
-  async function member(email: string, role: "owner" | "admin" | "member"): Promise<string> {
-    const { token } = inviteMember(t.ctx.db, { email, role, projectSlug: "acme" });
-    const accepted = await postForm(`${server.url}/admin/invite/${token}`, {
-      password: "correct horse battery",
-      name: email,
-    });
-    expect(accepted.status).toBe(303);
-    return sessionCookieOf(accepted);
-  }
+  const member = async (email: string, role: "owner" | "admin" | "member"): Promise<string> =>
+    (await memberOverHttp(t, server.url, { email, role })).cookie;
 
   const get = (path: string, cookie?: string) =>
     fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });

@@ -30,6 +30,29 @@ export async function csrfOf(base: string, cookie: string): Promise<string> {
 }
 
 /**
+ * A team member invited to a project who accepted the invite over HTTP, as a browser posts the form: their
+ * session cookie and the CSRF token the dashboard's forms carry.
+ */
+export async function memberOverHttp(
+  t: TestApp,
+  baseUrl: string,
+  member: { email: string; role: TeamRole; name?: string; project?: string },
+): Promise<{ cookie: string; csrf: string }> {
+  const { token } = inviteMember(t.ctx.db, {
+    email: member.email,
+    role: member.role,
+    projectSlug: member.project ?? "acme",
+  });
+  const accepted = await postForm(`${baseUrl}/admin/invite/${token}`, {
+    password: "correct horse battery",
+    name: member.name ?? member.email,
+  });
+  if (accepted.status !== 303) throw new Error(`accepting the invite answered ${accepted.status}`);
+  const cookie = sessionCookieOf(accepted);
+  return { cookie, csrf: await csrfOf(baseUrl, cookie) };
+}
+
+/**
  * A team member invited to a project who opened the invite in a fresh Chromium context and set a
  * password, as a person would; a script error on any dashboard page fails the test.
  */
