@@ -28,6 +28,8 @@ export const NOTICES: Record<string, string> = {
   sessionSignedOut: "Session signed out: its next request goes to the sign-in page.",
   otherSessionsSignedOut: "Your other sessions were signed out: only this one is still signed in.",
   removed: "Member removed.",
+  steppedDown:
+    "Your role was changed: the Members and API keys screens are for owners, so they are no longer offered to you.",
   withdrawn: "Invite withdrawn: its link no longer works.",
   inviteUnchanged:
     "You were already on this project's team: the invite changed nothing and your role stays as it was. An owner changes roles on the Members screen.",

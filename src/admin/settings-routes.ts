@@ -59,6 +59,28 @@ import {
   webhooksPage,
 } from "./settings-pages";
 
+const membersPath = (caller: Caller) =>
+  href({ projectSlug: caller.membership.projectSlug }, "/admin/members");
+
+/** Whether a Members form's hidden `email` names the owner sending it (emails compare without case). */
+function isSelf(caller: Caller, email: string): boolean {
+  return email.trim().toLowerCase() === caller.session.member.email.toLowerCase();
+}
+
+/**
+ * An email that is no member of the project (removed meanwhile by another owner, from a page still open):
+ * Remove and a role change refuse it alike, saying what did not happen (`nothingDone`), never naming the
+ * form's hidden `email` field, with the Members screen to open again (docs/dashboard.md, "Team accounts").
+ */
+function noMember(caller: Caller, email: string, nothingDone: string): DashboardRefusal {
+  return new DashboardRefusal(
+    "VALIDATION_ERROR",
+    `${email.trim() || "An empty email"} is no member of ${caller.membership.projectName}: ${nothingDone}`,
+    "They may have been removed already; open the Members screen again to see the team.",
+    membersPath(caller),
+  );
+}
+
 /** Settings: members and API keys (owners), webhooks (admins and owners). */
 export function settingsRoutes(kit: DashboardKit) {
   const { ctx, db, view, change, upload, chromeOf, act, sessionOf, failure } = kit;
@@ -124,17 +146,34 @@ export function settingsRoutes(kit: DashboardKit) {
       )
       .post(
         "/admin/members/role",
-        change("members", (caller, form) => {
-          requireRole(caller.membership, "owner", "Managing members");
-          const role = form.get("role") ?? "";
-          if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
-          if (
-            !act(caller, () => changeRole(db, caller.membership.projectSlug, form.get("email") ?? "", role))
-          ) {
-            throw validationError("email", "is no member of this project");
-          }
-          return withNotice(href({ projectSlug: caller.membership.projectSlug }, "/admin/members"), "saved");
-        }),
+        change(
+          "members",
+          (caller, form) => {
+            requireRole(caller.membership, "owner", "Managing members");
+            const role = form.get("role") ?? "";
+            if (!isTeamRole(role)) throw validationError("role", "must be owner, admin or member");
+            const email = form.get("email") ?? "";
+            const outcome = act(caller, () => changeRole(db, caller.membership.projectSlug, email, role));
+            if (outcome === "notMember") throw noMember(caller, email, "no role was changed");
+            if (outcome === "lastOwner") {
+              throw new DashboardRefusal(
+                "VALIDATION_ERROR",
+                `${caller.membership.projectName}'s last owner cannot step down: no role was changed`,
+                "Someone must keep managing members and keys: make another member owner first.",
+                membersPath(caller),
+              );
+            }
+            // An owner who stepped down may no longer open Members: the inbox, saying why, not a 403.
+            if (outcome === "changed" && role !== "owner" && isSelf(caller, email)) {
+              return withNotice(
+                href({ projectSlug: caller.membership.projectSlug }, "/admin"),
+                "steppedDown",
+              );
+            }
+            return withNotice(membersPath(caller), outcome === "changed" ? "saved" : "unchanged");
+          },
+          () => ({ role: INVITE_LABELS.role }),
+        ),
         { parse: "text" },
       )
       .post(
@@ -148,13 +187,10 @@ export function settingsRoutes(kit: DashboardKit) {
               "INVITE_INVALID",
               "This invite is no longer open: it was accepted, withdrawn, replaced or has expired",
               "Open the Members screen again to see the invites still open.",
-              href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
+              membersPath(caller),
             );
           }
-          return withNotice(
-            href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
-            "withdrawn",
-          );
+          return withNotice(membersPath(caller), "withdrawn");
         }),
         { parse: "text" },
       )
@@ -163,22 +199,20 @@ export function settingsRoutes(kit: DashboardKit) {
         change("members", (caller, form) => {
           requireRole(caller.membership, "owner", "Managing members");
           const email = form.get("email") ?? "";
-          if (email.trim().toLowerCase() === caller.session.member.email.toLowerCase()) {
-            throw validationError("email", "you cannot remove yourself; another owner can");
+          // The page offers no Remove in the owner's own row; a form sent anyway is refused in words.
+          if (isSelf(caller, email)) {
+            throw new DashboardRefusal(
+              "VALIDATION_ERROR",
+              `You cannot remove yourself from ${caller.membership.projectName}: nobody was removed`,
+              "Another owner can remove you.",
+              membersPath(caller),
+            );
           }
           // As Change and Withdraw: a removal that removed nobody says so, not "Member removed."
           if (!act(caller, () => removeMember(db, caller.membership.projectSlug, email))) {
-            throw new DashboardRefusal(
-              "VALIDATION_ERROR",
-              `${email.trim()} is no member of ${caller.membership.projectName}: nobody was removed`,
-              "They may have been removed already; open the Members screen again to see the team.",
-              href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
-            );
+            throw noMember(caller, email, "nobody was removed");
           }
-          return withNotice(
-            href({ projectSlug: caller.membership.projectSlug }, "/admin/members"),
-            "removed",
-          );
+          return withNotice(membersPath(caller), "removed");
         }),
         { parse: "text" },
       )

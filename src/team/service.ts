@@ -375,31 +375,35 @@ export async function changePassword(
 }
 
 /**
- * Changes a member's role in a project. The last owner cannot step down (someone must be able to manage
- * members and keys); false when the email is no member of the project.
+ * What changeRole did: `changed`; `unchanged` (the role was already that); `notMember` (the email is no
+ * member of the project: removed meanwhile by another owner); `lastOwner` (refused: the project's last
+ * owner cannot step down). Nothing is written but for `changed`; the surface words the others.
  */
-export function changeRole(db: Db, projectSlug: string, email: string, role: TeamRole): boolean {
+export type RoleChange = "changed" | "unchanged" | "notMember" | "lastOwner";
+
+/**
+ * Changes a member's role in a project. The last owner cannot step down (someone must be able to manage
+ * members and keys: docs/dashboard.md, "Team accounts").
+ */
+export function changeRole(db: Db, projectSlug: string, email: string, role: TeamRole): RoleChange {
   const project = requireProjectBySlug(db, projectSlug);
-  return inTransaction(db, () => {
+  return inTransaction(db, (): RoleChange => {
     const member = store.findMemberByEmail(db, email.trim());
-    if (!member) return false;
+    if (!member) return "notMember";
     const current = store.membersOfProject(db, project.id).find((candidate) => candidate.id === member.id);
-    if (!current) return false;
+    if (!current) return "notMember";
     if (current.role === "owner" && role !== "owner" && store.countOwners(db, project.id) === 1) {
-      throw validationError(
-        "role",
-        "the project's last owner cannot step down; make someone else owner first",
-      );
+      return "lastOwner";
     }
-    if (current.role === role) return true;
-    if (!store.setMembershipRole(db, member.id, project.id, role)) return false;
+    if (current.role === role) return "unchanged";
+    if (!store.setMembershipRole(db, member.id, project.id, role)) return "notMember";
     recordActivity(db, project.id, {
       action: "role_changed",
       entityType: "member",
       entityId: member.id,
       metadata: { email: member.email, from: current.role, to: role },
     });
-    return true;
+    return "changed";
   });
 }
 
