@@ -13,6 +13,7 @@ import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
 import { createMailSender } from "./email/sender";
 import { startDailySync } from "./payments/schedule";
+import { startSessionCleanup } from "./team/schedule";
 import { describeError, type Logger } from "./log";
 import { type CreatedProject, ensureBootstrapProject } from "./projects/service";
 
@@ -112,6 +113,8 @@ export function startService(
   ctx.ai.startWorker();
   ctx.mail.start();
   const stopDailySync = startDailySync(ctx);
+  // Ended team sessions older than their retention (docs/dashboard.md, "Your account"), once a day.
+  const stopSessionCleanup = startSessionCleanup(ctx);
   log.info("listening", { url, database: config.databasePath });
 
   let stopping: Promise<void> | null = null;
@@ -128,6 +131,7 @@ export function startService(
       ctx.ai.stopWorker();
       ctx.mail.stop();
       stopDailySync();
+      stopSessionCleanup();
       await stopCheckpoints();
       closeDatabase(ctx.db);
       lock.release();

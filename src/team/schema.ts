@@ -74,6 +74,13 @@ export interface SignInEvent {
 /** How long an invite link works, and a session lasts without signing in again. */
 export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+/**
+ * How long a session that ended (signed out, or expired) is kept after it ended, then deleted: no page shows
+ * it (Your account lists live sessions only; its sign-in, with when, where from and what device, stays in
+ * the sign-in history, bounded apart), so its IP and User-Agent are kept only as long as a session lives,
+ * for an operator looking into a lost laptop or a session signed out elsewhere (docs/dashboard.md).
+ */
+export const ENDED_SESSIONS_KEPT_MS = SESSION_TTL_MS;
 /** A sign-in link by email works once, within 15 minutes. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60 * 1000;
 /**

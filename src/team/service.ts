@@ -8,6 +8,7 @@ import { findProjectById, requireProjectBySlug } from "../projects/service";
 import { isEmailAddress } from "../users/schema";
 import {
   type ActiveSession,
+  ENDED_SESSIONS_KEPT_MS,
   INVITE_TTL_MS,
   type Membership,
   NO_CLIENT,
@@ -174,6 +175,9 @@ function startSession(
     now,
   );
   if (kind !== null) store.insertSignIn(db, { memberId, kind, client: kept }, SIGN_INS_KEPT, now);
+  // A member who signs in every day ends a session a day: theirs that ended long enough ago go now, and
+  // the daily clean-up (team/schedule.ts) takes those of members who no longer sign in.
+  store.deleteEndedSessionsOf(db, memberId, now - ENDED_SESSIONS_KEPT_MS);
   return { sessionToken, csrfToken };
 }
 
@@ -517,6 +521,14 @@ export function signOutOtherSessions(
 
 export function signOut(db: Db, sessionToken: string, now = Date.now()): void {
   inTransaction(db, () => store.revokeSession(db, tokenHash(sessionToken), now));
+}
+
+/**
+ * Deletes every member's sessions that ended (signed out, or expired) more than ENDED_SESSIONS_KEPT_MS
+ * before `now`: nothing shows them, and each holds an IP and a User-Agent (docs/dashboard.md). How many.
+ */
+export function deleteEndedSessions(db: Db, now = Date.now()): number {
+  return inTransaction(db, () => store.deleteEndedSessions(db, now - ENDED_SESSIONS_KEPT_MS));
 }
 
 /** Ends every session of the member (a lost laptop, a changed password). */

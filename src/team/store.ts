@@ -338,6 +338,22 @@ export function signInsOf(db: Db, memberId: string, failed: boolean, limit: numb
     .map((row) => ({ kind: row.kind, at: iso(row.at), ip: row.ip, userAgent: row.user_agent }));
 }
 
+/**
+ * Deletes the member's sessions that ended (signed out, or expired) before `endedBefore`; how many. Their
+ * live sessions, and every other member's, stay.
+ */
+export function deleteEndedSessionsOf(db: Db, memberId: string, endedBefore: number): number {
+  return db
+    .query("DELETE FROM team_sessions WHERE member_id = ?1 AND (expires_at < ?2 OR revoked_at < ?2)")
+    .run(memberId, endedBefore).changes;
+}
+
+/** Deletes every member's sessions that ended (signed out, or expired) before `endedBefore`; how many. */
+export function deleteEndedSessions(db: Db, endedBefore: number): number {
+  return db.query("DELETE FROM team_sessions WHERE expires_at < ?1 OR revoked_at < ?1").run(endedBefore)
+    .changes;
+}
+
 export function revokeSession(db: Db, tokenHash: Uint8Array, now: number): void {
   db.query("UPDATE team_sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").run(
     now,
