@@ -417,10 +417,35 @@ export function setPasswordPage(
   );
 }
 
-/** A stored time as the account page shows it: to the minute, in UTC, as the activity log's times are. */
+/**
+ * A stored time as the account page shows it: to the minute, in UTC, as the activity log's times are, and
+ * as there UTC is said once, in the column's heading ("When (UTC)"), not after every time.
+ */
 function minute(at: string): Html {
-  return html`<time datetime="${at}">${at.slice(0, 16).replace("T", " ")} UTC</time>`;
+  return html`<time datetime="${at}">${at.slice(0, 16).replace("T", " ")}</time>`;
 }
+
+/** The account page's column headings, also each cell's name where a phone stacks the rows (dataTable). */
+const ACCOUNT_COLUMNS = {
+  device: "Device",
+  ip: "IP address",
+  signedIn: "Signed in (UTC)",
+  lastUsed: "Last used (UTC)",
+  when: "When (UTC)",
+  how: "How",
+} as const;
+
+/**
+ * The labels of the password form's fields: the form shows them, and a refusal names the field by them
+ * (labelledMessage in dashboard.ts), not by the service's `currentPassword`. The service checks the new
+ * password as it checks every password, by the name `password`: here that is the new one.
+ */
+const NEW_PASSWORD_LABEL = "New password (at least 10 characters)";
+export const PASSWORD_LABELS = {
+  currentPassword: "Current password",
+  newPassword: NEW_PASSWORD_LABEL,
+  password: NEW_PASSWORD_LABEL,
+} as const;
 
 /** How a sign-in was made, as the history names it. */
 const SIGN_IN_LABELS: Record<SignInKind, string> = {
@@ -438,14 +463,19 @@ function device(userAgent: string): Html {
 function sessionRow(chrome: Chrome, session: ActiveSession): Html {
   const name = deviceName(session.userAgent);
   return html`<tr ${session.current ? html`aria-current="true"` : ""}>
-    <td>
+    <td class="entry-title">
       ${device(session.userAgent)}${session.current ? html` <span class="badge">This session</span>` : ""}
     </td>
-    <td>${session.ip}</td>
-    <td class="when">${minute(session.signedInAt)}</td>
-    <td class="when">
-      ${session.current ? "Now" : session.lastUsedAt === null ? "unknown" : minute(session.lastUsedAt)}
-    </td>
+    <td data-label="${ACCOUNT_COLUMNS.ip}">${session.ip}</td>
+    <td class="when" data-label="${ACCOUNT_COLUMNS.signedIn}">${minute(session.signedInAt)}</td>
+    ${
+      // "Now" needs no time zone: stacked on a phone it reads "Last used: Now".
+      session.current
+        ? html`<td class="when" data-label="Last used">Now</td>`
+        : html`<td class="when" data-label="${ACCOUNT_COLUMNS.lastUsed}">
+            ${session.lastUsedAt === null ? "unknown" : minute(session.lastUsedAt)}
+          </td>`
+    }
     <td>
       ${
         session.current
@@ -488,8 +518,15 @@ export function accountPage(
       </p>
       <section aria-labelledby="sessions">
         ${dataTable(
-          ["Device", "IP address", "Signed in", "Last used", { label: "Actions", hidden: true }],
+          [
+            ACCOUNT_COLUMNS.device,
+            ACCOUNT_COLUMNS.ip,
+            ACCOUNT_COLUMNS.signedIn,
+            ACCOUNT_COLUMNS.lastUsed,
+            { label: "Actions", hidden: true },
+          ],
           sessions.map((session) => sessionRow(chrome, session)),
+          { stacked: true },
         )}
       </section>
       ${
@@ -510,51 +547,63 @@ export function accountPage(
           view.signIns.length === 0
             ? html`<p class="muted">No sign-in recorded yet.</p>`
             : dataTable(
-                ["When", "How", "Device", "IP address"],
+                [ACCOUNT_COLUMNS.when, ACCOUNT_COLUMNS.how, ACCOUNT_COLUMNS.device, ACCOUNT_COLUMNS.ip],
                 view.signIns.map(
                   (event) =>
                     html`<tr>
-                      <td class="when">${minute(event.at)}</td>
-                      <td>${SIGN_IN_LABELS[event.kind]}</td>
-                      <td>${device(event.userAgent)}</td>
-                      <td>${event.ip}</td>
+                      <td class="when" data-label="${ACCOUNT_COLUMNS.when}">${minute(event.at)}</td>
+                      <td data-label="${ACCOUNT_COLUMNS.how}">${SIGN_IN_LABELS[event.kind]}</td>
+                      <td data-label="${ACCOUNT_COLUMNS.device}">${device(event.userAgent)}</td>
+                      <td data-label="${ACCOUNT_COLUMNS.ip}">${event.ip}</td>
                     </tr>`,
                 ),
+                { stacked: true },
               )
         }
       </section>
       <h2 id="failed-sign-ins">Failed sign-in attempts</h2>
-      <p class="muted">Wrong passwords given for ${view.email}, newest first.</p>
       <section aria-labelledby="failed-sign-ins">
         ${
+          // Said in words when there are none: a bare "None." under the heading read as a list left empty.
           view.failedSignIns.length === 0
-            ? html`<p class="muted">None.</p>`
-            : dataTable(
-                ["When", "Device", "IP address"],
-                view.failedSignIns.map(
-                  (event) =>
-                    html`<tr>
-                      <td class="when">${minute(event.at)}</td>
-                      <td>${device(event.userAgent)}</td>
-                      <td>${event.ip}</td>
-                    </tr>`,
-                ),
-              )
+            ? html`<p class="muted">
+                No failed sign-in attempts: nobody gave a wrong password for ${view.email}.
+              </p>`
+            : html`<p class="muted">Wrong passwords given for ${view.email}, newest first.</p>
+                ${dataTable(
+                  [ACCOUNT_COLUMNS.when, ACCOUNT_COLUMNS.device, ACCOUNT_COLUMNS.ip],
+                  view.failedSignIns.map(
+                    (event) =>
+                      html`<tr>
+                        <td class="when" data-label="${ACCOUNT_COLUMNS.when}">${minute(event.at)}</td>
+                        <td data-label="${ACCOUNT_COLUMNS.device}">${device(event.userAgent)}</td>
+                        <td data-label="${ACCOUNT_COLUMNS.ip}">${event.ip}</td>
+                      </tr>`,
+                  ),
+                  { stacked: true },
+                )}`
         }
       </section>
       <h2>Change your password</h2>
-      ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
+      ${view.error ? html`<p class="error" role="alert" id="password-error">${view.error}</p>` : ""}
       <form method="post" action="/admin/account/password">
         ${formFields(chrome)}
-        <label for="current">Current password</label
+        <label for="current">${PASSWORD_LABELS.currentPassword}</label
         ><input
           id="current"
           name="currentPassword"
           type="password"
           required
           autocomplete="current-password"
+          ${
+            // The refused form comes back at the foot of a page its sessions and sign-ins make long: the
+            // page opens at the field to type again (a password field is never brought back, so both are
+            // empty and the first is where to start), its error just above it, instead of at the top with
+            // the error out of view.
+            view.error ? html`autofocus aria-describedby="password-error"` : ""
+          }
         />
-        <label for="new">New password (at least 10 characters)</label
+        <label for="new">${PASSWORD_LABELS.newPassword}</label
         ><input
           id="new"
           name="newPassword"
@@ -562,6 +611,7 @@ export function accountPage(
           required
           minlength="10"
           autocomplete="new-password"
+          ${view.error ? html`aria-describedby="password-error"` : ""}
         />
         <p><button class="primary" type="submit">Change password</button></p>
         <p class="muted">Changing it signs you out everywhere else.</p>
@@ -639,14 +689,24 @@ export function pastTheEnd(page: number, pages: number, link: (page: number) => 
 /** A column of a dashboard table: its heading, right-aligned numbers, or a heading only screen readers read. */
 export type Column = string | { label: string; numeric?: boolean; hidden?: boolean };
 
-/** The dashboard's one table: scrolls sideways on small screens, headings scoped for screen readers. */
-export function dataTable(columns: readonly Column[], rows: HtmlValue): Html {
+/**
+ * The dashboard's one table: scrolls sideways on small screens, headings scoped for screen readers.
+ * `stacked`: on a phone each row reads as an entry of its own, its cells one under the other, each
+ * named by its `data-label` (admin.css, `.stacked`): a table whose last column holds what matters (a
+ * session's Sign out, a delivery's result and Replay) showed the first two columns and hid the rest in a
+ * box scrolled sideways.
+ */
+export function dataTable(
+  columns: readonly Column[],
+  rows: HtmlValue,
+  options: { stacked?: boolean } = {},
+): Html {
   const heading = (column: Column) => {
     if (typeof column === "string") return html`<th scope="col">${column}</th>`;
     const label = column.hidden ? html`<span class="skip">${column.label}</span>` : column.label;
     return html`<th scope="col" ${column.numeric ? html`class="number"` : ""}>${label}</th>`;
   };
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap${options.stacked ? " stacked" : ""}">
     <table>
       <thead>
         <tr>

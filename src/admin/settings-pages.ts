@@ -560,6 +560,7 @@ function csvColumns(chrome: Chrome): Html {
             <td>${column.accepts}</td>
           </tr>`,
       ),
+      { stacked: true },
     )}
   </section>`;
 }

@@ -18,13 +18,14 @@ import {
   afterSignIn,
   type DashboardKit,
   DashboardRefusal,
+  labelledMessage,
   NOTICES,
   page,
   redirect,
   signedOutForm,
   withNotice,
 } from "./dashboard";
-import { accountPage, type Chrome, href, setPasswordPage, useLinkPage } from "./pages";
+import { accountPage, type Chrome, href, PASSWORD_LABELS, setPasswordPage, useLinkPage } from "./pages";
 import { type Caller, callerIn, csrfRefused, formOf, sessionTokenOf, signInClientOf } from "./session";
 
 /** Signing in (password, invite, email link) and out, and the member's own account. */
@@ -256,7 +257,8 @@ export function signInRoutes(kit: DashboardKit) {
             });
           } catch (error) {
             if (!(error instanceof ApiError) || error.status !== 400) throw error;
-            return page(account(caller, chrome, error.message), 400);
+            // Named by the form's labels ("Current password"), not the service's `currentPassword`.
+            return page(account(caller, chrome, labelledMessage(error.message, PASSWORD_LABELS)), 400);
           }
         } catch (error) {
           return failure(error, chrome);

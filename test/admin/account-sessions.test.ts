@@ -21,6 +21,9 @@ const CHROME_ON_LINUX =
 const FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:127.0) Gecko/20100101 Firefox/127.0";
 const SAFARI_ON_IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+/** An agent team/device.ts cannot read: shown as sent, cut to 60 characters. */
+const UNREADABLE_AGENT =
+  "python-requests/2.31.0 SomeVeryLongCustomAgentStringThatKeepsGoingAndGoing/1.0 (compatible; bot)";
 const PASSWORD = "a long enough password";
 
 /**
@@ -84,7 +87,19 @@ describeInBrowser(
       expect(sessions[0]).toContain("198.51.100.7");
       expect(sessions[1]).toContain("Firefox on Windows");
       expect(sessions[1]).toContain("203.0.113.9");
-      expect(sessions[1]).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      // Times as the activity log writes them: to the minute, UTC said once, in the column's heading.
+      expect(sessions[1]).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+      expect(sessions[1]).not.toContain("UTC");
+      const headings = laptop
+        .getByRole("region", { name: "Where you are signed in" })
+        .getByRole("columnheader");
+      expect(await headings.allInnerTexts()).toEqual([
+        "Device",
+        "IP address",
+        "Signed in (UTC)",
+        "Last used (UTC)",
+        "Actions",
+      ]);
       // The session in use is not offered here: that is Sign out, at the top.
       await expect(laptop.getByRole("button", { name: /^Sign out Chrome on Linux/ }).count()).resolves.toBe(
         0,
@@ -163,8 +178,106 @@ describeInBrowser(
         role: "member",
       });
       await openAccount(colleague, "Sven");
-      await colleague.getByText("None.").waitFor();
+      await colleague
+        .getByRole("region", { name: "Failed sign-in attempts" })
+        .getByText("No failed sign-in attempts: nobody gave a wrong password for sven@example.com.")
+        .waitFor();
       expect(await colleague.content()).not.toContain("192.0.2.66");
+    });
+
+    test("each session's Sign out keeps one line on a laptop; on a phone each session is an entry, its Sign out on the screen", async () => {
+      const { t, server, browser } = served();
+      const laptop = await memberInBrowser(browser, t, server.url, {
+        email: "kai@example.com",
+        name: "Kai",
+        role: "member",
+        context: { userAgent: CHROME_ON_LINUX, viewport: { width: 1366, height: 900 } },
+      });
+      await laptop.getByRole("heading", { name: "Inbox" }).waitFor();
+      // What widens the table: an address of IPv6 and an agent the page shows as sent (team/device.ts).
+      const others: [string, string][] = [
+        [FIREFOX_ON_WINDOWS, "2001:db8:85a3::8a2e:370:7334"],
+        [UNREADABLE_AGENT, "203.0.113.30"],
+        [SAFARI_ON_IPHONE, "203.0.113.31"],
+      ];
+      for (const [agent, ip] of others) {
+        const other = await device(browser, agent, ip);
+        await signInAt(other, server.url, "kai@example.com");
+        await other.getByRole("heading", { name: "Inbox" }).waitFor();
+      }
+      await openAccount(laptop, "Kai");
+      const signOuts = laptop.getByRole("button", { name: /^Sign out .+ \(/ });
+      expect(await signOuts.count()).toBe(3);
+      const oneLine = (await laptop
+        .getByRole("button", { name: "Sign out all other sessions" })
+        .boundingBox())!.height;
+      for (const button of await signOuts.all()) {
+        expect((await button.boundingBox())!.height).toBeLessThan(oneLine * 1.3);
+      }
+
+      await laptop.setViewportSize({ width: 390, height: 844 });
+      const width = await laptop.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        screen: window.innerWidth,
+      }));
+      expect(width.page).toBeLessThanOrEqual(width.screen);
+      const sessions = laptop.getByRole("region", { name: "Where you are signed in" });
+      const onScreen = [
+        ...(await signOuts.all()),
+        sessions.getByText("2001:db8:85a3::8a2e:370:7334"),
+        sessions.getByText(/^python-requests/),
+        ...(await sessions.locator("time").all()),
+      ];
+      // Where they are drawn, without scrolling anything sideways (a table scrolled in its own box hid them).
+      for (const element of onScreen) {
+        const box = (await element.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width.screen);
+      }
+      // Each entry reads down the screen: its device, then what the headings named, then its Sign out.
+      const entry = sessions.locator("tr", { hasText: "Safari on iPhone" });
+      const name = (await entry.getByText("Safari on iPhone").boundingBox())!;
+      const button = (await entry.getByRole("button").boundingBox())!;
+      expect(button.y).toBeGreaterThan(name.y + name.height);
+      expect(Math.abs(button.x - name.x)).toBeLessThan(2);
+    });
+
+    test("a wrong current password: the page opens at the form, the error naming the field by its label", async () => {
+      const { t, server, browser } = served();
+      const page = await memberInBrowser(browser, t, server.url, {
+        email: "lena@example.com",
+        name: "Lena",
+        role: "member",
+        context: { userAgent: CHROME_ON_LINUX, viewport: { width: 1366, height: 900 } },
+      });
+      await page.getByRole("heading", { name: "Inbox" }).waitFor();
+      // Sessions and sign-ins enough to put the password form below the fold, as a member's page is.
+      const others: [string, string][] = [
+        [FIREFOX_ON_WINDOWS, "203.0.113.40"],
+        [SAFARI_ON_IPHONE, "203.0.113.41"],
+        [UNREADABLE_AGENT, "203.0.113.42"],
+      ];
+      for (const [agent, ip] of others) {
+        const other = await device(browser, agent, ip);
+        await signInAt(other, server.url, "lena@example.com");
+        await other.getByRole("heading", { name: "Inbox" }).waitFor();
+      }
+      await openAccount(page, "Lena");
+      await page.getByLabel("Current password").fill("not the password at all");
+      await page.getByLabel("New password (at least 10 characters)").fill("a brand new password");
+      await page.getByRole("button", { name: "Change password" }).click();
+      const error = page.getByRole("alert");
+      await error.waitFor();
+      expect(await error.innerText()).toBe("Invalid “Current password”: is not your current password");
+      // In view as the page opens, and the keyboard is at the field to type again.
+      const box = (await error.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(900);
+      expect(
+        await page.getByLabel("Current password").evaluate((field) => field === document.activeElement),
+      ).toBe(true);
+      // Nothing changed: the password still signs in.
+      expect(await isSignedOut(page, server.url)).toBe(false);
     });
 
     test("signing in again in the same browser replaces its session: no session is left that nobody holds", async () => {
