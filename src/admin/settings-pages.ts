@@ -6,7 +6,7 @@ import { TEAM_ROLES, type TeamMember, type TeamRole } from "../team/schema";
 import type { ImportJob } from "../imports/jobs";
 import { CSV_COLUMN_LIST, type ImportError, type ImportResult } from "../imports/schema";
 import { TEST_EVENT_TYPE } from "../events/catalogue";
-import type { Webhook, WebhookWithDeliveries } from "../webhooks/schema";
+import type { DeliveryAttempt, Webhook, WebhookWithDeliveries } from "../webhooks/schema";
 import type { TestEventOutcome } from "../webhooks/service";
 import { html, type Html } from "../html";
 import { plural } from "../plural";
@@ -369,6 +369,34 @@ const NETWORK_ERRORS: readonly (readonly [string, string])[] = [
   ["ECONNRESET", "the connection was reset before an answer came"],
 ];
 
+/** The delivery history's column headings, also each cell's name where a phone stacks the rows (dataTable). */
+const DELIVERY_COLUMNS = {
+  when: "When (UTC)",
+  event: "Event",
+  attempt: "Attempt",
+  result: "Result",
+} as const;
+
+/** A stored time to the second, in UTC (said in the column's heading): a receiver's log is read against it. */
+function second(at: string): Html {
+  return html`<time datetime="${at}">${at.slice(0, 19).replace("T", " ")}</time>`;
+}
+
+/**
+ * An attempt's outcome in words. The API's `pending` is an attempt that failed with a retry due
+ * (docs/webhooks.md): shown as "pending · HTTP 500" it read as an answer still awaited, so it says that it
+ * failed and when it is tried again.
+ */
+function deliveryResult(delivery: DeliveryAttempt): Html {
+  const answer = `${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`} · ${delivery.durationMs} ms`;
+  if (delivery.state !== "pending") return html`${delivery.state}${answer}`;
+  return html`failed${answer}${
+    delivery.nextAttemptAt === null
+      ? ""
+      : html`<br /><span data-next-attempt>Next try at ${second(delivery.nextAttemptAt)}</span>`
+  }`;
+}
+
 /** One endpoint: its settings, its secret (rotate), and its delivery history with replay and a test event. */
 export function webhookPage(
   chrome: Chrome,
@@ -381,7 +409,7 @@ export function webhookPage(
   return layout(
     chrome,
     "Webhook",
-    html`<h1>${webhook.url}</h1>
+    html`<h1 class="address">${webhook.url}</h1>
       <p>
         ${
           webhook.enabled
@@ -401,10 +429,10 @@ export function webhookPage(
       <div class="columns">
         <div>
           <h2>Deliveries</h2>
-          <form method="post" action="${base}/test">
+          <form class="toolbar" method="post" action="${base}/test">
             ${formFields(chrome)}
             <button type="submit">Send a test event</button>
-            <small class="muted"
+            <small class="muted hint"
               >One <code>${TEST_EVENT_TYPE}</code> event to this endpoint
               only${webhook.enabled ? "" : ", though it is disabled"}, signed like every delivery and tried
               once; the page waits for its answer.</small
@@ -414,22 +442,29 @@ export function webhookPage(
             webhook.recentDeliveries.length === 0
               ? html`<p>No deliveries yet.</p>`
               : html`${dataTable(
-                  ["When (UTC)", "Event", "Attempt", "Result", { label: "Actions", hidden: true }],
+                  [
+                    DELIVERY_COLUMNS.when,
+                    DELIVERY_COLUMNS.event,
+                    { label: DELIVERY_COLUMNS.attempt, numeric: true },
+                    DELIVERY_COLUMNS.result,
+                    { label: "Actions", hidden: true },
+                  ],
                   webhook.recentDeliveries.map((delivery) => {
                     // Newest first: a delivery's first row is its latest attempt, the one a replay follows.
                     const latest = !shown.has(delivery.webhookId);
                     shown.add(delivery.webhookId);
                     return html`<tr data-delivery="${delivery.webhookId}">
-                      <td>${delivery.attemptedAt.slice(0, 19).replace("T", " ")}</td>
-                      <td>
-                        <code>${delivery.eventType}</code><br /><small class="muted"
+                      <td class="when" data-label="${DELIVERY_COLUMNS.when}">
+                        ${second(delivery.attemptedAt)}
+                      </td>
+                      <td class="entry-title">
+                        <code>${delivery.eventType}</code><br /><small class="muted delivery-id"
                           >${delivery.webhookId}</small
                         >
                       </td>
-                      <td class="number">${delivery.attempt}</td>
-                      <td>
-                        ${delivery.state}${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`}
-                        · ${delivery.durationMs} ms
+                      <td class="number" data-label="${DELIVERY_COLUMNS.attempt}">${delivery.attempt}</td>
+                      <td data-label="${DELIVERY_COLUMNS.result}">
+                        ${deliveryResult(delivery)}
                         ${delivery.error ? html`<br /><span class="error">${delivery.error}</span>` : ""}
                       </td>
                       <td>
@@ -449,6 +484,7 @@ export function webhookPage(
                       </td>
                     </tr>`;
                   }),
+                  { stacked: true },
                 )}`
           }
         </div>
