@@ -567,9 +567,9 @@ function alreadyImportedNote(count: number | undefined): string {
 function unreadColumnsNote(columns: readonly string[] | undefined): Html | string {
   if (!columns || columns.length === 0) return "";
   return html`<p data-unread-columns>
-    Not read: ${plural(columns.length, "column")} (${columns.join(", ")}); their cells were ignored. The
-    import reads ${CSV_COLUMN_LIST.map((column) => column.name).join(", ")}: rename a column to one of these
-    to import it.
+    Not read: ${plural(columns.length, "column")} (${columns.join(", ")});
+    ${columns.length === 1 ? "its" : "their"} cells were ignored. The import reads
+    ${CSV_COLUMN_LIST.map((column) => column.name).join(", ")}: rename a column to one of these to import it.
   </p>`;
 }
 
@@ -592,7 +592,9 @@ function csvColumns(chrome: Chrome): Html {
         (column) =>
           html`<tr data-column="${column.name}">
             <td><code>${column.name}</code></td>
-            <td>${column.required ? "Required" : "Optional"}</td>
+            <td ${column.required ? html`class="required"` : ""}>
+              ${column.required ? "Required" : "Optional"}
+            </td>
             <td>${column.accepts}</td>
           </tr>`,
       ),

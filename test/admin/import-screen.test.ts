@@ -89,6 +89,46 @@ describeInBrowser("the Import screen in Chromium", (served) => {
       expect(acceptsBox.y, label).toBeGreaterThanOrEqual(nameBox.y + nameBox.height - 1);
       expect(Math.abs(acceptsBox.x - nameBox.x), label).toBeLessThan(2);
     }
+    // "Required" stands out from the "Optional" of every other column, not muted as they are.
+    const weightOf = (name: string) =>
+      columns
+        .and(page.locator(`[data-column="${name}"]`))
+        .locator("td")
+        .nth(1)
+        .evaluate((cell) => [cell.textContent?.trim(), Number(getComputedStyle(cell).fontWeight)]);
+    expect(await weightOf("title")).toEqual(["Required", 600]);
+    expect(await weightOf("votes")).toEqual(["Optional", 400]);
+    await page.context().close();
+  }, 60_000);
+
+  test("a finished import: its bar is as wide as its card, and one column not read is 'its' column", async () => {
+    const { browser, t, server } = served();
+    const page = await memberInBrowser(browser, t, server.url, {
+      email: "bar-reader@example.com",
+      role: "admin",
+      context: { viewport: { width: 1366, height: 900 } },
+    });
+    await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
+    await page.goto(`${server.url}/admin/import`);
+    await page.getByLabel(/A CSV file/).setInputFiles({
+      name: "from-the-old-tool.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("title,board\nDark mode,main\nSSO,main\n"),
+    });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    const card = page.locator('[data-import][data-state="finished"]');
+    await card.waitFor();
+    const [bar, inside] = await card.evaluate((section) => {
+      const style = getComputedStyle(section);
+      return [
+        section.querySelector("progress")!.getBoundingClientRect().width,
+        section.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+      ];
+    });
+    expect(bar).toBeGreaterThan(inside! - 2);
+    expect((await card.locator("[data-unread-columns]").innerText()).replace(/\s+/g, " ")).toStartWith(
+      "Not read: 1 column (board); its cells were ignored.",
+    );
     await page.context().close();
   }, 60_000);
 });
