@@ -19,7 +19,7 @@ import {
 } from "../payments/service";
 import { requireRole } from "../team/service";
 import { type DashboardKit, type FieldLabels, withNotice } from "./dashboard";
-import { href } from "./pages";
+import { href, type TestResult } from "./pages";
 import type { Caller } from "./session";
 import { type IntegrationCard, integrationsPage } from "./settings-pages";
 
@@ -49,8 +49,12 @@ export function integrationRoutes(kit: DashboardKit) {
   const { ctx, db, view, change, chromeOf, act } = kit;
   const allowed = (caller: Caller) => requireRole(caller.membership, "admin", "Managing integrations");
 
-  /** Every card of the screen; `notes` carries what a test or a sync just said, by kind. */
-  const cards = (projectId: string, notes: Partial<Record<CardKind, string>> = {}): IntegrationCard[] => {
+  /** Every card of the screen; `notes` carries what a sync just said, `tested` what a test just did, by kind. */
+  const cards = (
+    projectId: string,
+    notes: Partial<Record<CardKind, string>> = {},
+    tested: Partial<Record<CardKind, TestResult>> = {},
+  ): IntegrationCard[] => {
     const teamChat = findIntegration(db, projectId, "team-chat");
     const communityChat = findIntegration(db, projectId, "community-chat");
     const codeHost = findIntegration(db, projectId, "code-host");
@@ -78,6 +82,7 @@ export function integrationRoutes(kit: DashboardKit) {
           { name: "enabled", label: "Enabled", type: "checkbox", value: teamChat?.enabled ?? true },
         ],
         note: notes["team-chat"] ?? null,
+        testResult: tested["team-chat"] ?? null,
         actions: ["test"],
       },
       {
@@ -97,6 +102,7 @@ export function integrationRoutes(kit: DashboardKit) {
           { name: "enabled", label: "Enabled", type: "checkbox", value: communityChat?.enabled ?? true },
         ],
         note: notes["community-chat"] ?? null,
+        testResult: tested["community-chat"] ?? null,
         actions: ["test"],
       },
       {
@@ -141,6 +147,7 @@ export function integrationRoutes(kit: DashboardKit) {
           { name: "enabled", label: "Enabled", type: "checkbox", value: codeHost?.enabled ?? true },
         ],
         note: notes["code-host"] ?? null,
+        testResult: tested["code-host"] ?? null,
         actions: ["test"],
       },
       {
@@ -167,6 +174,7 @@ export function integrationRoutes(kit: DashboardKit) {
           { name: "enabled", label: "Enabled", type: "checkbox", value: issueTracker?.enabled ?? true },
         ],
         note: notes["issue-tracker"] ?? null,
+        testResult: tested["issue-tracker"] ?? null,
         actions: ["test"],
       },
       {
@@ -191,6 +199,7 @@ export function integrationRoutes(kit: DashboardKit) {
           },
         ],
         note: notes.payments ?? lastSync,
+        testResult: null,
         actions: ["sync"],
       },
     ];
@@ -292,7 +301,7 @@ export function integrationRoutes(kit: DashboardKit) {
         );
         return integrationsPage(
           chromeOf(caller, "integrations", null),
-          cards(projectId, { [kind]: outcome.message }),
+          cards(projectId, {}, { [kind]: outcome }),
         );
       }),
       { parse: "text" },

@@ -687,6 +687,24 @@ export function pastTheEnd(page: number, pages: number, link: (page: number) => 
 }
 
 /** A column of a dashboard table: its heading, right-aligned numbers, or a heading only screen readers read. */
+/** What a test just run (a webhook's test event, an integration's Send a test) says, and whether it worked. */
+export interface TestResult {
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * A test's result, drawn beside the button that ran it: a success as the green notice, a failure in the
+ * dashboard's error style and announced (`role="alert"`). A failure drawn as the green notice read as a
+ * success (docs/dashboard.md, "A test's result").
+ */
+export function testResultNote(result: TestResult | null): Html | "" {
+  if (result === null) return "";
+  return result.ok
+    ? html`<p class="notice" role="status" data-test-result>${result.message}</p>`
+    : html`<p class="error failed" role="alert" data-test-result>${result.message}</p>`;
+}
+
 export type Column = string | { label: string; numeric?: boolean; hidden?: boolean };
 
 /**

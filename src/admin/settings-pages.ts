@@ -10,7 +10,7 @@ import type { DeliveryAttempt, Webhook, WebhookWithDeliveries } from "../webhook
 import type { TestEventOutcome } from "../webhooks/service";
 import { html, type Html } from "../html";
 import { plural } from "../plural";
-import { type Chrome, formFields, href, layout, dataTable } from "./pages";
+import { type Chrome, formFields, href, layout, dataTable, type TestResult, testResultNote } from "./pages";
 
 /** The labels of the webhook forms' fields: the forms show them, and a refusal names the field by them. */
 export const NEW_WEBHOOK_LABELS = {
@@ -342,26 +342,45 @@ export function webhooksPage(
 
 /**
  * What the endpoint's page says after "Send a test event", from its one attempt (docs/dashboard.md,
- * Webhooks): the answer and how long it took, or why it failed; else why there is no attempt yet.
+ * Webhooks): the answer and how long it took, or why it failed; else why there is no attempt yet. A test
+ * still queued is no failure (its row shows the result later); one not sent is.
  */
-export function testEventSentence(outcome: TestEventOutcome): string {
+export function testEventResult(outcome: TestEventOutcome): TestResult {
   const { attempt } = outcome;
   if (attempt === null) {
     return outcome.queued
-      ? "Test event queued: it was not tried within the delivery's time-out (this endpoint's other deliveries " +
-          "may be taking the worker's turns). Its row under Deliveries shows the result once it is; reload the page."
-      : "Test event not sent: the endpoint was turned off before it was tried; the reason shows under its address.";
+      ? {
+          ok: true,
+          message:
+            "Test event queued: it was not tried within the delivery's time-out (this endpoint's other deliveries " +
+            "may be taking the worker's turns). Its row under Deliveries shows the result once it is; reload the page.",
+        }
+      : {
+          ok: false,
+          message:
+            "Test event not sent: the endpoint was turned off before it was tried; the reason shows under its address.",
+        };
   }
   if (attempt.state === "delivered") {
-    return `Test event sent: the endpoint answered HTTP ${attempt.statusCode ?? "2xx"} in ${attempt.durationMs} ms.`;
+    return {
+      ok: true,
+      message: `Test event sent: the endpoint answered HTTP ${attempt.statusCode ?? "2xx"} in ${duration(attempt.durationMs)}.`,
+    };
   }
   const reason = attempt.error ?? "no answer";
   // Bun names a refused or dropped connection by its code and a generic question; the history keeps it whole.
   const inWords = NETWORK_ERRORS.find(([code]) => reason.startsWith(`${code}:`))?.[1] ?? reason;
-  return (
-    `Test event failed after ${attempt.durationMs} ms: ${inWords}. ` +
-    "A test is not retried: correct the endpoint and send another."
-  );
+  return {
+    ok: false,
+    message:
+      `Test event failed after ${duration(attempt.durationMs)}: ${inWords}. ` +
+      "A test is not retried: correct the endpoint and send another.",
+  };
+}
+
+/** A duration in milliseconds, its number and unit kept on one line by a no-break space ("2 ms", never "2" then "ms"). */
+export function duration(ms: number): string {
+  return `${ms}\u00a0ms`;
 }
 
 const NETWORK_ERRORS: readonly (readonly [string, string])[] = [
@@ -388,7 +407,7 @@ function second(at: string): Html {
  * failed and when it is tried again.
  */
 function deliveryResult(delivery: DeliveryAttempt): Html {
-  const answer = `${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`} · ${delivery.durationMs} ms`;
+  const answer = `${delivery.statusCode === null ? "" : ` · HTTP ${delivery.statusCode}`} · ${duration(delivery.durationMs)}`;
   if (delivery.state !== "pending") return html`${delivery.state}${answer}`;
   return html`failed${answer}${
     delivery.nextAttemptAt === null
@@ -400,7 +419,13 @@ function deliveryResult(delivery: DeliveryAttempt): Html {
 /** One endpoint: its settings, its secret (rotate), and its delivery history with replay and a test event. */
 export function webhookPage(
   chrome: Chrome,
-  view: { webhook: WebhookWithDeliveries; eventTypes: readonly string[]; newSecret: string | null },
+  view: {
+    webhook: WebhookWithDeliveries;
+    eventTypes: readonly string[];
+    newSecret: string | null;
+    /** What "Send a test event" just did, shown under its button. */
+    testResult: TestResult | null;
+  },
 ): Html {
   const { webhook } = view;
   const base = `/admin/webhooks/${webhook.id}`;
@@ -438,6 +463,7 @@ export function webhookPage(
               once; the page waits for its answer.</small
             >
           </form>
+          ${testResultNote(view.testResult)}
           ${
             webhook.recentDeliveries.length === 0
               ? html`<p>No deliveries yet.</p>`
@@ -819,8 +845,10 @@ export interface IntegrationCard {
   configured: boolean;
   enabled: boolean;
   fields: IntegrationField[];
-  /** Shown under the card: the last sync of payments, or the outcome of a test just run. */
+  /** Shown under the card's description: the last sync of payments, or a sync just run. */
   note: string | null;
+  /** What "Send a test" just did, shown under its button. */
+  testResult: TestResult | null;
   actions: ("test" | "sync")[];
 }
 
@@ -909,6 +937,7 @@ export function integrationsPage(chrome: Chrome, cards: IntegrationCard[]): Html
                   </div>`
                 : ""
             }
+            ${testResultNote(card.testResult)}
           </section>`,
       )}`,
   );

@@ -53,7 +53,7 @@ import {
   NEW_WEBHOOK_LABELS,
   projectSettingsPage,
   SETTINGS_LABELS,
-  testEventSentence,
+  testEventResult,
   WEBHOOK_LABELS,
   webhookPage,
   webhooksPage,
@@ -324,6 +324,7 @@ export function settingsRoutes(kit: DashboardKit) {
             webhook: getWebhook(db, caller.membership.projectId, params.webhookId ?? ""),
             eventTypes: EVENT_TYPES,
             newSecret: null,
+            testResult: null,
           });
         }),
       )
@@ -365,6 +366,7 @@ export function settingsRoutes(kit: DashboardKit) {
             webhook: getWebhook(db, projectId, webhookId),
             eventTypes: EVENT_TYPES,
             newSecret: secret,
+            testResult: null,
           });
         }),
         { parse: "text" },
@@ -389,10 +391,11 @@ export function settingsRoutes(kit: DashboardKit) {
           const webhookId = params.webhookId ?? "";
           // The page waits for the one attempt (bounded by the delivery's time-out) and says how it went.
           const outcome = await act(caller, () => sendTestEvent(db, projectId, webhookId, ctx.config));
-          return webhookPage(chromeOf(caller, "webhooks", testEventSentence(outcome)), {
+          return webhookPage(chromeOf(caller, "webhooks", null), {
             webhook: getWebhook(db, projectId, webhookId),
             eventTypes: EVENT_TYPES,
             newSecret: null,
+            testResult: testEventResult(outcome),
           });
         }),
         { parse: "text" },

@@ -747,10 +747,12 @@ describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
   let server: { url: string; stop: () => Promise<void> };
   let browser: Browser;
   let chat: Receiver;
+  let brokenChat: Receiver;
   let codeHost: Receiver;
   let stripe: FakeStripe;
   beforeAll(async () => {
     chat = startReceiver();
+    brokenChat = startReceiver(() => new Response("internal error", { status: 500 }));
     codeHost = startReceiver(() => Response.json({ id: 1, full_name: "acme/app" }));
     stripe = startFakeStripe([
       {
@@ -772,6 +774,7 @@ describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
     await server.stop();
     t.close();
     chat.stop();
+    brokenChat.stop();
     codeHost.stop();
     stripe.stop();
   });
@@ -785,10 +788,12 @@ describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
     await teamChat.getByRole("button", { name: "Save" }).click();
     await page.getByText("Changes saved.").waitFor();
     await page.locator('[data-integration="team-chat"]').getByRole("button", { name: "Send a test" }).click();
-    await page.locator('[data-integration="team-chat"] [data-note]').waitFor();
-    expect(await page.locator('[data-integration="team-chat"] [data-note]').textContent()).toContain(
-      "reached it",
-    );
+    // A test that worked: the success notice under the card's buttons.
+    const reached = page.locator('[data-integration="team-chat"]').getByRole("status");
+    await reached.waitFor();
+    expect(await reached.textContent()).toContain("reached it");
+    expect(await reached.getAttribute("class")).toBe("notice");
+    expect(await page.getByRole("alert").count()).toBe(0);
     const [message] = await chat.waitFor(1);
     expect(JSON.parse(message!.body).text).toContain("test message from Acme");
 
@@ -798,9 +803,28 @@ describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
     await code.getByRole("button", { name: "Save" }).click();
     await page.getByText("Changes saved.").waitFor();
     await page.locator('[data-integration="code-host"]').getByRole("button", { name: "Send a test" }).click();
-    await page.locator('[data-integration="code-host"] [data-note]').waitFor();
+    await page.locator('[data-integration="code-host"] [data-test-result]').waitFor();
     const [probe] = await codeHost.waitFor(1);
     expect(`${probe!.method} ${probe!.path}`).toBe("GET /repos/acme/app");
+
+    // A test that failed (the channel answers 500): an alert in the error style, not the green notice.
+    const community = page.locator('[data-integration="community-chat"]');
+    await community.getByLabel("Channel webhook URL").fill(`${brokenChat.url}/discord`);
+    await community.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    await page
+      .locator('[data-integration="community-chat"]')
+      .getByRole("button", { name: "Send a test" })
+      .click();
+    const failed = page.locator('[data-integration="community-chat"]').getByRole("alert");
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain("The test failed");
+    expect(await page.locator('[data-integration="community-chat"] .notice').count()).toBe(0);
+    const look = await failed.evaluate((element) => ({
+      colour: getComputedStyle(element).color,
+      errorClass: element.classList.contains("error"),
+    }));
+    expect(look).toEqual({ colour: "rgb(180, 35, 24)", errorClass: true });
 
     const payments = page.locator('[data-integration="payments"]');
     await payments.getByLabel("Secret or restricted API key").fill(FAKE_STRIPE_KEY);

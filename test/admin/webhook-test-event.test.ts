@@ -50,9 +50,12 @@ describeInBrowser(
       await page.getByRole("button", { name: "Send a test event" }).click();
       const result = page.getByRole("status").filter({ hasText: "Test event" });
       await result.waitFor();
+      // A number and its unit are kept together by a no-break space, here and in the history.
       expect(await result.textContent()).toMatch(
-        /Test event sent: the endpoint answered HTTP 200 in \d+ ms\./,
+        /Test event sent: the endpoint answered HTTP 200 in \d+\u00a0ms\./,
       );
+      expect(await result.getAttribute("class")).toBe("notice");
+      expect(await page.getByRole("alert").count()).toBe(0);
 
       const [received] = receiver.received;
       expect(receiver.received.length).toBe(1);
@@ -63,6 +66,7 @@ describeInBrowser(
       const text = (await row.textContent())!.replace(/\s+/g, " ");
       expect(text).toContain("webhook.test");
       expect(text).toMatch(/delivered · HTTP 200 · \d+ ms/);
+      expect(await row.textContent()).toMatch(/delivered · HTTP 200 · \d+\u00a0ms/);
       expect(await row.getByRole("button", { name: /^Replay/ }).count()).toBe(1);
       expect(other.received).toEqual([]);
       await page.close();
@@ -96,7 +100,29 @@ describeInBrowser(
       await page.getByRole("heading", { name: "Inbox" }).waitFor();
       await page.goto(`${server.url}/admin/webhooks/${hook.id}?project=acme`);
       await page.getByRole("button", { name: "Send a test event" }).click();
-      await page.getByRole("status").filter({ hasText: "Test event failed" }).waitFor();
+      // A failed test is an alert in the error style under its button, not the green success notice.
+      const failed = page.getByRole("alert").filter({ hasText: "Test event failed" });
+      await failed.waitFor();
+      expect(await failed.textContent()).toMatch(/Test event failed after \d+\u00a0ms: HTTP 500/);
+      expect(await page.locator(".notice").filter({ hasText: "Test event" }).count()).toBe(0);
+      const look = await failed.evaluate((element) => {
+        const style = getComputedStyle(element);
+        const errorColour = getComputedStyle(document.documentElement).getPropertyValue("--error").trim();
+        const probe = document.createElement("span");
+        probe.style.color = errorColour;
+        document.body.append(probe);
+        const expected = getComputedStyle(probe).color;
+        probe.remove();
+        return {
+          colour: style.color,
+          expected,
+          background: style.backgroundColor,
+          afterForm: element.previousElementSibling?.matches("form[action$='/test']") ?? false,
+        };
+      });
+      expect(look.colour).toBe(look.expected);
+      expect(look.background).not.toBe("rgb(236, 253, 243)");
+      expect(look.afterForm).toBe(true);
 
       const rows = page.locator("tr[data-delivery]");
       expect(await rows.count()).toBe(2);
