@@ -273,6 +273,14 @@ function eventChoices(selected: readonly string[], eventTypes: readonly string[]
 }
 
 /** Admins and owners: the project's webhook endpoints, and a new one (its secret shown once). */
+/** The webhooks list's column headings, also each cell's name where a phone stacks the rows (dataTable). */
+const WEBHOOK_COLUMNS = {
+  url: "URL",
+  description: "Description",
+  events: "Events",
+  state: "State",
+} as const;
+
 export function webhooksPage(
   chrome: Chrome,
   view: {
@@ -298,16 +306,23 @@ export function webhooksPage(
         view.webhooks.length === 0
           ? html`<p>No endpoints yet.</p>`
           : html`${dataTable(
-              ["URL", "Description", "Events", "State"],
+              [
+                WEBHOOK_COLUMNS.url,
+                WEBHOOK_COLUMNS.description,
+                WEBHOOK_COLUMNS.events,
+                WEBHOOK_COLUMNS.state,
+              ],
               view.webhooks.map(
                 (webhook) =>
                   html`<tr data-webhook="${webhook.id}">
-                    <td><a href="${href(chrome, `/admin/webhooks/${webhook.id}`)}">${webhook.url}</a></td>
-                    <td class="sentence" data-webhook-description>
+                    <td class="entry-title">
+                      <a href="${href(chrome, `/admin/webhooks/${webhook.id}`)}">${webhook.url}</a>
+                    </td>
+                    <td class="sentence" data-webhook-description data-label="${WEBHOOK_COLUMNS.description}">
                       ${webhook.description ?? html`<span class="muted">none</span>`}
                     </td>
-                    <td>${webhook.events.join(", ")}</td>
-                    <td>
+                    <td data-label="${WEBHOOK_COLUMNS.events}">${webhook.events.join(", ")}</td>
+                    <td data-label="${WEBHOOK_COLUMNS.state}">
                       ${
                         webhook.enabled
                           ? "enabled"
@@ -316,6 +331,8 @@ export function webhooksPage(
                     </td>
                   </tr>`,
               ),
+              // On a phone each endpoint is an entry: a scrolled table hid its description, events and state.
+              { stacked: true },
             )}`
       }
       <h2>Add an endpoint</h2>

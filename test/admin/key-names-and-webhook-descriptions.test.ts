@@ -95,4 +95,42 @@ describe.skipIf(browserMissing())("key names and webhook descriptions in Chromiu
     expect(await descriptionOf(bare.body.data.id)).toBe("none");
     await page.context().close();
   }, 60_000);
+
+  test("the webhooks list on a phone: each endpoint's description, events and state are on the screen, nothing scrolls sideways", async () => {
+    const hooks = [
+      {
+        url: "http://127.0.0.1:9/webhooks/incoming/featureboard-events-for-the-data-warehouse",
+        events: ["post.created", "post.status_changed", "comment.created", "release.published"],
+        description: "Every new request and status change, loaded into the warehouse nightly",
+      },
+      { url: "http://127.0.0.1:9/phone-bare", events: ["*"] },
+    ];
+    for (const body of hooks) {
+      expect((await app().call("POST", "/api/v1/integrations/webhooks", { body })).status).toBe(201);
+    }
+    const page = await memberInBrowser(served.browser!, app(), base(), {
+      email: "phone-hooks@example.com",
+      role: "admin",
+      context: { viewport: { width: 390, height: 844 } },
+    });
+    await openSettingsScreen(page, "Webhooks");
+    const screen = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }));
+    expect(screen.page).toBeLessThanOrEqual(screen.width);
+    for (const hook of hooks) {
+      const row = page.locator("tr[data-webhook]", { has: page.getByRole("link", { name: hook.url }) });
+      // The cells after the URL: its description, events and state.
+      for (const column of [1, 2, 3]) {
+        const cell = row.locator("td").nth(column);
+        // Not scrolled into view: that would scroll a table's own box sideways and hide the failure.
+        expect(await cell.isVisible()).toBe(true);
+        const box = (await cell.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(screen.width);
+      }
+    }
+    await page.context().close();
+  }, 60_000);
 });
