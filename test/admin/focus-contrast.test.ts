@@ -21,7 +21,8 @@ function contrast(first: string, second: string): number {
 }
 
 /**
- * Focuses the element from the keyboard and reads its outline and the background the outline is drawn on:
+ * Focuses the element (on a page that saw no click, so Chromium draws it as keyboard focus, `:focus-visible`)
+ * and reads its outline and the background the outline is drawn on:
  * the ring sits outside the element (outline-offset), so on the nearest painted background of its parent.
  */
 async function ringOf(element: Locator) {
