@@ -77,7 +77,7 @@ describe("Send a test event, from an endpoint's dashboard page", () => {
 
     const page = await sendTest(admin, hook.id);
     expect(page.status).toBe(200);
-    expect(page.text).toMatch(/Test event sent: the endpoint answered HTTP 200 in \d+ ms\./);
+    expect(page.text).toMatch(/Test event sent: the endpoint answered HTTP 200 in \d+\sms\./);
     expect(tested.received.length).toBe(1);
     const [received] = tested.received;
     // The verifier receivers use accepts it, with the endpoint's own secret.
@@ -154,7 +154,7 @@ describe("Send a test event, from an endpoint's dashboard page", () => {
     const page = await sendTest(owner, hook.id);
     expect(page.status).toBe(200);
     expect(page.text).toMatch(
-      /Test event failed after \d+ ms: HTTP 500: receiver is down\. A test is not retried/,
+      /Test event failed after \d+\sms: HTTP 500: receiver is down\. A test is not retried/,
     );
     const [row] = await historyOf(hook.id);
     expect(row).toMatchObject({
@@ -175,7 +175,7 @@ describe("Send a test event, from an endpoint's dashboard page", () => {
     const closed = await endpoint(closedUrl, ["post.created"]);
     const refused = await sendTest(owner, closed.id);
     expect(refused.text).toMatch(
-      /Test event failed after \d+ ms: connection refused \(nothing listens at that address and port\)\./,
+      /Test event failed after \d+\sms: connection refused \(nothing listens at that address and port\)\./,
     );
     const [attempt] = await historyOf(closed.id);
     expect(attempt).toMatchObject({ eventType: "webhook.test", state: "failed", statusCode: null });
