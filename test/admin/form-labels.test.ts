@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen, makePost, makeTag, makeUser } from "../support/board";
-import { memberOverHttp, postForm } from "../support/dashboard";
+import { memberOverHttp, postForm, textShown } from "../support/dashboard";
 
 // A refused dashboard form names the field by the label its form shows, not by the API's name
 // (docs/dashboard.md, "Sessions and forms"): each form sent as a browser sends it, with what passes the
@@ -25,21 +25,10 @@ describe("a refused dashboard form names the field as its form labels it", () =>
     t.close();
   });
 
-  /** Text as the browser shows it: the page's entities read back. */
-  const shown = (markup: string) =>
-    markup
-      .replace(/<[^>]*>/g, "")
-      .replaceAll("&#39;", "'")
-      .replaceAll("&quot;", '"')
-      .replaceAll("&lt;", "<")
-      .replaceAll("&gt;", ">")
-      .replaceAll("&amp;", "&")
-      .replace(/\s+/g, " ")
-      .trim();
   const alertOf = async (response: Response) =>
-    shown(/role="alert"[^>]*>([^<]*)</.exec(await response.text())?.[1] ?? "");
+    textShown(/role="alert"[^>]*>([^<]*)</.exec(await response.text())?.[1] ?? "");
   const pageText = async (path: string) =>
-    shown(await (await fetch(`${server.url}${path}`, { headers: { cookie } })).text());
+    textShown(await (await fetch(`${server.url}${path}`, { headers: { cookie } })).text());
   const send = (path: string, fields: Record<string, string>) =>
     postForm(`${server.url}${path}`, { csrf, project: "acme", once: crypto.randomUUID(), ...fields }, cookie);
   async function upload(path: string, field: string, content: string, name: string) {

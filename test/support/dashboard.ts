@@ -29,6 +29,19 @@ export async function csrfOf(base: string, cookie: string): Promise<string> {
   return match[1]!;
 }
 
+/** Markup's text as the browser shows it: tags dropped, the page's entities read back, spaces collapsed. */
+export function textShown(markup: string): string {
+  return markup
+    .replace(/<[^>]*>/g, "")
+    .replaceAll("&#39;", "'")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 /**
  * A team member invited to a project who accepted the invite over HTTP, as a browser posts the form: their
  * session cookie and the CSRF token the dashboard's forms carry.

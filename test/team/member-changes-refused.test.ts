@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { inviteMember, listMembers } from "../../src/team/service";
 import { createTestApp, type TestApp } from "../support/app";
 import { listen } from "../support/board";
-import { csrfOf, postForm, sessionCookieOf } from "../support/dashboard";
+import { csrfOf, postForm, sessionCookieOf, textShown } from "../support/dashboard";
 
 // docs/dashboard.md, "Team accounts": a role change or a removal that finds nobody to change (the member was
 // removed meanwhile by another owner, on a page still open), the last owner stepping down, an owner removing
@@ -44,24 +44,13 @@ describe("Members: changes that find nobody, or that the rules refuse, say so in
     t.close();
   });
 
-  /** Text as the browser shows it: the page's entities read back. */
-  const shown = (markup: string) =>
-    markup
-      .replace(/<[^>]*>/g, "")
-      .replaceAll("&#39;", "'")
-      .replaceAll("&quot;", '"')
-      .replaceAll("&lt;", "<")
-      .replaceAll("&gt;", ">")
-      .replaceAll("&amp;", "&")
-      .replace(/\s+/g, " ")
-      .trim();
   /** What a refused form's page says (its alert) and where its one link goes. */
   const refusalOf = async (response: Response) => {
     const markup = await response.text();
     return {
       status: response.status,
-      alert: shown(/role="alert"[^>]*>([^<]*)</.exec(markup)?.[1] ?? ""),
-      page: shown(markup),
+      alert: textShown(/role="alert"[^>]*>([^<]*)</.exec(markup)?.[1] ?? ""),
+      page: textShown(markup),
       reopen:
         /<a href="([^"]*)">Open the page again<\/a>/.exec(markup)?.[1]?.replaceAll("&amp;", "&") ?? null,
     };
@@ -120,7 +109,7 @@ describe("Members: changes that find nobody, or that the rules refuse, say so in
     const location = stepped.headers.get("location") ?? "";
     const landed = await fetch(`${server.url}${location}`, { headers: { cookie: olaCookie } });
     expect(landed.status).toBe(200);
-    const text = shown(await landed.text());
+    const text = textShown(await landed.text());
     expect(text).toContain("Your role was changed: the Members and API keys screens are for owners");
     expect(team()).toEqual(["ola@example.com admin", "rita@example.com owner"]);
   });
