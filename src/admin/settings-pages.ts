@@ -862,9 +862,9 @@ export interface IntegrationCard {
   configured: boolean;
   enabled: boolean;
   fields: IntegrationField[];
-  /** Shown under the card's description: the last sync of payments, or a sync just run. */
+  /** Shown under the card's description: the last sync of payments. */
   note: string | null;
-  /** What "Send a test" just did, shown under its button. */
+  /** What "Send a test" (payments: "Sync now") just did, shown under its button. */
   testResult: TestResult | null;
   actions: ("test" | "sync")[];
 }

@@ -826,14 +826,32 @@ describe.skipIf(browserMissing())("the integrations screen in Chromium", () => {
     }));
     expect(look).toEqual({ colour: "rgb(180, 35, 24)", errorClass: true });
 
+    // A sync that fails (Stripe refuses the key, 401): an alert in the error style, as a failed test is.
     const payments = page.locator('[data-integration="payments"]');
-    await payments.getByLabel("Secret or restricted API key").fill(FAKE_STRIPE_KEY);
+    await payments.getByLabel("Secret or restricted API key").fill("sk_test_wrong000000000000000000wxyz");
     await payments.getByRole("button", { name: "Save" }).click();
     await page.getByText("Changes saved.").waitFor();
     await page.locator('[data-integration="payments"]').getByRole("button", { name: "Sync now" }).click();
-    const note = page.locator('[data-integration="payments"] [data-note]');
-    await note.waitFor();
-    expect(await note.textContent()).toContain("Sync success");
+    const syncFailed = page.locator('[data-integration="payments"]').getByRole("alert");
+    await syncFailed.waitFor();
+    expect(await syncFailed.textContent()).toContain("Sync error");
+    expect(await syncFailed.getAttribute("class")).toBe("error failed");
+    expect(await page.locator('[data-integration="payments"] .notice').count()).toBe(0);
+
+    // A sync that works: the green notice, no alert.
+    await page
+      .locator('[data-integration="payments"]')
+      .getByLabel("Secret or restricted API key")
+      .fill(FAKE_STRIPE_KEY);
+    await page.locator('[data-integration="payments"]').getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    await page.locator('[data-integration="payments"]').getByRole("button", { name: "Sync now" }).click();
+    const synced = page.locator('[data-integration="payments"] [data-test-result]');
+    await synced.waitFor();
+    expect(await synced.textContent()).toContain("Sync success");
+    expect(await synced.getAttribute("role")).toBe("status");
+    expect(await synced.getAttribute("class")).toBe("notice");
+    expect(await page.locator('[data-integration="payments"]').getByRole("alert").count()).toBe(0);
     const users = (await t.call("GET", "/api/v1/users?limit=10")).body.data as {
       email: string;
       userSpend: string;
