@@ -573,9 +573,20 @@ export function webhookPage(
 }
 
 /**
- * Why each skipped row was skipped, as the API's `errors` say it: a board export's rows are numbered within
- * their list ("posts, row 2"). A count alone left a member guessing what to fix.
+ * Why a skipped row was skipped, as the API's `errors` say it: a board export's rows are numbered within
+ * their list ("posts, row 2"). A count alone left a member guessing what to fix. A CSV's `row` is the
+ * 1-based data row (the API's, docs/dashboard.md "Import"), one less than the line a spreadsheet shows
+ * it on under its header, so the line is said too: "Row 10 (line 11 of the file)". The one wording of
+ * the page and of the progress answer dashboard.js lists when a watched job ends (settings-routes.ts).
  */
+export function skippedRowLine(error: ImportError): string {
+  const where =
+    error.entity === undefined
+      ? `Row ${error.row} (line ${error.row + 1} of the file)`
+      : `${error.entity}, row ${error.row}`;
+  return `${where}: ${error.message}`;
+}
+
 /**
  * Up to this many skipped rows are listed open, so their reasons show without a click; more are folded
  * under "Skipped rows". dashboard.js reads it from the import card (`data-open-up-to`) for a job that
@@ -588,12 +599,7 @@ function skippedRows(errors: readonly ImportError[]): Html | string {
   return html`<details data-skipped ${errors.length <= SKIPPED_ROWS_SHOWN_OPEN ? "open" : ""}>
     <summary>Skipped rows</summary>
     <ul>
-      ${errors.map(
-        (error) =>
-          html`<li>
-            ${error.entity === undefined ? "Row" : `${error.entity}, row`} ${error.row}: ${error.message}
-          </li>`,
-      )}
+      ${errors.map((error) => html`<li>${skippedRowLine(error)}</li>`)}
     </ul>
   </details>`;
 }

@@ -53,6 +53,7 @@ import {
   NEW_WEBHOOK_LABELS,
   projectSettingsPage,
   SETTINGS_LABELS,
+  skippedRowLine,
   testEventResult,
   WEBHOOK_LABELS,
   webhookPage,
@@ -495,7 +496,10 @@ export function settingsRoutes(kit: DashboardKit) {
               alreadyImported: job.alreadyImported,
               // Once the job is over, why rows were skipped (and why a failed job stopped): the page shows
               // them when it sees the end, without a reload. Not sent while it runs: the page polls often.
-              ...(job.state === "running" ? {} : { errors: job.errors, failure: job.failure }),
+              // `skippedRows` are the page's own words for them (skippedRowLine), so both read the same.
+              ...(job.state === "running"
+                ? {}
+                : { errors: job.errors, skippedRows: job.errors.map(skippedRowLine), failure: job.failure }),
             },
             { headers: { "cache-control": "no-store" } },
           );

@@ -127,9 +127,9 @@ describeInBrowser("the dashboard in Chromium, after its audit", (served) => {
     const skipped = page.locator("[data-skipped]");
     expect(await skipped.getAttribute("open")).not.toBeNull();
     expect(await skipped.getByRole("listitem").allInnerTexts()).toEqual([
-      expect.stringMatching(/^Row 1000: /),
-      expect.stringMatching(/^Row 2000: /),
-      expect.stringMatching(/^Row 3000: /),
+      expect.stringMatching(/^Row 1000 \(line 1001 of the file\): /),
+      expect.stringMatching(/^Row 2000 \(line 2001 of the file\): /),
+      expect.stringMatching(/^Row 3000 \(line 3001 of the file\): /),
     ]);
     // A reload lists the same rows, open too.
     await page.reload();

@@ -49,6 +49,18 @@ describeInBrowser("the Import screen in Chromium", (served) => {
     expect(await page.locator("[data-rewritten]").count()).toBe(1);
     expect(await status.evaluate((element) => element.hasAttribute("data-rewritten"))).toBe(true);
     expect((await status.innerText()).trim()).toMatch(/· 3998 imported, 2 skipped · finished$/);
+
+    // A skipped CSV row is named by its data row and by the line a spreadsheet shows it on (the header is
+    // line 1), listed by the script when the job ends and by the page on a reload, in the same words.
+    const skipped = async () =>
+      (await page.locator("[data-skipped]").getByRole("listitem").allInnerTexts()).map((text) => text.trim());
+    const watched = await skipped();
+    expect(watched).toEqual([
+      expect.stringMatching(/^Row 10 \(line 11 of the file\): \S/),
+      expect.stringMatching(/^Row 20 \(line 21 of the file\): \S/),
+    ]);
+    await page.reload();
+    expect(await skipped()).toEqual(watched);
     await page.context().close();
   }, 90_000);
 

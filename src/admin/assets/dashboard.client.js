@@ -128,7 +128,8 @@
       failure.textContent = "The import stopped: " + job.failure;
       section.appendChild(failure);
     }
-    var errors = job.errors || [];
+    // Worded by the server (skippedRowLine, settings-pages.ts), as the page lists them on a reload.
+    var errors = job.skippedRows || [];
     if (errors.length === 0 || section.querySelector("[data-skipped]")) return;
     var details = document.createElement("details");
     details.setAttribute("data-skipped", "");
@@ -136,14 +137,9 @@
     var summary = document.createElement("summary");
     summary.textContent = "Skipped rows";
     var list = document.createElement("ul");
-    errors.forEach(function (error) {
+    errors.forEach(function (line) {
       var item = document.createElement("li");
-      item.textContent =
-        (error.entity === undefined ? "Row" : error.entity + ", row") +
-        " " +
-        error.row +
-        ": " +
-        error.message;
+      item.textContent = line;
       list.appendChild(item);
     });
     details.appendChild(summary);
