@@ -3,7 +3,7 @@ import { EVENT_TYPES } from "../events/catalogue";
 import { ApiError, errorBody, validationError } from "../http/errors";
 import { requestUrl } from "../http/request-info";
 import { ImportSchema } from "../imports/schema";
-import { csvImportTemplate, exportProject, importData } from "../imports/service";
+import { csvImportTemplate, exportProject, importData, isForeignBoardExport } from "../imports/service";
 import { requireValid } from "../http/validation-message";
 import { WebhookCreateSchema, WebhookUpdateSchema } from "../webhooks/schema";
 import {
@@ -458,6 +458,15 @@ export function settingsRoutes(kit: DashboardKit) {
                 document = JSON.parse(text);
               } catch {
                 throw validationError("file", "is not valid JSON (a board export) nor CSV");
+              }
+              // The API's words ("must have format 'featureboard.board-export' and version 1", after the
+              // file's whole label) told a person nothing they could act on (docs/dashboard.md, "Import").
+              if (isForeignBoardExport(document)) {
+                throw new DashboardRefusal(
+                  "VALIDATION_ERROR",
+                  "This file is not a featureboard board export (or is one from a newer version): export it again with “Download the lossless export” on this screen (or GET /api/v1/export) and import that file.",
+                  "Choose a CSV file, or a board export downloaded from featureboard, and send the form again.",
+                );
               }
               const input = requireValid(ImportSchema, { source: "board-export", data: document }, "file");
               // The board-export path is synchronous, so actAs covers all it records.

@@ -83,6 +83,27 @@ function missing(entity: Referenced, sourceId: string): ApiError {
   );
 }
 
+/** The document `data` holds: itself, or the one item of an array holding it (as POST /import takes it). */
+function documentIn(data: unknown): unknown {
+  return Array.isArray(data) && data.length === 1 ? data[0] : data;
+}
+
+/**
+ * Whether `data` holds a document of this export's format and version, the one `importBoardExport` reads
+ * (docs/export-format.md); anything else it refuses.
+ */
+export function isThisExportFormat(data: unknown): boolean {
+  const document = documentIn(data);
+  return (
+    typeof document === "object" &&
+    document !== null &&
+    "format" in document &&
+    document.format === EXPORT_FORMAT &&
+    "version" in document &&
+    document.version === EXPORT_VERSION
+  );
+}
+
 /** Reads the document, or an array holding it, and refuses anything that is not this format. */
 /**
  * Whether `data` is a board-export document (or an array holding the one): what `source: board-export`
@@ -95,12 +116,12 @@ export function isBoardExportDocument(data: unknown): boolean {
 }
 
 function readDocument(data: unknown): Record<string, unknown> {
-  const document = Array.isArray(data) && data.length === 1 ? data[0] : data;
+  const document = documentIn(data);
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     throw validationError("data", "must be a board-export document (the data of GET /export)");
   }
   const record = document as Record<string, unknown>;
-  if (record.format !== EXPORT_FORMAT || record.version !== EXPORT_VERSION) {
+  if (!isThisExportFormat(record)) {
     throw validationError("data", `must have format '${EXPORT_FORMAT}' and version ${EXPORT_VERSION}`);
   }
   let entities = 0;

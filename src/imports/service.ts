@@ -1,7 +1,7 @@
 import { recordActivity } from "../activity/service";
 import { beforeNextSlice, type Db, inTransaction, whenCommitted, whenWritable } from "../db/connection";
 import { bodyError, validationError } from "../http/errors";
-import { importBoardExport, isBoardExportDocument } from "./board-export";
+import { importBoardExport, isBoardExportDocument, isThisExportFormat } from "./board-export";
 import { CsvError, csvText, parseCsv } from "./csv";
 import { checkCsvImport, type CsvImportPlan, importCsvSlice } from "./csv-import";
 import { nextTurn } from "../turns";
@@ -171,6 +171,15 @@ export async function importData(db: Db, projectId: string, input: ImportInput):
   const result = await importCsvInSlices(db, projectId, await csvRowsOf(input));
   recordImport(db, projectId, source, result, null);
   return result;
+}
+
+/**
+ * Whether `importData` refuses `data` (source board-export) as no board export of this format and version:
+ * read as a document, not as rows, and of another format or version. The dashboard words that refusal for
+ * a person (docs/dashboard.md, "Import"); the API's message stays as it is.
+ */
+export function isForeignBoardExport(data: unknown): boolean {
+  return isBoardExportDocument(data) && !isThisExportFormat(data);
 }
 
 /** The activity entry of a finished dashboard import job. */

@@ -277,11 +277,43 @@ describe("a refused dashboard form names the field as its form labels it", () =>
       upload("/admin/import", "file", 'title\n"never closed', "requests.csv"),
       { label, field: "csv", problem: "line 2: a quoted field is never closed" },
     );
-    // A board export of another format: the import names its document `data`, which is the file here.
-    await refusedAs(
-      "/admin/import?project=acme",
-      upload("/admin/import", "file", JSON.stringify({ format: "other", version: 1 }), "export.json"),
-      { label, field: "data", problem: "must have format 'featureboard.board-export' and version 1" },
+  });
+
+  test("the Import screen: a JSON file that is no board export of this version is refused in a person's words", async () => {
+    const label =
+      "A CSV file (title, description, status, votes, tags, author_email, …) or a board export (.json)";
+    const refusal =
+      "This file is not a featureboard board export (or is one from a newer version): export it again with “Download the lossless export” on this screen (or GET /api/v1/export) and import that file.";
+    const exported = (await t.call("GET", "/api/v1/export")).body.data;
+    for (const document of [
+      { format: "other", version: 1 },
+      { ...exported, version: 2 },
+      [exported, exported],
+      [],
+    ]) {
+      const response = await upload("/admin/import", "file", JSON.stringify(document), "export.json");
+      expect(response.status).toBe(400);
+      const alert = await alertOf(response);
+      expect(alert).toBe(refusal);
+      expect(alert).not.toContain(label);
+    }
+    // Nothing was imported, and the API keeps its own words for the same document.
+    expect((await t.call("GET", "/api/v1/activity?entityType=import")).body.data).toEqual([]);
+    const api = await t.call("POST", "/api/v1/import", {
+      body: { source: "board-export", data: { format: "other", version: 1 } },
+    });
+    expect(api.status).toBe(400);
+    expect(api.body.message).toBe(
+      "Invalid 'data': must have format 'featureboard.board-export' and version 1",
     );
+    // An array of rows is no board export: still imported as rows, as before.
+    const rows = await upload(
+      "/admin/import",
+      "file",
+      JSON.stringify([{ title: "From JSON rows" }]),
+      "rows.json",
+    );
+    expect(rows.status).toBe(200);
+    expect(await alertOf(rows)).toBe("");
   });
 });
