@@ -3,7 +3,14 @@ import type { Page } from "playwright-core";
 import { describeInBrowser } from "../support/browser";
 import type { JsonBody } from "../support/app";
 import { makePost } from "../support/board";
-import { acceptDialog, csrfOf, memberInInbox, postForm, sessionCookieOf } from "../support/dashboard";
+import {
+  acceptDialog,
+  csrfOf,
+  importCsvAndWatch,
+  memberInInbox,
+  postForm,
+  sessionCookieOf,
+} from "../support/dashboard";
 import { commitNow } from "../../src/db/connection";
 import { inviteMember, signOutEverywhere } from "../../src/team/service";
 
@@ -111,18 +118,7 @@ describeInBrowser("the dashboard in Chromium, after its audit", (served) => {
     for (let row = 1; row <= 4_000; row++) {
       lines.push([1_000, 2_000, 3_000].includes(row) ? ",no title,APPROVED,0," : `Row ${row},,APPROVED,0,`);
     }
-    await page.getByLabel(/A CSV file/).setInputFiles({
-      name: "requests.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from(lines.join("\n")),
-    });
-    // The page as first sent shows the job running: what follows is the script's, not a fresh page's.
-    const firstSent = page.waitForResponse((response) =>
-      /\/admin\/import\/[0-9a-f-]+\?/.test(response.url()),
-    );
-    await page.getByRole("button", { name: "Import", exact: true }).click();
-    expect(await (await firstSent).text()).toContain('data-state="running"');
-    await page.locator('[data-import][data-state="finished"]').waitFor({ timeout: 60_000 });
+    await importCsvAndWatch(page, lines);
     expect(await page.locator("[data-import-status]").textContent()).toContain("3997 imported, 3 skipped");
     const skipped = page.locator("[data-skipped]");
     expect(await skipped.getAttribute("open")).not.toBeNull();

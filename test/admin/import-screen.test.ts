@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { describeInBrowser } from "../support/browser";
-import { memberInBrowser } from "../support/dashboard";
+import { importCsvAndWatch, memberInBrowser } from "../support/dashboard";
 
 // The Import screen for whoever cannot see the bar move, and on a phone (docs/dashboard.md, Import).
 describeInBrowser("the Import screen in Chromium", (served) => {
@@ -30,18 +30,7 @@ describeInBrowser("the Import screen in Chromium", (served) => {
     for (let row = 1; row <= 4_000; row++) {
       lines.push([10, 20].includes(row) ? ",no title,APPROVED,0," : `Heard ${row},,APPROVED,0,`);
     }
-    await page.getByLabel(/A CSV file/).setInputFiles({
-      name: "requests.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from(lines.join("\n")),
-    });
-    // The page as first sent shows the job running: what follows is the script's.
-    const firstSent = page.waitForResponse((response) =>
-      /\/admin\/import\/[0-9a-f-]+\?/.test(response.url()),
-    );
-    await page.getByRole("button", { name: "Import", exact: true }).click();
-    expect(await (await firstSent).text()).toContain('data-state="running"');
-    await page.locator('[data-import][data-state="finished"]').waitFor({ timeout: 60_000 });
+    await importCsvAndWatch(page, lines);
 
     // One live region on the page, and it is the element the script rewrote: not a card re-rendered whole.
     const status = page.getByRole("status");

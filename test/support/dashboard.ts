@@ -131,3 +131,20 @@ export async function openSettingsScreen(page: Page, screen: string): Promise<vo
     .getByRole("link", { name: screen, exact: true })
     .click();
 }
+
+/**
+ * Uploads CSV text on the open Import screen and watches the job to its end as a person does: the page
+ * first sent shows the job running (what follows is the dashboard script's, not a fresh page's).
+ */
+export async function importCsvAndWatch(page: Page, lines: readonly string[]): Promise<void> {
+  await page.getByLabel(/A CSV file/).setInputFiles({
+    name: "requests.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(lines.join("\n")),
+  });
+  const firstSent = page.waitForResponse((response) => /\/admin\/import\/[0-9a-f-]+\?/.test(response.url()));
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  const running = await (await firstSent).text();
+  if (!running.includes('data-state="running"')) throw new Error("the import's page was not sent running");
+  await page.locator('[data-import][data-state="finished"]').waitFor({ timeout: 60_000 });
+}
