@@ -575,15 +575,18 @@ export function webhookPage(
 /**
  * Why a skipped row was skipped, as the API's `errors` say it: a board export's rows are numbered within
  * their list ("posts, row 2"). A count alone left a member guessing what to fix. A CSV's `row` is the
- * 1-based data row (the API's, docs/dashboard.md "Import"), one less than the line a spreadsheet shows
- * it on under its header, so the line is said too: "Row 10 (line 11 of the file)". The one wording of
- * the page and of the progress answer dashboard.js lists when a watched job ends (settings-routes.ts).
+ * 1-based data row (the API's, docs/dashboard.md "Import"), not the line a spreadsheet shows it on (under
+ * the header, after any cell holding line breaks), so the file's line the import read it from is said too:
+ * "Row 10 (line 11 of the file)". The one wording of the page and of the progress answer dashboard.js
+ * lists when a watched job ends (settings-routes.ts).
  */
 export function skippedRowLine(error: ImportError): string {
   const where =
-    error.entity === undefined
-      ? `Row ${error.row} (line ${error.row + 1} of the file)`
-      : `${error.entity}, row ${error.row}`;
+    error.entity !== undefined
+      ? `${error.entity}, row ${error.row}`
+      : error.line !== undefined
+        ? `Row ${error.row} (line ${error.line} of the file)`
+        : `Row ${error.row}`;
   return `${where}: ${error.message}`;
 }
 

@@ -5,7 +5,13 @@ import type { Logger } from "../log";
 import { describeError } from "../log";
 import { checkCsvImport, type CsvImportPlan } from "./csv-import";
 import type { ImportError } from "./schema";
-import { csvRowsOf, IMPORT_SLICE_MS, importCsvInSlices, recordImportJob } from "./service";
+import {
+  type CsvImportRows,
+  csvRowsOf,
+  IMPORT_SLICE_MS,
+  importCsvInSlices,
+  recordImportJob,
+} from "./service";
 import { nextTurn } from "../turns";
 
 /** Errors an import job keeps to show (the count of skipped rows stays exact). */
@@ -48,7 +54,8 @@ export class ImportJobs {
    * activity entries of its rows name `actor` when a team member started it.
    */
   async start(projectId: string, csv: string, actor: ActingMember | null = null): Promise<ImportJob> {
-    const rows = await csvRowsOf({ csv });
+    const parsed = await csvRowsOf({ csv });
+    const { rows } = parsed;
     // An empty file, or a header with no row under it (a quoted header cell may hold a line break), is
     // said to be so, not a finished job of 0 rows.
     if (rows.length === 0) {
@@ -74,7 +81,7 @@ export class ImportJobs {
       startedAt: Date.now(),
     };
     this.jobs.set(job.id, job);
-    void this.run(job, rows, plan, actor);
+    void this.run(job, parsed, plan, actor);
     return job;
   }
 
@@ -87,7 +94,7 @@ export class ImportJobs {
 
   private async run(
     job: ImportJob,
-    rows: readonly Record<string, unknown>[],
+    parsed: CsvImportRows,
     plan: CsvImportPlan,
     actor: ActingMember | null,
   ): Promise<void> {
@@ -96,7 +103,7 @@ export class ImportJobs {
       const result = await importCsvInSlices(
         this.db,
         job.projectId,
-        rows,
+        parsed,
         {
           around,
           // Progress counts what is committed, not what is merely written.

@@ -261,6 +261,12 @@ export type ImportInput = Static<typeof ImportSchema>;
 export const ImportErrorSchema = t.Object({
   row: t.Integer({ description: "1-based position of the row (or, for board-export, within its list)" }),
   entity: t.Optional(t.String({ description: "board-export only: the list the row is in (posts, votes…)" })),
+  line: t.Optional(
+    t.Integer({
+      description:
+        "`csv` text only: the line of the file the row starts on (the header is line 1; a quoted cell may span lines)",
+    }),
+  ),
   error_code: t.String(),
   message: t.String(),
 });

@@ -2,7 +2,7 @@ import { recordActivity } from "../activity/service";
 import { beforeNextSlice, type Db, inTransaction, whenCommitted, whenWritable } from "../db/connection";
 import { bodyError, validationError } from "../http/errors";
 import { importBoardExport, isBoardExportDocument, isThisExportFormat } from "./board-export";
-import { CsvError, csvText, parseCsv } from "./csv";
+import { CsvError, type CsvRows, csvText, parseCsv } from "./csv";
 import { checkCsvImport, type CsvImportPlan, importCsvSlice } from "./csv-import";
 import { nextTurn } from "../turns";
 import {
@@ -15,28 +15,32 @@ import {
 
 export { exportProject } from "./board-export";
 
+/** The rows of a CSV import and, for CSV text, the line of the file each row starts on. */
+export interface CsvImportRows {
+  rows: readonly Record<string, unknown>[];
+  lines: readonly number[] | null;
+}
+
 /**
  * The rows of a CSV import: parsed from `csv` text (a step at a time, csv.ts), or given as `data`; at
  * most MAX_IMPORT_ROWS.
  */
-export async function csvRowsOf(
-  input: Pick<ImportInput, "csv" | "data">,
-): Promise<Record<string, unknown>[]> {
+export async function csvRowsOf(input: Pick<ImportInput, "csv" | "data">): Promise<CsvImportRows> {
   if (input.csv !== undefined) {
     if (input.data !== undefined) throw bodyError("give either data or csv, not both");
-    let rows: Record<string, unknown>[];
+    let parsed: CsvRows;
     try {
-      rows = await parseCsv(input.csv);
+      parsed = await parseCsv(input.csv);
     } catch (error) {
       if (error instanceof CsvError) throw validationError("csv", error.message);
       throw error;
     }
-    if (rows.length > MAX_IMPORT_ROWS)
+    if (parsed.rows.length > MAX_IMPORT_ROWS)
       throw validationError("csv", `must have at most ${MAX_IMPORT_ROWS} rows`);
-    return rows;
+    return parsed;
   }
   if (!Array.isArray(input.data)) throw validationError("data", "must be an array of rows for source csv");
-  return input.data;
+  return { rows: input.data, lines: null };
 }
 
 /**
@@ -84,11 +88,14 @@ async function checkRows(rows: readonly Record<string, unknown>[]): Promise<CsvI
 export async function importCsvInSlices(
   db: Db,
   projectId: string,
-  rows: readonly Record<string, unknown>[],
+  { rows, lines }: CsvImportRows,
   hooks: SliceHooks = {},
   checked?: CsvImportPlan,
 ): Promise<ImportResult> {
   const plan = checked ?? (await checkRows(rows));
+  // A row of CSV text is also said by its line in the file: what a spreadsheet shows.
+  const located = (rowErrors: ImportError[]) =>
+    lines ? rowErrors.map((error) => ({ ...error, line: lines[error.row - 1] })) : rowErrors;
   const around = hooks.around ?? (<T>(write: () => T) => write());
   const errors: ImportError[] = [];
   let imported = 0;
@@ -104,14 +111,15 @@ export async function importCsvInSlices(
     await whenWritable(db);
     const until = performance.now() + IMPORT_SLICE_MS;
     const slice = around(() => importCsvSlice(db, projectId, rows, plan, offset, until));
+    const sliceErrors = located(slice.errors);
     offset += slice.written;
     imported += slice.imported;
     alreadyImported += slice.alreadyImported;
-    errors.push(...slice.errors);
+    errors.push(...sliceErrors);
     const reached = { done: offset, imported };
     commits.push(
       whenCommitted(db).then(
-        () => hooks.progress?.(reached.done, reached.imported, slice.alreadyImported, slice.errors),
+        () => hooks.progress?.(reached.done, reached.imported, slice.alreadyImported, sliceErrors),
         (error: unknown) => {
           failures.push(error);
         },

@@ -63,7 +63,7 @@ describe("csv rows with an id", () => {
     const first = (await importRows({ csv: broken })).body.data;
     expect(first).toMatchObject({ imported: 2, skipped: 1, alreadyImported: 0 });
     expect(first.errors).toEqual([
-      { row: 2, error_code: "VALIDATION_ERROR", message: expect.stringContaining("status") },
+      { row: 2, line: 3, error_code: "VALIDATION_ERROR", message: expect.stringContaining("status") },
     ]);
     const fixed = broken.replace("SOMEDAY", "Planned");
     const second = (await importRows({ csv: fixed })).body.data;

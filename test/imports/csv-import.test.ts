@@ -94,7 +94,10 @@ describe("csv import", () => {
     expect(response.body.data).toEqual({
       imported: 2,
       skipped: 1,
-      errors: [{ row: 3, error_code: "VALIDATION_ERROR", message: expect.stringContaining("title") }],
+      // Line 5 of the file: the first row's comments cell spans lines 2 and 3.
+      errors: [
+        { row: 3, line: 5, error_code: "VALIDATION_ERROR", message: expect.stringContaining("title") },
+      ],
       alreadyImported: 0,
       unreadColumns: [],
     });
@@ -122,6 +125,22 @@ describe("csv import", () => {
     );
     expect(stray.message).toContain("csv");
     expect(postsOf()).toBe(2);
+  });
+
+  test("csv text: a skipped row also gives the line of the file it starts on, after cells that span lines", async () => {
+    const csv =
+      'title,description,votes\r\nFirst,"Steps:\n1. open\n2. close",1\r\n\r\n,no title,0\r\nLast,,many\r\n';
+    const response = await importRows({ csv });
+    expect(response.body.data.errors).toEqual([
+      { row: 2, line: 6, error_code: "VALIDATION_ERROR", message: expect.stringContaining("title") },
+      { row: 3, line: 7, error_code: "VALIDATION_ERROR", message: expect.stringContaining("votes") },
+    ]);
+    expect(response.body.data.imported).toBe(1);
+    // Rows given as `data` have no file, so no line.
+    const rows = await importRows({ data: [{ title: "" }] });
+    expect(rows.body.data.errors).toEqual([
+      { row: 1, error_code: "VALIDATION_ERROR", message: expect.stringContaining("title") },
+    ]);
   });
 
   test("a bad row leaves nothing behind: not its tags, not its user", async () => {
