@@ -13,7 +13,7 @@ import { startDeliveryWorker } from "./events/worker";
 import { createRateLimits } from "./http/rate-limit";
 import { createMailSender } from "./email/sender";
 import { startDailySync } from "./payments/schedule";
-import { startSessionCleanup } from "./team/schedule";
+import { startTeamCleanup } from "./team/schedule";
 import { describeError, type Logger } from "./log";
 import { type CreatedProject, ensureBootstrapProject } from "./projects/service";
 
@@ -114,7 +114,7 @@ export function startService(
   ctx.mail.start();
   const stopDailySync = startDailySync(ctx);
   // Ended team sessions older than their retention (docs/dashboard.md, "Your account"), once a day.
-  const stopSessionCleanup = startSessionCleanup(ctx);
+  const stopTeamCleanup = startTeamCleanup(ctx);
   log.info("listening", { url, database: config.databasePath });
 
   let stopping: Promise<void> | null = null;
@@ -131,7 +131,7 @@ export function startService(
       ctx.ai.stopWorker();
       ctx.mail.stop();
       stopDailySync();
-      stopSessionCleanup();
+      stopTeamCleanup();
       await stopCheckpoints();
       closeDatabase(ctx.db);
       lock.release();

@@ -523,12 +523,25 @@ export function signOut(db: Db, sessionToken: string, now = Date.now()): void {
   inTransaction(db, () => store.revokeSession(db, tokenHash(sessionToken), now));
 }
 
+/** What one clean-up of the team's spent records deleted. */
+export interface TeamCleanUp {
+  sessions: number;
+  invites: number;
+  signInLinks: number;
+}
+
 /**
  * Deletes every member's sessions that ended (signed out, or expired) more than ENDED_SESSIONS_KEPT_MS
- * before `now`: nothing shows them, and each holds an IP and a User-Agent (docs/dashboard.md). How many.
+ * ago, and the invites and sign-in links used, withdrawn or expired by `now`: a spent link answers as an
+ * unknown one does, so nothing needs its row, and an invite's row is an email address kept for nothing
+ * (docs/dashboard.md, "Sessions and forms").
  */
-export function deleteEndedSessions(db: Db, now = Date.now()): number {
-  return inTransaction(db, () => store.deleteEndedSessions(db, now - ENDED_SESSIONS_KEPT_MS));
+export function deleteSpentTeamRecords(db: Db, now = Date.now()): TeamCleanUp {
+  return inTransaction(db, () => ({
+    sessions: store.deleteEndedSessions(db, now - ENDED_SESSIONS_KEPT_MS),
+    invites: store.deleteSpentInvites(db, now),
+    signInLinks: store.deleteSpentSignInLinks(db, now),
+  }));
 }
 
 /** Ends every session of the member (a lost laptop, a changed password). */

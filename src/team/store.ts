@@ -354,6 +354,20 @@ export function deleteEndedSessions(db: Db, endedBefore: number): number {
     .changes;
 }
 
+/**
+ * Deletes invites used, withdrawn or expired before `spentBefore`; how many. Their links already answer as
+ * an unknown link does, so the row only kept the email of someone invited (docs/dashboard.md).
+ */
+export function deleteSpentInvites(db: Db, spentBefore: number): number {
+  return db.query("DELETE FROM team_invites WHERE used_at < ?1 OR expires_at < ?1").run(spentBefore).changes;
+}
+
+/** Deletes sign-in links used or expired before `spentBefore`; how many. */
+export function deleteSpentSignInLinks(db: Db, spentBefore: number): number {
+  return db.query("DELETE FROM team_sign_in_links WHERE used_at < ?1 OR expires_at < ?1").run(spentBefore)
+    .changes;
+}
+
 export function revokeSession(db: Db, tokenHash: Uint8Array, now: number): void {
   db.query("UPDATE team_sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").run(
     now,

@@ -6,14 +6,19 @@ import { openMigrated } from "../../src/db/migrate";
 import { loadConfig } from "../../src/config";
 import { createProject } from "../../src/projects/service";
 import { ENDED_SESSIONS_KEPT_MS, SESSION_TTL_MS } from "../../src/team/schema";
-import { deleteEndedSessionsNow } from "../../src/team/schedule";
+import { deleteSpentTeamRecordsNow } from "../../src/team/schedule";
 import {
   acceptInvite,
-  deleteEndedSessions,
+  createSignInLink,
+  deleteSpentTeamRecords,
+  describeInvite,
   inviteMember,
+  listOpenInvites,
   sessionFor,
   signIn,
   signOut,
+  useSignInLink,
+  withdrawInvite,
 } from "../../src/team/service";
 import { createTestApp, tempDir } from "../support/app";
 
@@ -110,11 +115,11 @@ describe("ended team sessions are deleted after their retention", () => {
 
   test("the daily clean-up deletes every member's sessions ended more than 14 days ago", () => {
     // Day 31, exactly 14 days after the sessions that expired on day 17: those are not older than that yet.
-    expect(deleteEndedSessions(db, T0 + 31 * DAY)).toBe(1);
+    expect(deleteSpentTeamRecords(db, T0 + 31 * DAY).sessions).toBe(1);
     commitNow(db);
     expect(rows()).not.toContain("bob signed out on day 5");
     expect(rows()).toContain("bob expired on day 17");
-    expect(deleteEndedSessions(db, T0 + 31 * DAY + 1)).toBe(2);
+    expect(deleteSpentTeamRecords(db, T0 + 31 * DAY + 1).sessions).toBe(2);
     commitNow(db);
     expect(rows()).toEqual(
       [
@@ -126,7 +131,7 @@ describe("ended team sessions are deleted after their retention", () => {
     );
     // Day 40: the session signed out on day 25 has had its 14 days; those that expired on day 32 and 33
     // ended 7 and 8 days ago, and the one in use is in use.
-    expect(deleteEndedSessions(db, T0 + 40 * DAY)).toBe(1);
+    expect(deleteSpentTeamRecords(db, T0 + 40 * DAY).sessions).toBe(1);
     commitNow(db);
     expect(rows()).toEqual(
       ["ann signed in on day 19", "ann signed in on day 31", "bob signed in on day 18"].sort(),
@@ -152,12 +157,52 @@ test("the daily job deletes through the running service's context, and logs how 
     const count = () =>
       t.ctx.db.query<{ n: number }, []>("SELECT count(*) AS n FROM team_sessions").get()?.n ?? 0;
     expect(count()).toBe(2);
-    await deleteEndedSessionsNow(t.ctx, now);
+    await deleteSpentTeamRecordsNow(t.ctx, now);
     expect(count()).toBe(1);
     expect(sessionFor(t.ctx.db, live, now)?.member.email).toBe("dee@example.com");
     expect(
-      lines.some((line) => line.includes("ended team sessions deleted") && line.includes('"deleted":1')),
+      lines.some((line) => line.includes("spent team records deleted") && line.includes('"sessions":1')),
     ).toBe(true);
+  } finally {
+    t.close();
+  }
+});
+
+// docs/dashboard.md, "Sessions and forms": a used, withdrawn or expired invite and a used or expired sign-in
+// link answer as an unknown one does, so the daily clean-up deletes them; open ones stay and still work.
+test("the daily clean-up deletes spent invites and sign-in links, and open ones keep working", async () => {
+  const t = createTestApp();
+  try {
+    const db = t.ctx.db;
+    const now = Date.now();
+    const client = { ip: "127.0.0.1", userAgent: "test" };
+    const invite = (email: string, at: number) =>
+      inviteMember(db, { email, role: "member", projectSlug: "acme" }, at).token;
+    const accepted = invite("accepted@example.com", now - 2 * DAY);
+    await acceptInvite(db, accepted, { password: PASSWORD }, now - 2 * DAY);
+    invite("expired@example.com", now - 3 * DAY);
+    invite("withdrawn@example.com", now - DAY / 2);
+    const withdrawnId = listOpenInvites(db, "acme", now - DAY / 2).find(
+      (open) => open.email === "withdrawn@example.com",
+    )!.id;
+    expect(withdrawInvite(db, "acme", withdrawnId, now - DAY / 2 + 1000)).toBe("withdrawn@example.com");
+    const open = invite("open@example.com", now - 1000);
+
+    const used = createSignInLink(db, "accepted@example.com", now - 60_000)!.token;
+    useSignInLink(db, used, client, now - 50_000);
+    createSignInLink(db, "accepted@example.com", now - DAY);
+    const live = createSignInLink(db, "accepted@example.com", now - 1000)!.token;
+    commitNow(db);
+    const count = (table: string) =>
+      db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? 0;
+    expect([count("team_invites"), count("team_sign_in_links")]).toEqual([4, 3]);
+
+    await deleteSpentTeamRecordsNow(t.ctx, now);
+    expect(deleteSpentTeamRecords(db, now)).toEqual({ sessions: 0, invites: 0, signInLinks: 0 });
+    commitNow(db);
+    expect([count("team_invites"), count("team_sign_in_links")]).toEqual([1, 1]);
+    expect(describeInvite(db, open, now).email).toBe("open@example.com");
+    expect(useSignInLink(db, live, client, now).sessionToken).toBeString();
   } finally {
     t.close();
   }
