@@ -26,7 +26,8 @@ test("a session signed in before migration 0023 stays signed in, gets an id of i
   db.query(
     "INSERT INTO team_sessions (token_hash, member_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
   ).run(new Bun.CryptoHasher("sha256").update(token).digest(), "m1", "csrf", now - 1000, now + 60_000);
-  expect(migrate(db)).toEqual([23]);
+  // 0023 and every later migration run now (later ones are not this test's concern).
+  expect(migrate(db)[0]).toBe(23);
 
   const session = sessionFor(db, token, now);
   expect(session?.member.email).toBe("old@example.com");
