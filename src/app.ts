@@ -11,7 +11,7 @@ import { docsRoutes } from "./meta/docs-page";
 import { openApi } from "./meta/openapi";
 import { metaRoutes } from "./meta/routes";
 import { paymentsRoutes } from "./payments/routes";
-import { unsubscribeRoutes } from "./email/routes";
+import { confirmEmailRoutes, unsubscribeRoutes } from "./email/routes";
 import { activityRoutes } from "./activity/routes";
 import { adminRoutes } from "./admin/routes";
 import { analyticsRoutes } from "./analytics/routes";
@@ -80,6 +80,7 @@ export function createApp(ctx: AppContext) {
     .use(commentRoutes(ctx))
     .use(paymentsRoutes(ctx))
     .use(unsubscribeRoutes(ctx))
+    .use(confirmEmailRoutes(ctx))
     .use(webhookRoutes(ctx))
     .use(integrationRoutes(ctx))
     .use(roadmapRoutes(ctx))

@@ -80,6 +80,43 @@ export function teamReplyMessage(mail: ReplyMail): { subject: string; text: stri
   };
 }
 
+export interface ConfirmationMail {
+  boardName: string;
+  /** The request the address was typed with. */
+  postTitle: string;
+  recipientName: string | null;
+}
+
+/**
+ * Subject and body of the one mail an address typed on the public board gets before its owner confirms it
+ * (docs/payments-and-email.md, "Confirming an email"): who asked, what confirming does, that ignoring it
+ * means no mail. The link is added when it is sent (withConfirmLink), as the unsubscribe link is.
+ */
+export function confirmationMessage(mail: ConfirmationMail): { subject: string; text: string } {
+  return {
+    subject: `[${mail.boardName}] Confirm your email for "${mail.postTitle}"`,
+    text: [
+      `Hi ${mail.recipientName ?? "there"},`,
+      "",
+      `This address was given on the ${mail.boardName} feedback board with the request "${mail.postTitle}".`,
+      "",
+      `Confirm it to get an email when the request's status changes or the ${mail.boardName} team replies to it.`,
+      "",
+      "If it was not you, or you would rather not hear, ignore this email: " +
+        "an address that is not confirmed gets no mail from the board.",
+    ].join("\n"),
+  };
+}
+
+export function confirmUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/email/confirm/${token}`;
+}
+
+/** The body of a confirmation mail as sent: the stored text and its link. */
+export function withConfirmLink(text: string, url: string): string {
+  return `${text}\n\nConfirm your email: ${url}\n`;
+}
+
 /** What the HTML part shows around the text: the project's branding and a link to the request. */
 export interface MailBranding {
   boardName: string;
@@ -91,13 +128,22 @@ export interface MailBranding {
 
 const DEFAULT_ACCENT = "#3f3fc4";
 
+/** A subscriber mail's unsubscribe link, or a confirmation mail's Confirm button (which has no unsubscribe). */
+export type MailLinks = { unsubscribe: string } | { confirm: string };
+
 /**
- * The HTML part of a subscriber email: the same words as the text part (which is kept, for clients that
- * read text only), in paragraphs, under the board's name, logo and accent colour, with a button to the
- * request and the unsubscribe link. Inline styles only, as mail clients require.
+ * The HTML part of an email: the same words as the text part (which is kept, for clients that read text
+ * only), in paragraphs, under the board's name, logo and accent colour, with a button (to the request, or
+ * Confirm on a confirmation mail) and the unsubscribe link. Inline styles only, as mail clients require.
  */
-export function htmlMessage(text: string, branding: MailBranding, unsubscribe: string): string {
+export function htmlMessage(text: string, branding: MailBranding, links: MailLinks): string {
   const accent = branding.accentColor ?? DEFAULT_ACCENT;
+  const button =
+    "confirm" in links
+      ? { href: links.confirm, label: "Confirm your email" }
+      : branding.postUrl
+        ? { href: branding.postUrl, label: "View the request" }
+        : null;
   const paragraphs = text
     .split(/\n{2,}/)
     .map((paragraph) => html`<p style="margin:0 0 14px">${paragraph}</p>`);
@@ -113,10 +159,8 @@ export function htmlMessage(text: string, branding: MailBranding, unsubscribe: s
             ${branding.logoUrl ? html`<img src="${branding.logoUrl}" alt="" height="28" style="vertical-align:middle;margin-right:8px" />` : ""}${branding.boardName}
           </p>
           ${paragraphs}
-          ${branding.postUrl ? html`<p style="margin:18px 0"><a href="${branding.postUrl}" style="display:inline-block;background:${accent};color:#fff;text-decoration:none;padding:10px 16px;border-radius:6px;font-weight:600">View the request</a></p>` : ""}
-          <p style="margin:18px 0 0;font-size:13px;color:#545b6b">
-            <a href="${unsubscribe}" style="color:#545b6b">Stop emails about this request</a>
-          </p>
+          ${button ? html`<p style="margin:18px 0"><a href="${button.href}" style="display:inline-block;background:${accent};color:#fff;text-decoration:none;padding:10px 16px;border-radius:6px;font-weight:600">${button.label}</a></p>` : ""}
+          ${"unsubscribe" in links ? html`<p style="margin:18px 0 0;font-size:13px;color:#545b6b"><a href="${links.unsubscribe}" style="color:#545b6b">Stop emails about this request</a></p>` : ""}
         </div>
       </body>
     </html>`.value;

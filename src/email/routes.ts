@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
+import { confirmEmail, type ConfirmationPage, describeConfirmation } from "./confirmation";
 import { describeUnsubscribe, unsubscribe } from "./service";
 import { LIMITS } from "../http/limits";
 
@@ -76,6 +77,82 @@ export function unsubscribeRoutes(ctx: AppContext) {
           summary: "Unsubscribe (one-click)",
           description: "Stops emails about the post.",
         },
+      },
+    );
+}
+
+const UNKNOWN_CONFIRMATION = () =>
+  page(
+    404,
+    "Link not found",
+    "<p>This confirmation link is unknown or has expired (links work for 7 days). " +
+      "Nothing was confirmed: this address gets no mail from the board.</p>",
+  );
+
+/** “Dark mode” on the Acme board, or the Acme board alone once the request is deleted. */
+function whatAbout(target: ConfirmationPage): string {
+  const board = `the ${escapeHtml(target.boardName)} board`;
+  return target.postTitle === null ? board : `“${escapeHtml(target.postTitle)}” on ${board}`;
+}
+
+function alreadyConfirmed(target: ConfirmationPage): Response {
+  return page(
+    200,
+    "Email already confirmed",
+    `<p>Your email is already confirmed: you get an email when ${whatAbout(target)} changes status or the team replies.</p>`,
+  );
+}
+
+/**
+ * The link of the confirmation mail an email typed on the public board gets (docs/payments-and-email.md,
+ * "Confirming an email"). As for unsubscribing, GET only shows a Confirm button, because mail scanners open
+ * links; the POST (the button) confirms.
+ */
+export function confirmEmailRoutes(ctx: AppContext) {
+  const { db } = ctx;
+  // Pages for people, not API operations: kept out of the OpenAPI document.
+  const detail = { hide: true };
+  return new Elysia({ prefix: "/email/confirm" })
+    .get(
+      "/:token",
+      ({ params }) => {
+        const target = describeConfirmation(db, params.token);
+        if (!target) return UNKNOWN_CONFIRMATION();
+        if (target.already) return alreadyConfirmed(target);
+        return page(
+          200,
+          "Confirm your email",
+          `<p>Get an email when ${whatAbout(target)} changes status or the team replies?</p>` +
+            '<form method="post"><button type="submit">Confirm</button></form>' +
+            "<p>If you did not ask for this, close this page: without confirmation this address gets no mail.</p>",
+        );
+      },
+      {
+        params: TokenParams,
+        detail: {
+          ...detail,
+          summary: "Email confirmation page (HTML)",
+          description: "Shows a Confirm button.",
+        },
+      },
+    )
+    .post(
+      "/:token",
+      ({ params }) => {
+        const result = confirmEmail(db, params.token);
+        if (!result) return UNKNOWN_CONFIRMATION();
+        if (result.already) return alreadyConfirmed(result);
+        return page(
+          200,
+          "Email confirmed",
+          `<p>Thank you: your email is confirmed. You will get an email when ${whatAbout(result)} changes status or the team replies.</p>`,
+        );
+      },
+      {
+        params: TokenParams,
+        // The button sends a form: read as text (the API's JSON parser would refuse it) and ignored.
+        parse: "text",
+        detail: { ...detail, summary: "Confirm an email", description: "Confirms the link's email address." },
       },
     );
 }

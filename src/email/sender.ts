@@ -5,7 +5,14 @@ import type { Logger } from "../log";
 import { inTransaction, onCommit, whenCommitted } from "../db/connection";
 import { describeError } from "../log";
 import { findProjectById } from "../projects/service";
-import { htmlMessage, type MailBranding, unsubscribeUrl, withUnsubscribeFooter } from "./message";
+import {
+  confirmUrl,
+  htmlMessage,
+  type MailBranding,
+  unsubscribeUrl,
+  withConfirmLink,
+  withUnsubscribeFooter,
+} from "./message";
 import * as store from "./store";
 import { hasDueMail } from "./store";
 import type { MailRow } from "./store";
@@ -72,7 +79,6 @@ export function createMailSender(ctx: MailContext): MailSender {
     ));
 
   async function deliver(mail: MailRow): Promise<"smtp" | "outbox"> {
-    const url = unsubscribeUrl(config.publicUrl, mail.unsubscribe_token);
     if (!smtpUrl) {
       log.info("mail kept in the local outbox", {
         mailId: mail.id,
@@ -86,12 +92,28 @@ export function createMailSender(ctx: MailContext): MailSender {
       from: config.mail.from,
       to: mail.to_address,
       subject: mail.subject,
-      text: withUnsubscribeFooter(mail.body_text, url),
-      html: htmlMessage(mail.body_text, brandingOf(mail), url),
-      // One-click unsubscribe (RFC 8058): mail clients show their own button for it.
-      headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      ...content(mail),
     });
     return "smtp";
+  }
+
+  /** Text, HTML and headers with the mail's links, written from the public URL as the mail leaves. */
+  function content(mail: MailRow): { text: string; html: string; headers?: Record<string, string> } {
+    if (mail.confirm_token !== null) {
+      // A confirmation mail is the one mail an unconfirmed address gets: no list to unsubscribe from.
+      const url = confirmUrl(config.publicUrl, mail.confirm_token);
+      return {
+        text: withConfirmLink(mail.body_text, url),
+        html: htmlMessage(mail.body_text, brandingOf(mail), { confirm: url }),
+      };
+    }
+    const url = unsubscribeUrl(config.publicUrl, mail.unsubscribe_token);
+    return {
+      text: withUnsubscribeFooter(mail.body_text, url),
+      html: htmlMessage(mail.body_text, brandingOf(mail), { unsubscribe: url }),
+      // One-click unsubscribe (RFC 8058): mail clients show their own button for it.
+      headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    };
   }
 
   /** The project's branding as it is when the mail leaves, and the request's page on a public board. */

@@ -55,6 +55,7 @@ export function queueStatusEmails(db: Db, projectId: string, change: StatusChang
       subject: message.subject,
       body_text: message.text,
       unsubscribe_token: randomToken(24, "base64url"),
+      confirm_token: null,
       created_at: now,
     });
   }
@@ -94,6 +95,7 @@ export function queueReplyEmails(db: Db, projectId: string, reply: TeamReply, no
       subject: message.subject,
       body_text: message.text,
       unsubscribe_token: randomToken(24, "base64url"),
+      confirm_token: null,
       created_at: now,
     });
   }

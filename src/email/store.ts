@@ -8,7 +8,8 @@ export interface Subscriber {
 
 /**
  * Who is emailed about a post: its author and voters (post_subscribers) and the board users who wrote a
- * public comment on it, each with an email, once per address, less those who unsubscribed from it.
+ * public comment on it, each with an email, once per address, less those who unsubscribed from it and
+ * those whose email, typed on a keyless surface, is not confirmed yet (docs/payments-and-email.md).
  */
 export function subscribersOf(db: Db, postId: string): Subscriber[] {
   return db
@@ -21,7 +22,7 @@ export function subscribersOf(db: Db, postId: string): Subscriber[] {
        )
        SELECT min(u.id) AS board_user_id, u.email AS email, u.name AS name
        FROM candidates c JOIN board_users u ON u.id = c.board_user_id
-       WHERE u.email IS NOT NULL
+       WHERE u.email IS NOT NULL AND u.email_confirmed = 1
          AND NOT EXISTS (SELECT 1 FROM mail_unsubscribes m WHERE m.post_id = $postId AND m.board_user_id = u.id)
        GROUP BY lower(u.email)
        ORDER BY u.email`,
@@ -65,6 +66,8 @@ export interface MailRow {
   subject: string;
   body_text: string;
   unsubscribe_token: string;
+  /** Set on a confirmation mail (src/email/confirmation.ts): the token its link carries. */
+  confirm_token: string | null;
   created_at: number;
   attempts: number;
 }
@@ -72,9 +75,9 @@ export interface MailRow {
 export function insertMail(db: Db, mail: Omit<MailRow, "attempts">): void {
   db.query(
     `INSERT INTO mail_outbox (id, project_id, notification_id, post_id, board_user_id, to_address, subject,
-       body_text, unsubscribe_token, created_at, next_attempt_at)
+       body_text, unsubscribe_token, confirm_token, created_at, next_attempt_at)
      VALUES ($id, $project_id, $notification_id, $post_id, $board_user_id, $to_address, $subject,
-       $body_text, $unsubscribe_token, $created_at, $created_at)`,
+       $body_text, $unsubscribe_token, $confirm_token, $created_at, $created_at)`,
   ).run({
     $id: mail.id,
     $project_id: mail.project_id,
@@ -85,6 +88,7 @@ export function insertMail(db: Db, mail: Omit<MailRow, "attempts">): void {
     $subject: mail.subject,
     $body_text: mail.body_text,
     $unsubscribe_token: mail.unsubscribe_token,
+    $confirm_token: mail.confirm_token,
     $created_at: mail.created_at,
   });
 }
@@ -105,7 +109,7 @@ export function dueMail(db: Db, now: number, limit: number): MailRow[] {
   return db
     .query<MailRow, [number, number]>(
       `SELECT id, project_id, notification_id, post_id, board_user_id, to_address, subject, body_text,
-         unsubscribe_token, created_at, attempts
+         unsubscribe_token, confirm_token, created_at, attempts
        FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
        ORDER BY next_attempt_at, id LIMIT ?`,
     )
@@ -174,5 +178,81 @@ export function insertUnsubscribe(db: Db, postId: string, boardUserId: string, n
     db
       .query("INSERT OR IGNORE INTO mail_unsubscribes (post_id, board_user_id, created_at) VALUES (?, ?, ?)")
       .run(postId, boardUserId, now).changes > 0
+  );
+}
+
+// ---- confirming an email typed on a keyless surface (src/email/confirmation.ts) ----
+
+export function insertConfirmation(
+  db: Db,
+  confirmation: {
+    token: string;
+    projectId: string;
+    boardUserId: string;
+    email: string;
+    postId: string;
+    now: number;
+    expiresAt: number;
+  },
+): void {
+  db.query(
+    `INSERT INTO email_confirmations (token, project_id, board_user_id, email, post_id, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    confirmation.token,
+    confirmation.projectId,
+    confirmation.boardUserId,
+    confirmation.email,
+    confirmation.postId,
+    confirmation.now,
+    confirmation.expiresAt,
+  );
+}
+
+/** Whether a confirmation of this address for this user is still waiting (sent, not used, not expired). */
+export function hasPendingConfirmation(db: Db, boardUserId: string, email: string, now: number): boolean {
+  return (
+    db
+      .query<{ one: number }, [string, number, string]>(
+        `SELECT 1 AS one FROM email_confirmations
+         WHERE board_user_id = ? AND expires_at > ? AND confirmed_at IS NULL AND email = ? COLLATE NOCASE
+         LIMIT 1`,
+      )
+      .get(boardUserId, now, email) !== null
+  );
+}
+
+export interface ConfirmationTarget {
+  project_id: string;
+  board_user_id: string;
+  email: string;
+  board_name: string;
+  /** Null once the request is deleted. */
+  post_title: string | null;
+  expires_at: number;
+  confirmed_at: number | null;
+  /** The board user's email is confirmed already (by this link, another way, or the team setting it). */
+  user_confirmed: number;
+}
+
+/** What a confirmation token stands for, or null when it is unknown or its user no longer has the address. */
+export function findConfirmation(db: Db, token: string): ConfirmationTarget | null {
+  return db
+    .query<ConfirmationTarget, [string]>(
+      `SELECT c.project_id, c.board_user_id, c.email, pr.name AS board_name, p.title AS post_title,
+         c.expires_at, c.confirmed_at, u.email_confirmed AS user_confirmed
+       FROM email_confirmations c
+         JOIN board_users u ON u.id = c.board_user_id AND u.email = c.email COLLATE NOCASE
+         JOIN projects pr ON pr.id = c.project_id
+         LEFT JOIN posts p ON p.id = c.post_id
+       WHERE c.token = ?`,
+    )
+    .get(token);
+}
+
+export function markConfirmationUsed(db: Db, token: string, now: number): void {
+  db.query("UPDATE email_confirmations SET confirmed_at = ? WHERE token = ? AND confirmed_at IS NULL").run(
+    now,
+    token,
   );
 }

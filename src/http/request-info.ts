@@ -82,10 +82,12 @@ function clientIp(request: Request, server: AddressSource | null, trustProxy: bo
 }
 
 /**
- * Paths that carry a one-time secret (an invite, a sign-in link, an unsubscribe token): the log keeps the
- * route and drops the secret, so a log reader cannot use a link its owner has not opened yet.
+ * Paths that carry a one-time secret (an invite, a sign-in link, an unsubscribe or email confirmation
+ * token): the log keeps the route and drops the secret, so a log reader cannot use a link its owner has not
+ * opened yet.
  */
-const SECRET_IN_PATH = /^(\/admin\/invite\/|\/admin\/login\/link\/|\/email\/unsubscribe\/)[^/?]+/;
+const SECRET_IN_PATH =
+  /^(\/admin\/invite\/|\/admin\/login\/link\/|\/email\/unsubscribe\/|\/email\/confirm\/)[^/?]+/;
 
 export function loggedPath(path: string): string {
   return path.replace(SECRET_IN_PATH, "$1…");

@@ -2,6 +2,7 @@ import { recordActivity } from "../activity/service";
 import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
 import { queueStatusEmails, type StatusChange } from "../email/service";
+import { requestEmailConfirmation } from "../email/confirmation";
 import { appendEvent } from "../events/outbox";
 import { MAX_JSON_DEPTH } from "../http/body";
 import { ApiError, BODY_ERROR_PREFIX, bodyError, notFound, validationError } from "../http/errors";
@@ -471,21 +472,39 @@ export interface Submission {
  * already has is not used, as for public votes (docs/public-api.md): the public API cannot prove who owns
  * it, and a request filed in a big customer's name would weigh their revenue and subscribe them.
  */
-export function submitPost(db: Db, projectId: string, input: Submission): Post {
+export function submitPost(
+  db: Db,
+  projectId: string,
+  input: Submission,
+  /**
+   * "keyless" (public API, board pages, widget, public MCP): a new author's email is unconfirmed and gets
+   * its confirmation mail; "team" (MCP with a secret key): the team's own data, confirmed
+   * (docs/payments-and-email.md, "Confirming an email").
+   */
+  caller: "keyless" | "team" = "keyless",
+): Post {
   return inTransaction(db, () => {
+    const keyless = caller === "keyless";
     const author =
       input.email === undefined || findUserIdByEmail(db, projectId, input.email) !== null
         ? null
-        : upsertUserByEmail(db, projectId, {
-            email: input.email,
-            ...(input.name ? { name: input.name } : {}),
-          }).user.id;
-    return createPost(db, projectId, {
+        : upsertUserByEmail(
+            db,
+            projectId,
+            { email: input.email, ...(input.name ? { name: input.name } : {}) },
+            { keyless },
+          ).user;
+    const post = createPost(db, projectId, {
       title: input.title,
       status: "PENDING",
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-      ...(author !== null ? { createdByBoardUserId: author } : {}),
+      ...(author !== null ? { createdByBoardUserId: author.id } : {}),
     });
+    if (keyless && author?.email) {
+      const unconfirmed = { boardUserId: author.id, email: author.email, name: author.name, post };
+      requestEmailConfirmation(db, projectId, unconfirmed, Date.now());
+    }
+    return post;
   });
 }

@@ -225,8 +225,14 @@ export function getPublicChangelog(
 // ---- writing ----
 
 /** A public submission, in the public shape (posts/service holds the rules). */
-export function submitPublicPost(db: Db, project: Project, input: PublicSubmit): PublicPost {
-  return toPublicPost({ ...submitPost(db, project.id, input), tags: [], issueLinks: [] });
+export function submitPublicPost(
+  db: Db,
+  project: Project,
+  input: PublicSubmit,
+  /** "team" only for the MCP tool called with a secret key (posts/service submitPost). */
+  caller: "keyless" | "team" = "keyless",
+): PublicPost {
+  return toPublicPost({ ...submitPost(db, project.id, input, caller), tags: [], issueLinks: [] });
 }
 
 /** A public comment, in the public shape (comments/service holds the rules). */

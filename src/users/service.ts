@@ -76,13 +76,24 @@ export function updateUser(db: Db, projectId: string, userId: string, patch: Use
     const before = requireUserRow(db, projectId, userId);
     const email = patch.email === undefined ? before.email : (patch.email?.trim() ?? null);
     ensureEmailFree(db, projectId, email, userId);
-    return saveChanges(db, projectId, before, {
+    const user = saveChanges(db, projectId, before, {
       ...before,
       email,
       name: patch.name === undefined ? before.name : patch.name,
       spend_cents: patch.userSpend === undefined ? before.spend_cents : toCents(patch.userSpend),
     });
+    // An email the team sets is its own data, confirmed (docs/payments-and-email.md, "Confirming an email").
+    if (email !== null && patch.email !== undefined) store.markEmailConfirmed(db, projectId, userId);
+    return user;
   });
+}
+
+/**
+ * Confirms a board user's email from its confirmation link, only while the user still has that address;
+ * false when it does not (or it was confirmed already).
+ */
+export function confirmUserEmail(db: Db, projectId: string, userId: string, email: string): boolean {
+  return store.confirmEmail(db, projectId, userId, email);
 }
 
 /**
@@ -98,13 +109,22 @@ export function upsertUserByEmail(
   db: Db,
   projectId: string,
   input: UserUpsert,
-  /** An import keeps the time a new user was registered where it came from. */
-  origin: { createdAt?: number } = {},
+  origin: {
+    /** An import keeps the time a new user was registered where it came from. */
+    createdAt?: number;
+    /**
+     * The email was typed on a keyless surface (public API, board pages, widget, public MCP): a user made
+     * for it is unconfirmed until its owner follows the link mailed to it (src/email/confirmation.ts), and
+     * an existing user is not confirmed by it. Every other caller is the team's own data: confirmed.
+     */
+    keyless?: boolean;
+  } = {},
 ): { user: BoardUser; created: boolean } {
   const email = input.email.trim();
   return inTransaction(db, () => {
     const existing = store.findUserRowByEmail(db, projectId, email);
     if (existing) {
+      if (origin.keyless !== true) store.markEmailConfirmed(db, projectId, existing.id);
       const user = saveChanges(db, projectId, existing, {
         ...existing,
         name: input.name === undefined ? existing.name : input.name,
@@ -121,7 +141,7 @@ export function upsertUserByEmail(
       spend_cents: toCents(input.userSpend ?? 0),
       created_at: origin.createdAt ?? Date.now(),
     };
-    store.insertUser(db, projectId, row);
+    store.insertUser(db, projectId, row, origin.keyless !== true);
     const user = store.toBoardUser(row);
     recordActivity(db, projectId, {
       action: "created",

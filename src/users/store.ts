@@ -39,11 +39,31 @@ export function findUserRowByEmail(db: Db, projectId: string, email: string): Us
     .get(projectId, email);
 }
 
-export function insertUser(db: Db, projectId: string, row: UserRow): void {
+export function insertUser(db: Db, projectId: string, row: UserRow, emailConfirmed = true): void {
   db.query(
-    `INSERT INTO board_users (id, project_id, email, name, avatar_url, spend_cents, created_at, updated_at)
-     VALUES ($id, $projectId, $email, $name, $avatar_url, $spend_cents, $created_at, $created_at)`,
-  ).run({ ...row, projectId });
+    `INSERT INTO board_users (id, project_id, email, name, avatar_url, spend_cents, created_at, updated_at,
+       email_confirmed)
+     VALUES ($id, $projectId, $email, $name, $avatar_url, $spend_cents, $created_at, $created_at, $confirmed)`,
+  ).run({ ...row, projectId, confirmed: emailConfirmed ? 1 : 0 });
+}
+
+/** Marks the user's email confirmed when it has exactly this address (a later change of it is not). */
+export function confirmEmail(db: Db, projectId: string, userId: string, email: string): boolean {
+  return (
+    db
+      .query(
+        `UPDATE board_users SET email_confirmed = 1
+         WHERE project_id = ? AND id = ? AND email = ? COLLATE NOCASE AND email_confirmed = 0`,
+      )
+      .run(projectId, userId, email).changes > 0
+  );
+}
+
+/** The team set this user's email: it is confirmed, whatever it was before. */
+export function markEmailConfirmed(db: Db, projectId: string, userId: string): void {
+  db.query(
+    "UPDATE board_users SET email_confirmed = 1 WHERE project_id = ? AND id = ? AND email_confirmed = 0",
+  ).run(projectId, userId);
 }
 
 export function updateUserRow(db: Db, projectId: string, row: UserRow, now: number): void {

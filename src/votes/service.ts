@@ -14,6 +14,8 @@ import {
   toPost,
 } from "../posts/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
+import type { BoardUser } from "../users/schema";
+import { requestEmailConfirmation } from "../email/confirmation";
 import { requireValid } from "../http/validation-message";
 import { formatCents } from "../users/money";
 import { UserUpsertSchema } from "../users/schema";
@@ -229,20 +231,32 @@ export interface PublicVoteOutcome {
  * An email that already belongs to a board user is not proof of being that person, so it neither casts a
  * vote in their name nor finds their vote: the vote stays the anonymous id's alone.
  */
-function newBoardUserForVote(db: Db, projectId: string, voter: PublicVoter): string | null {
+function newBoardUserForVote(db: Db, projectId: string, voter: PublicVoter): BoardUser | null {
   if (voter.email === undefined || findUserIdByEmail(db, projectId, voter.email) !== null) return null;
-  return upsertUserByEmail(db, projectId, { email: voter.email, ...(voter.name ? { name: voter.name } : {}) })
-    .user.id;
+  // Typed on a keyless surface: unconfirmed until its owner follows the link (src/email/confirmation.ts).
+  return upsertUserByEmail(
+    db,
+    projectId,
+    { email: voter.email, ...(voter.name ? { name: voter.name } : {}) },
+    { keyless: true },
+  ).user;
 }
 
 /** Stores a public vote inside the caller's transaction (the post is known to be listed). */
-function storePublicVote(db: Db, projectId: string, postId: string, voter: PublicVoter): PublicVoteOutcome {
+function storePublicVote(
+  db: Db,
+  projectId: string,
+  post: { id: string; title: string },
+  voter: PublicVoter,
+): PublicVoteOutcome {
+  const postId = post.id;
   const already = (): PublicVoteOutcome => ({
     vote: { postId, voted: true, voteCount: store.voteCountOf(db, postId) },
     alreadyVoted: true,
   });
   if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) return already();
-  const boardUserId = newBoardUserForVote(db, projectId, voter);
+  const newUser = newBoardUserForVote(db, projectId, voter);
+  const boardUserId = newUser?.id ?? null;
   const id = Bun.randomUUIDv7();
   const now = Date.now();
   let voteCount: number | null;
@@ -257,7 +271,11 @@ function storePublicVote(db: Db, projectId: string, postId: string, voter: Publi
     throw error;
   }
   if (voteCount === null) throw notFound("POST_NOT_FOUND");
-  if (boardUserId !== null) subscribeToPost(db, postId, boardUserId, now);
+  if (newUser?.email) {
+    subscribeToPost(db, postId, newUser.id, now);
+    const unconfirmed = { boardUserId: newUser.id, email: newUser.email, name: newUser.name, post };
+    requestEmailConfirmation(db, projectId, unconfirmed, now);
+  }
   // The event goes to trusted webhooks only, and carries the voter like a REST vote's does.
   const user = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);
   const vote: Vote = {
@@ -296,8 +314,7 @@ export function castPublicVote(
   voter: PublicVoter,
 ): PublicVoteOutcome {
   return inTransaction(db, () => {
-    requireListedPostRow(db, projectId, postId);
-    return storePublicVote(db, projectId, postId, voter);
+    return storePublicVote(db, projectId, requireListedPostRow(db, projectId, postId), voter);
   });
 }
 
@@ -325,11 +342,11 @@ export function togglePublicVote(
   voter: PublicVoter,
 ): PublicVoteState {
   return inTransaction(db, () => {
-    requireListedPostRow(db, projectId, postId);
+    const post = requireListedPostRow(db, projectId, postId);
     if (store.findAnonymousVoteId(db, postId, voter.anonymousId) !== null) {
       return dropPublicVote(db, projectId, postId, voter.anonymousId);
     }
-    return storePublicVote(db, projectId, postId, voter).vote;
+    return storePublicVote(db, projectId, post, voter).vote;
   });
 }
 

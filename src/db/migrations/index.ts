@@ -23,6 +23,7 @@ import webhookPreviousSecret from "./0020_webhook_previous_secret.sql" with { ty
 import apiKeyNames from "./0021_api_key_names.sql" with { type: "text" };
 import importSources from "./0022_import_sources.sql" with { type: "text" };
 import sessionDevices from "./0023_session_devices.sql" with { type: "text" };
+import emailConfirmation from "./0024_email_confirmation.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   { version: 21, name: "0021_api_key_names", sql: apiKeyNames },
   { version: 22, name: "0022_import_sources", sql: importSources },
   { version: 23, name: "0023_session_devices", sql: sessionDevices },
+  { version: 24, name: "0024_email_confirmation", sql: emailConfirmation },
 ];

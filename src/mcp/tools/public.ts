@@ -72,12 +72,19 @@ export const submitFeatureRequest = defineTool({
   ),
   run(session, args) {
     const project = boardProject(session, args.project_slug);
-    const post = submitPublicPost(session.ctx.db, project, {
-      title: args.title,
-      ...(args.description !== undefined ? { description: args.description } : {}),
-      ...(args.email !== undefined ? { email: args.email } : {}),
-      ...(args.source !== undefined ? { metadata: { source: args.source } } : {}),
-    });
+    const post = submitPublicPost(
+      session.ctx.db,
+      project,
+      {
+        title: args.title,
+        ...(args.description !== undefined ? { description: args.description } : {}),
+        ...(args.email !== undefined ? { email: args.email } : {}),
+        ...(args.source !== undefined ? { metadata: { source: args.source } } : {}),
+      },
+      // With a secret key the email is the team's data; in public mode it is typed by anyone
+      // (docs/payments-and-email.md, "Confirming an email").
+      session.adminProject === null ? "keyless" : "team",
+    );
     return {
       post,
       boardUrl: boardUrl(session.ctx.config.publicUrl, project.slug),

@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type JsonBody, type TestApp } from "../support/app";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { listen, makePost, makeUser } from "../support/board";
+import { connectHttp, toolValue } from "../support/mcp";
+import { describeInBrowser } from "../support/browser";
+import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "./smtp-receiver";
+
+// Double opt-in for emails typed on the public board (docs/payments-and-email.md, "Confirming an email").
+
+const PUBLIC_URL = "https://board.example";
+
+let smtp: SmtpReceiver;
+/**
+ * The browser suite's settings: its app is built in its own beforeAll, after this file's, so the SMTP
+ * receiver's address is known by then and written into this very object.
+ */
+const browserEnv: Record<string, string> = { FEATUREBOARD_PUBLIC_URL: PUBLIC_URL };
+beforeAll(async () => {
+  smtp = await startSmtpReceiver();
+  browserEnv.FEATUREBOARD_SMTP_URL = smtp.url;
+});
+afterAll(() => smtp.close());
+
+function mailTo(address: string, from = 0): ReceivedMail[] {
+  return smtp.mail.slice(from).filter((mail) => mail.to.includes(address));
+}
+
+/** The confirmation link of a mail, as its reader sees it, and its path on the board's server. */
+function confirmLink(mail: ReceivedMail): { url: string; path: string } {
+  const match = new RegExp(`${PUBLIC_URL}(/email/confirm/[A-Za-z0-9_-]+)`).exec(mail.text);
+  if (!match?.[1]) throw new Error(`no confirmation link in: ${mail.text}`);
+  return { url: match[0], path: match[1] };
+}
+
+async function publicVote(t: TestApp, post: JsonBody, anonymousId: string, email: string) {
+  const response = await t.call("POST", `/api/public/boards/acme/posts/${post.id}/vote`, {
+    key: null,
+    body: { anonymousId, email },
+  });
+  expect(response.status).toBe(201);
+  await t.ctx.mail.flush();
+  return response.body;
+}
+
+async function publicSubmit(t: TestApp, title: string, email: string) {
+  const response = await t.call("POST", "/api/public/posts", {
+    key: null,
+    body: { projectSlug: "acme", title, email },
+  });
+  expect(response.status).toBe(201);
+  await t.ctx.mail.flush();
+  return response.body.data;
+}
+
+async function changeStatus(t: TestApp, post: JsonBody, status: string) {
+  const response = await t.call("PATCH", `/api/v1/posts/${post.id}`, { body: { status, notify: true } });
+  expect(response.status).toBe(200);
+  await t.ctx.mail.flush();
+}
+
+describe("an email typed on the public board is confirmed before it gets mail", () => {
+  let t: TestApp;
+  let post: JsonBody;
+  let link: { url: string; path: string };
+  const visitor = "visitor@example.com";
+  const customer = "customer@example.com";
+  beforeAll(async () => {
+    t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url, FEATUREBOARD_PUBLIC_URL: PUBLIC_URL });
+    post = await makePost(t, { title: "Dark <mode>", status: "APPROVED" });
+  });
+  afterAll(() => t.close());
+
+  test("a public vote with an email sends that address one confirmation mail, and no status mail", async () => {
+    const start = smtp.mail.length;
+    await publicVote(t, post, "anon-visitor", visitor);
+    const sent = mailTo(visitor, start);
+    expect(sent).toHaveLength(1);
+    const mail = sent[0]!;
+    expect(mail.headers.subject).toBe('[Acme] Confirm your email for "Dark <mode>"');
+    expect(mail.text).toContain('given on the Acme feedback board with the request "Dark <mode>"');
+    expect(mail.text).toContain("when the request's status changes or the Acme team replies");
+    expect(mail.text).toContain("ignore this email");
+    expect(mail.text).toContain("gets no mail");
+    link = confirmLink(mail);
+    // 192 random bits in base64url: 32 characters.
+    expect(link.path).toMatch(/^\/email\/confirm\/[A-Za-z0-9_-]{32}$/);
+    // The HTML part's button is the link; the mail offers no unsubscribe (there is nothing to leave yet).
+    expect(mail.html).toContain(`href="${link.url}"`);
+    expect(mail.html).toContain("Confirm your email");
+    expect(mail.headers["list-unsubscribe"]).toBeUndefined();
+    expect(mail.text).not.toContain("/email/unsubscribe/");
+
+    // An email the team set through the secret-key API needs no confirmation: it is mailed at once.
+    const known = await makeUser(t, { email: customer, name: "Customer" });
+    await t.call("POST", `/api/v1/posts/${post.id}/votes`, { body: { boardUserId: known.id } });
+    const before = smtp.mail.length;
+    await changeStatus(t, post, "IN_PROGRESS");
+    expect(mailTo(customer, before).map((m) => m.headers.subject)).toEqual([
+      '[Acme] "Dark <mode>" is now in progress',
+    ]);
+    expect(mailTo(visitor, before)).toHaveLength(0);
+  });
+
+  test("opening the link shows a Confirm button and confirms nothing", async () => {
+    const page = await t.call("GET", link.path, { key: null });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.text).toContain("<h1>Confirm your email</h1>");
+    expect(page.text).toContain('<form method="post"><button type="submit">Confirm</button></form>');
+    // The request's title is escaped on the page.
+    expect(page.text).toContain("Dark &#60;mode&#62;");
+    expect(page.text).not.toContain("<mode>");
+    expect((await t.call("GET", link.path, { key: null })).text).toContain("Confirm your email");
+
+    const before = smtp.mail.length;
+    await changeStatus(t, post, "COMPLETE");
+    expect(mailTo(customer, before)).toHaveLength(1);
+    expect(mailTo(visitor, before)).toHaveLength(0);
+  });
+
+  test("the button confirms; from then on status changes mail the address, and the link says so again", async () => {
+    const done = await t.call("POST", link.path, { key: null, rawBody: "" });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain("<h1>Email confirmed</h1>");
+    expect(done.text).toContain("your email is confirmed");
+    for (const method of ["POST", "GET"]) {
+      const again = await t.call(method, link.path, { key: null });
+      expect(again.status).toBe(200);
+      expect(again.text).toContain("already confirmed");
+    }
+
+    // Nothing left out before is sent now; the next change is.
+    expect(mailTo(visitor).filter((mail) => !mail.headers.subject?.includes("Confirm"))).toHaveLength(0);
+    const before = smtp.mail.length;
+    await changeStatus(t, post, "IN_PROGRESS");
+    const sent = mailTo(visitor, before);
+    expect(sent.map((mail) => mail.headers.subject)).toEqual(['[Acme] "Dark <mode>" is now in progress']);
+    expect(sent[0]!.text).toContain("/email/unsubscribe/");
+  });
+
+  test("the same address typed again sends no second confirmation, and the answer does not tell", async () => {
+    const waiting = "waiting@example.com";
+    const other = await makePost(t, { title: "Offline mode", status: "APPROVED" });
+    const start = smtp.mail.length;
+    const first = await publicVote(t, post, "anon-waiting", waiting);
+    expect(mailTo(waiting, start)).toHaveLength(1);
+
+    // Again, in another case, on another post and with a submission: no mail, the same answers as for an
+    // address nobody has.
+    const again = await publicVote(t, other, "anon-waiting-2", "Waiting@Example.com");
+    const fresh = await publicVote(t, other, "anon-fresh", "fresh@example.com");
+    expect(Object.keys(again.data).sort()).toEqual(Object.keys(fresh.data).sort());
+    expect(again.data.voted).toBe(true);
+    expect(first.data.voted).toBe(true);
+    await publicSubmit(t, "Export to CSV", waiting);
+    expect(mailTo(waiting, start)).toHaveLength(1);
+    // Nor does a confirmed address get a confirmation.
+    await publicVote(t, other, "anon-visitor-2", visitor);
+    expect(mailTo(visitor, start)).toHaveLength(0);
+  });
+
+  test("a public submission with an email asks its author to confirm, and sends nothing else until then", async () => {
+    const author = "author@example.com";
+    const start = smtp.mail.length;
+    const submitted = await publicSubmit(t, "Calendar sync", author);
+    const sent = mailTo(author, start);
+    expect(sent.map((mail) => mail.headers.subject)).toEqual([
+      '[Acme] Confirm your email for "Calendar sync"',
+    ]);
+    await changeStatus(t, submitted, "APPROVED");
+    expect(mailTo(author, start)).toHaveLength(1);
+    const confirmed = await t.call("POST", confirmLink(sent[0]!).path, { key: null });
+    expect(confirmed.text).toContain("Calendar sync");
+    await changeStatus(t, submitted, "IN_PROGRESS");
+    expect(mailTo(author, start).map((mail) => mail.headers.subject)).toEqual([
+      '[Acme] Confirm your email for "Calendar sync"',
+      '[Acme] "Calendar sync" is now in progress',
+    ]);
+  });
+
+  test("an email the team sets through the API on an unconfirmed user confirms it", async () => {
+    const address = "later@example.com";
+    const start = smtp.mail.length;
+    await publicVote(t, post, "anon-later", address);
+    expect(mailTo(address, start)).toHaveLength(1);
+    await makeUser(t, { email: address, userSpend: 20 });
+    const before = smtp.mail.length;
+    await changeStatus(t, post, "COMPLETE");
+    expect(mailTo(address, before)).toHaveLength(1);
+    // Its link now says so instead of asking.
+    const page = await t.call("GET", confirmLink(mailTo(address, start)[0]!).path, { key: null });
+    expect(page.text).toContain("already confirmed");
+  });
+
+  test("an unknown or expired link is a 404 page in words, and confirms nothing", async () => {
+    for (const method of ["GET", "POST"]) {
+      const unknown = await t.call(method, "/email/confirm/nope", { key: null });
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get("content-type")).toContain("text/html");
+      expect(unknown.text).toContain("This confirmation link is unknown or has expired");
+    }
+
+    const address = "slow@example.com";
+    const start = smtp.mail.length;
+    await publicVote(t, post, "anon-slow", address);
+    const { path } = confirmLink(mailTo(address, start)[0]!);
+    // Eight days later.
+    t.ctx.db
+      .query("UPDATE email_confirmations SET expires_at = ? WHERE email = ?")
+      .run(Date.now() - 86_400_000, address);
+    expect((await t.call("GET", path, { key: null })).status).toBe(404);
+    expect((await t.call("POST", path, { key: null })).status).toBe(404);
+    const before = smtp.mail.length;
+    await changeStatus(t, post, "IN_PROGRESS");
+    expect(mailTo(address, before)).toHaveLength(0);
+  });
+});
+
+describe("over MCP", () => {
+  test("public mode asks to confirm an email, as the public API does; with a secret key it is the team's and mailed", async () => {
+    const t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url, FEATUREBOARD_PUBLIC_URL: PUBLIC_URL });
+    const server = listen(t);
+    const clients: Client[] = [];
+    try {
+      const visitor = await connectHttp(server.url, { project: "acme" });
+      const team = await connectHttp(server.url, { key: t.project.secretKey });
+      clients.push(visitor, team);
+      const start = smtp.mail.length;
+      const typed = await toolValue(visitor, "submit_feature_request", {
+        title: "Webhooks for votes",
+        email: "agent-user@example.com",
+      });
+      const filed = await toolValue(team, "submit_feature_request", {
+        title: "Slack digest",
+        email: "known@example.com",
+      });
+      await t.ctx.mail.flush();
+      expect(mailTo("agent-user@example.com", start).map((mail) => mail.headers.subject)).toEqual([
+        '[Acme] Confirm your email for "Webhooks for votes"',
+      ]);
+      expect(mailTo("known@example.com", start)).toHaveLength(0);
+
+      const before = smtp.mail.length;
+      await changeStatus(t, typed.post, "APPROVED");
+      await changeStatus(t, filed.post, "APPROVED");
+      expect(mailTo("agent-user@example.com", before)).toHaveLength(0);
+      expect(mailTo("known@example.com", before).map((mail) => mail.headers.subject)).toEqual([
+        '[Acme] "Slack digest" is now approved',
+      ]);
+    } finally {
+      for (const client of clients) await client.close();
+      await server.stop();
+      t.close();
+    }
+  });
+});
+
+describe("without an SMTP server", () => {
+  test("the confirmation mail is kept in the local outbox, as every mail is", async () => {
+    const t = createTestApp({ FEATUREBOARD_PUBLIC_URL: PUBLIC_URL });
+    try {
+      const post = await makePost(t, { title: "Dark mode", status: "APPROVED" });
+      await publicVote(t, post, "anon-1", "nosmtp@example.com");
+      const rows = t.ctx.db
+        .query<{ subject: string; transport: string | null }, []>(
+          "SELECT subject, transport FROM mail_outbox",
+        )
+        .all();
+      expect(rows).toEqual([{ subject: '[Acme] Confirm your email for "Dark mode"', transport: "outbox" }]);
+    } finally {
+      t.close();
+    }
+  });
+});
+
+describeInBrowser(
+  "confirming an email in Chromium",
+  (served) => {
+    test("the link of the received mail opens a page whose Confirm button confirms", async () => {
+      const { t, server, browser } = served();
+      const post = await makePost(t, { title: "Keyboard shortcuts", status: "APPROVED" });
+      const start = smtp.mail.length;
+      await publicVote(t, post, "anon-browser", "reader@example.com");
+      const [mail] = mailTo("reader@example.com", start);
+      const { url } = confirmLink(mail!);
+      const page = await browser.newPage();
+      try {
+        // The mail's link names the configured public URL; this app listens on a loopback port.
+        await page.goto(url.replace(PUBLIC_URL, server.url));
+        expect(await page.locator("h1").textContent()).toBe("Confirm your email");
+        await page.getByRole("button", { name: "Confirm" }).click();
+        await page.waitForSelector("text=your email is confirmed");
+        expect(await page.locator("h1").textContent()).toBe("Email confirmed");
+        expect(await page.locator("body").innerText()).toContain("“Keyboard shortcuts” on the Acme board");
+      } finally {
+        await page.close();
+      }
+    });
+  },
+  browserEnv,
+);
