@@ -467,6 +467,13 @@ export interface Submission {
 }
 
 /**
+ * Who submits: "keyless" (public API, board pages, widget, public MCP): a new author's email is unconfirmed
+ * and gets its confirmation mail; "team" (MCP with a secret key): the team's own data, confirmed
+ * (docs/payments-and-email.md, "Confirming an email").
+ */
+export type SubmissionCaller = "keyless" | "team";
+
+/**
  * A public submission: always PENDING, so it is listed only once the team approves it. An email new to the
  * project names its author (a board user made for it, subscribed to the request). An email a board user
  * already has is not used, as for public votes (docs/public-api.md): the public API cannot prove who owns
@@ -476,12 +483,7 @@ export function submitPost(
   db: Db,
   projectId: string,
   input: Submission,
-  /**
-   * "keyless" (public API, board pages, widget, public MCP): a new author's email is unconfirmed and gets
-   * its confirmation mail; "team" (MCP with a secret key): the team's own data, confirmed
-   * (docs/payments-and-email.md, "Confirming an email").
-   */
-  caller: "keyless" | "team" = "keyless",
+  caller: SubmissionCaller = "keyless",
 ): Post {
   return inTransaction(db, () => {
     const keyless = caller === "keyless";

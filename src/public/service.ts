@@ -14,7 +14,7 @@ import {
   type VisibleFilter,
   withTags,
 } from "../posts/service";
-import type { PostRow } from "../posts/service";
+import type { PostRow, SubmissionCaller } from "../posts/service";
 import type { Project } from "../projects/schema";
 import { authenticateKey, requireProjectBySlug } from "../projects/service";
 import type { Release } from "../releases/schema";
@@ -230,7 +230,7 @@ export function submitPublicPost(
   project: Project,
   input: PublicSubmit,
   /** "team" only for the MCP tool called with a secret key (posts/service submitPost). */
-  caller: "keyless" | "team" = "keyless",
+  caller: SubmissionCaller = "keyless",
 ): PublicPost {
   return toPublicPost({ ...submitPost(db, project.id, input, caller), tags: [], issueLinks: [] });
 }
