@@ -168,6 +168,8 @@ export function activitySentence(chrome: Chrome, entry: ActivityEntry, names: Ac
         return `added the board user ${text(metadata, "email") ?? text(metadata, "name") ?? ""}`.trimEnd();
       case "user.updated":
         return `changed a board user${changed(metadata)}`;
+      case "user.email_confirmed":
+        return `confirmed the email ${text(metadata, "email") ?? "of a board user"} from the link mailed to it`;
       case "release.created":
         return html`wrote ${release()}${metadata?.isDraft === false ? "" : " (a draft)"}`;
       case "release.published":

@@ -111,6 +111,8 @@ export function confirmEmail(db: Db, token: string): ConfirmationPage | null {
       action: "email_confirmed",
       entityType: "user",
       entityId: target.board_user_id,
+      // Done by whoever holds the mailbox, from a link: the board's visitor, named as such in the log.
+      metadata: { source: "public", email: target.email },
     });
     return page;
   });

@@ -4,6 +4,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { listen, makePost, makeUser } from "../support/board";
 import { connectHttp, toolValue } from "../support/mcp";
 import { describeInBrowser } from "../support/browser";
+import { activitySentence } from "../../src/admin/activity-lines";
+import type { Chrome } from "../../src/admin/pages";
+import type { ActivityEntry } from "../../src/activity/schema";
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "./smtp-receiver";
 
 // Double opt-in for emails typed on the public board (docs/payments-and-email.md, "Confirming an email").
@@ -21,6 +24,23 @@ beforeAll(async () => {
   browserEnv.FEATUREBOARD_SMTP_URL = smtp.url;
 });
 afterAll(() => smtp.close());
+
+/** The dashboard's frame around an activity line, as an owner of the test's project sees it. */
+function chromeOf(t: TestApp): Chrome {
+  const { slug, name } = t.project.project;
+  return {
+    memberName: "Priya",
+    projectName: name,
+    projectSlug: slug,
+    role: "owner",
+    csrfToken: "token",
+    pendingCount: 0,
+    newCommentCount: 0,
+    projects: [{ slug, name }],
+    section: "activity",
+    notice: null,
+  };
+}
 
 function mailTo(address: string, from = 0): ReceivedMail[] {
   return smtp.mail.slice(from).filter((mail) => mail.to.includes(address));
@@ -129,6 +149,14 @@ describe("an email typed on the public board is confirmed before it gets mail", 
       expect(again.status).toBe(200);
       expect(again.text).toContain("already confirmed");
     }
+
+    // The team's activity log says who confirmed what, in words (src/admin/activity-lines.ts).
+    const activity = await t.call("GET", "/api/v1/activity?limit=20");
+    const entry = activity.body.data.find((item: ActivityEntry) => item.action === "email_confirmed");
+    expect(entry).toMatchObject({ entityType: "user", metadata: { source: "public", email: visitor } });
+    expect(activitySentence(chromeOf(t), entry, { posts: new Map(), releases: new Map() }).toString()).toBe(
+      `A visitor on the board confirmed the email ${visitor} from the link mailed to it`,
+    );
 
     // Nothing left out before is sent now; the next change is.
     expect(mailTo(visitor).filter((mail) => !mail.headers.subject?.includes("Confirm"))).toHaveLength(0);
