@@ -109,6 +109,21 @@ export interface UnsubscribePage {
 }
 
 /** What an unsubscribe link is about, or null for an unknown token (or a post or user since deleted). */
+/**
+ * Call inside a merge's transaction, before the source's subscribers move to the target: a person who
+ * unsubscribed from the duplicate asked for no more mail about that request, which the target now is, so
+ * the merge does not subscribe them back; one who followed the target too keeps its mail
+ * (docs/payments-and-email.md, "Unsubscribing").
+ */
+export function keepUnsubscribesThroughMerge(
+  db: Db,
+  sourceId: string,
+  targetId: string,
+  now: number,
+): number {
+  return store.carryUnsubscribes(db, sourceId, targetId, now);
+}
+
 export function describeUnsubscribe(db: Db, token: string): UnsubscribePage | null {
   const target = store.findUnsubscribeTarget(db, token);
   return target ? { postTitle: target.post_title, already: target.unsubscribed === 1 } : null;

@@ -181,6 +181,25 @@ export function insertUnsubscribe(db: Db, postId: string, boardUserId: string, n
   );
 }
 
+/**
+ * A merge's unsubscribes: who unsubscribed from the source, and was not already a subscriber of the target
+ * (its author or a voter, or a public commenter on it), is unsubscribed from the target too; how many.
+ */
+export function carryUnsubscribes(db: Db, sourceId: string, targetId: string, now: number): number {
+  return db
+    .query(
+      `INSERT OR IGNORE INTO mail_unsubscribes (post_id, board_user_id, created_at)
+       SELECT $target, m.board_user_id, $now FROM mail_unsubscribes m
+       WHERE m.post_id = $source
+         AND m.board_user_id NOT IN (SELECT board_user_id FROM post_subscribers WHERE post_id = $target)
+         AND m.board_user_id NOT IN (
+           SELECT board_user_id FROM comments
+           WHERE post_id = $target AND board_user_id IS NOT NULL AND is_internal = 0
+         )`,
+    )
+    .run({ source: sourceId, target: targetId, now }).changes;
+}
+
 // ---- confirming an email typed on a keyless surface (src/email/confirmation.ts) ----
 
 export function insertConfirmation(

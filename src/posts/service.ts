@@ -1,7 +1,7 @@
 import { recordActivity } from "../activity/service";
 import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
-import { queueStatusEmails, type StatusChange } from "../email/service";
+import { keepUnsubscribesThroughMerge, queueStatusEmails, type StatusChange } from "../email/service";
 import { requestEmailConfirmation } from "../email/confirmation";
 import { appendEvent } from "../events/outbox";
 import { MAX_JSON_DEPTH } from "../http/body";
@@ -403,7 +403,8 @@ export function deletePost(db: Db, projectId: string, postId: string): void {
 
 /**
  * Merges a duplicate into another post (docs/decisions.md, "Posts"): its votes (a voter who voted on both keeps one),
- * comments and subscribers move to the target, and the source is CLOSED with `mergedIntoId`. Atomic.
+ * comments and subscribers move to the target (less those who unsubscribed from the source), and the source
+ * is CLOSED with `mergedIntoId`. Atomic.
  */
 export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: string) {
   if (sourceId === intoId) throw validationError("intoPostId", "must be another post than the one merged");
@@ -419,6 +420,7 @@ export function mergePosts(db: Db, projectId: string, sourceId: string, intoId: 
         `that post was merged into ${target.merged_into_id}; merge into that one`,
       );
     }
+    keepUnsubscribesThroughMerge(db, sourceId, intoId, Date.now());
     const moved = store.moveEngagement(db, sourceId, intoId);
     forgetPost(db, sourceId);
     store.updatePostRow(db, {

@@ -173,6 +173,42 @@ describe("status emails over SMTP", () => {
   });
 });
 
+describe("merging a post whose subscribers unsubscribed", () => {
+  let t: TestApp;
+  let fixture: Awaited<ReturnType<typeof postWithSubscribers>>;
+  beforeAll(async () => {
+    t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url, FEATUREBOARD_PUBLIC_URL: PUBLIC_URL });
+    fixture = await postWithSubscribers(t);
+  });
+  afterAll(() => t.close());
+
+  test("does not subscribe back who unsubscribed from the duplicate; who followed the target too keeps its mail", async () => {
+    // The voter and the author unsubscribe from "Dark mode"; the author had also voted on the target.
+    const start = smtp.mail.length;
+    await changeStatus(t, fixture.post, "IN_PROGRESS", true);
+    for (const address of ["voter@example.com", "author@example.com"]) {
+      const mail = newMail(start).find((sent) => sent.to[0] === address)!;
+      expect((await t.call("POST", unsubscribeLink(mail), { key: null })).status).toBe(200);
+    }
+    const users = await t.call("GET", "/api/v1/users?limit=100");
+    const authorId = users.body.data.find((user: JsonBody) => user.email === "author@example.com").id;
+    const target = await makePost(t, { title: "Night theme" });
+    await t.call("POST", `/api/v1/posts/${target.id}/votes`, { body: { boardUserId: authorId } });
+
+    const merged = await t.call("POST", `/api/v1/posts/${fixture.post.id}/merge`, {
+      body: { intoPostId: target.id },
+    });
+    expect(merged.status).toBe(200);
+    const next = smtp.mail.length;
+    await changeStatus(t, target, "IN_PROGRESS", true);
+    expect(
+      newMail(next)
+        .map((mail) => mail.to[0])
+        .sort(),
+    ).toEqual(["author@example.com", "both@example.com", "commenter@example.com"]);
+  });
+});
+
 describe("a mail server that is down or silent", () => {
   test("mail waiting for a retry is not sent to someone who unsubscribed meanwhile", async () => {
     const t = createTestApp({ FEATUREBOARD_SMTP_URL: `smtp://127.0.0.1:${freePort()}` });
