@@ -116,7 +116,9 @@ export default tseslint.config(
   {
     // The widget's field limits and key prefixes are written into it (src/web/assets.ts, `// @include limits`).
     files: ["src/web/assets/widget.client.js"],
-    languageOptions: { globals: { LIMITS: "readonly", KEY_PREFIX: "readonly" } },
+    languageOptions: {
+      globals: { LIMITS: "readonly", KEY_PREFIX: "readonly", EMAIL_CONFIRMATION_NOTE: "readonly" },
+    },
   },
   {
     files: ["src/web/assets/visitor-messages.client.js"],

@@ -2,6 +2,7 @@ import boardCss from "./assets/board.css" with { type: "text" };
 import boardScript from "./assets/board.client.js" with { type: "text" };
 import widgetScript from "./assets/widget.client.js" with { type: "text" };
 import visitorMessages from "./assets/visitor-messages.client.js" with { type: "text" };
+import { EMAIL_CONFIRMATION_NOTE } from "../email/message";
 import { LIMITS } from "../http/limits";
 import { plural } from "../plural";
 import { KEY_PREFIX } from "../projects/schema";
@@ -52,7 +53,8 @@ function withLimits(script: string): string {
   return script.replace(
     INCLUDE_LIMITS,
     () =>
-      `  var LIMITS = ${JSON.stringify(WIDGET_LIMITS)};\n  var KEY_PREFIX = ${JSON.stringify(KEY_PREFIX)};\n`,
+      `  var LIMITS = ${JSON.stringify(WIDGET_LIMITS)};\n  var KEY_PREFIX = ${JSON.stringify(KEY_PREFIX)};\n` +
+      `  var EMAIL_CONFIRMATION_NOTE = ${JSON.stringify(EMAIL_CONFIRMATION_NOTE)};\n`,
   );
 }
 

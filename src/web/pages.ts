@@ -1,3 +1,4 @@
+import { EMAIL_CONFIRMATION_NOTE } from "../email/message";
 import { LIMITS } from "../http/limits";
 import type { PostStatus } from "../posts/schema";
 import { STATUS_LABELS, VISIBLE_STATUSES, type VisibleStatus } from "../posts/schema";
@@ -436,7 +437,9 @@ export function submitPage(board: BoardRef): Html {
               type="email"
               autocomplete="email"
               maxlength="${LIMITS.emailLength}"
+              aria-describedby="submit-email-note"
             />
+            <p class="note" id="submit-email-note">${EMAIL_CONFIRMATION_NOTE}</p>
           </div>
           <button type="submit">Submit request</button>
           <p class="form-status" role="status" aria-live="polite"></p>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe } from "bun:test";
 import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Locator } from "playwright-core";
 import { createTestApp, type TestApp } from "./app";
 import { listen } from "./board";
 
@@ -85,5 +85,21 @@ export function describeInBrowser(
       if (!t || !server || !browser) throw new Error("the browser suite did not start");
       return { t, server, browser };
     });
+  });
+}
+
+/**
+ * The text a screen reader reads after a field's name: the elements its `aria-describedby` names, in its
+ * own document or shadow root (the widget's). Null when it names none that exist.
+ */
+export function describedText(field: Locator): Promise<string | null> {
+  return field.evaluate((element) => {
+    const root = element.getRootNode();
+    if (!(root instanceof Document || root instanceof ShadowRoot)) return null;
+    const ids = (element.getAttribute("aria-describedby") ?? "").split(/\s+/).filter((id) => id !== "");
+    const texts = ids
+      .map((id) => root.getElementById(id)?.textContent?.trim() ?? "")
+      .filter((text) => text !== "");
+    return texts.length === 0 ? null : texts.join(" ");
   });
 }

@@ -6,7 +6,8 @@ import type { Browser, Page } from "playwright-core";
 import { createProject } from "../../src/projects/service";
 import { createTestApp, type JsonBody, type TestApp } from "../support/app";
 import { makePost, makeTag } from "../support/board";
-import { browserMissing, launchBrowser } from "../support/browser";
+import { browserMissing, describedText, launchBrowser } from "../support/browser";
+import { EMAIL_CONFIRMATION_NOTE } from "../../src/email/message";
 
 /**
  * The board and the widget in headless Chromium, against a real server on a loopback port. Screenshots
@@ -176,7 +177,11 @@ describe.skipIf(skip)("the board in Chromium", () => {
     await page.getByLabel("Title").fill(title);
     await page.getByLabel("Description (optional)").fill("So we can share them with finance every month.");
     await page.getByLabel("Your name (optional)").fill("Dana");
-    await page.getByLabel("Email (optional, to hear about progress)").fill("dana@example.com");
+    const email = page.getByLabel("Email (optional, to hear about progress)");
+    await email.fill("dana@example.com");
+    // Where the email is typed, the visitor reads (and hears) that it must be confirmed first.
+    expect(await page.getByText(EMAIL_CONFIRMATION_NOTE).isVisible()).toBe(true);
+    expect(await describedText(email)).toBe(EMAIL_CONFIRMATION_NOTE);
     await page.getByRole("button", { name: "Submit request" }).click();
     await page.getByText("Thank you!").waitFor();
     const submitted = await pendingPostTitled(title);
@@ -496,7 +501,10 @@ describe.skipIf(skip)("the board in Chromium", () => {
 
       await page.getByLabel("What would you like?").fill("Zapier integration");
       await page.getByLabel("Details (optional)").fill("Connect the board to the rest of our tools.");
-      await page.getByLabel("Email (optional)").fill("lee@example.com");
+      const widgetEmail = page.getByLabel("Email (optional)");
+      await widgetEmail.fill("lee@example.com");
+      expect(await page.getByText(EMAIL_CONFIRMATION_NOTE).isVisible()).toBe(true);
+      expect(await describedText(widgetEmail)).toBe(EMAIL_CONFIRMATION_NOTE);
       await screenshot(page, "widget");
       await page.getByRole("button", { name: "Send request" }).click();
       await page.getByText("Thank you! The team will review your request.").waitFor();

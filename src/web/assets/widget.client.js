@@ -27,6 +27,7 @@
     "input{min-height:44px}textarea{resize:vertical}" +
     ".send{margin-top:10px;background:var(--fb-accent,#3f3fc4);color:#fff;border:0;border-radius:6px;min-height:44px;padding:8px 14px;font:inherit;font-weight:600;cursor:pointer}" +
     ".status{min-height:1.4em;margin:6px 0 0;font-size:13px;font-weight:600}.status.error{color:#b91c1c}" +
+    ".note{margin:4px 0 0;font-size:12px;color:#545b6b}" +
     "ol{list-style:none;margin:0;padding:0}li{display:flex;gap:10px;align-items:center;padding:6px 0;border-top:1px solid #eceef2}" +
     "li a{flex:1;min-width:0;padding:10px 0}" +
     ".vote{flex:none;white-space:nowrap;min-width:3.75em;min-height:44px;border:1px solid #d9dce3;background:#fff;border-radius:6px;padding:4px 6px;font:inherit;font-weight:700;cursor:pointer;color:#1f2330}" +
@@ -155,7 +156,12 @@
         "email",
         "Email (optional)",
         "input",
-        { type: "email", maxlength: String(LIMITS.emailLength), autocomplete: "email" },
+        {
+          type: "email",
+          maxlength: String(LIMITS.emailLength),
+          autocomplete: "email",
+          "aria-describedby": "fb-email-note",
+        },
       ],
     ];
     fields.forEach(function (field) {
@@ -165,6 +171,8 @@
       attributes.name = field[1];
       form.appendChild(element(field[3], attributes));
     });
+    // An email typed here gets mail only once confirmed (docs/payments-and-email.md): said where it is typed.
+    form.appendChild(element("p", { class: "note", id: "fb-email-note" }, EMAIL_CONFIRMATION_NOTE));
     function labelOf(name) {
       var field = form.elements.namedItem(name);
       return field ? labelText(form.querySelector('label[for="' + field.id + '"]')) : null;
