@@ -93,6 +93,11 @@ export interface ConfirmationMail {
   /** The request the address was typed with. */
   postTitle: string;
   recipientName: string | null;
+  /**
+   * The address is confirmed already: it was typed again on the board with a request the person does not
+   * follow yet, and confirming subscribes them to it (docs/payments-and-email.md, "Confirming an email").
+   */
+  addressConfirmed?: boolean;
 }
 
 /**
@@ -101,6 +106,21 @@ export interface ConfirmationMail {
  * means no mail. The link is added when it is sent (withConfirmLink), as the unsubscribe link is.
  */
 export function confirmationMessage(mail: ConfirmationMail): { subject: string; text: string } {
+  if (mail.addressConfirmed === true) {
+    return {
+      subject: `[${mail.boardName}] Confirm to get updates about "${mail.postTitle}"`,
+      text: [
+        `Hi ${mail.recipientName ?? "there"},`,
+        "",
+        `You asked on the ${mail.boardName} board for updates about "${mail.postTitle}": ` +
+          "this address was given there with a vote or a request.",
+        "",
+        `Confirm to get them: an email when the request's status changes or the ${mail.boardName} team replies to it.`,
+        "",
+        "If it was not you, ignore this email: nothing changes, and this address gets no mail about that request.",
+      ].join("\n"),
+    };
+  }
   return {
     subject: `[${mail.boardName}] Confirm your email for "${mail.postTitle}"`,
     text: [

@@ -3,6 +3,7 @@ import type { AppContext } from "../context";
 import { confirmEmail, type ConfirmationPage, describeConfirmation } from "./confirmation";
 import { describeUnsubscribe, unsubscribe } from "./service";
 import { LIMITS } from "../http/limits";
+import { plural } from "../plural";
 
 const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: LIMITS.linkTokenLength }) });
 
@@ -89,18 +90,32 @@ const UNKNOWN_CONFIRMATION = () =>
       "Nothing was confirmed: this address gets no mail from the board.</p>",
   );
 
-/** “Dark mode” on the Acme board, or the Acme board alone once the request is deleted. */
-function whatAbout(target: ConfirmationPage): string {
+/**
+ * What the address hears about, as the subject of "changes status": “Dark mode” on the Acme board, “Dark
+ * mode” and 2 other requests on the Acme board, or the Acme board alone when no request is named.
+ */
+function whatAbout(target: ConfirmationPage): { words: string; verb: string } {
   const board = `the ${escapeHtml(target.boardName)} board`;
-  return target.postTitle === null ? board : `“${escapeHtml(target.postTitle)}” on ${board}`;
+  const { about } = target;
+  if (about === null) return { words: board, verb: "changes" };
+  const title = `“${escapeHtml(about.title)}”`;
+  if (about.others === 0) return { words: `${title} on ${board}`, verb: "changes" };
+  return { words: `${title} and ${plural(about.others, "other request")} on ${board}`, verb: "change" };
+}
+
+/** "when “Dark mode” on the Acme board changes status or the team replies" */
+function whenItChanges(target: ConfirmationPage): string {
+  const { words, verb } = whatAbout(target);
+  return `when ${words} ${verb} status or the team replies`;
 }
 
 function alreadyConfirmed(target: ConfirmationPage): Response {
-  return page(
-    200,
-    "Email already confirmed",
-    `<p>Your email is already confirmed: you get an email when ${whatAbout(target)} changes status or the team replies.</p>`,
-  );
+  // Without a request the person follows, the page claims no mail it would not send.
+  const body =
+    target.about === null
+      ? "<p>Your email is already confirmed.</p>"
+      : `<p>Your email is already confirmed: you get an email ${whenItChanges(target)}.</p>`;
+  return page(200, "Email already confirmed", body);
 }
 
 /**
@@ -122,7 +137,7 @@ export function confirmEmailRoutes(ctx: AppContext) {
         return page(
           200,
           "Confirm your email",
-          `<p>Get an email when ${whatAbout(target)} changes status or the team replies?</p>` +
+          `<p>Get an email ${whenItChanges(target)}?</p>` +
             '<form method="post"><button type="submit">Confirm</button></form>' +
             "<p>If you did not ask for this, close this page: without confirmation this address gets no mail.</p>",
         );
@@ -145,7 +160,7 @@ export function confirmEmailRoutes(ctx: AppContext) {
         return page(
           200,
           "Email confirmed",
-          `<p>Thank you: your email is confirmed. You will get an email when ${whatAbout(result)} changes status or the team replies.</p>`,
+          `<p>Thank you: your email is confirmed. You will get an email ${whenItChanges(result)}.</p>`,
         );
       },
       {

@@ -247,7 +247,11 @@ export interface ConfirmationTarget {
   email: string;
   board_name: string;
   /** Null once the request is deleted. */
+  post_id: string | null;
+  /** Null once the request is deleted. */
   post_title: string | null;
+  /** The user hears about the link's request (once the address is confirmed): see FOLLOWS. */
+  post_followed: number;
   expires_at: number;
   confirmed_at: number | null;
   /** The board user's email is confirmed already (by this link, another way, or the team setting it). */
@@ -258,8 +262,9 @@ export interface ConfirmationTarget {
 export function findConfirmation(db: Db, token: string): ConfirmationTarget | null {
   return db
     .query<ConfirmationTarget, [string]>(
-      `SELECT c.project_id, c.board_user_id, c.email, pr.name AS board_name, p.title AS post_title,
-         c.expires_at, c.confirmed_at, u.email_confirmed AS user_confirmed
+      `SELECT c.project_id, c.board_user_id, c.email, pr.name AS board_name, p.id AS post_id,
+         p.title AS post_title, c.expires_at, c.confirmed_at, u.email_confirmed AS user_confirmed,
+         ${followsPost("p.id", "c.board_user_id")} AS post_followed
        FROM email_confirmations c
          JOIN board_users u ON u.id = c.board_user_id AND u.email = c.email COLLATE NOCASE
          JOIN projects pr ON pr.id = c.project_id
@@ -274,4 +279,112 @@ export function markConfirmationUsed(db: Db, token: string, now: number): void {
     now,
     token,
   );
+}
+
+// ---- pending subscriptions: a known address asking to hear about a request (src/email/confirmation.ts) ----
+
+/**
+ * Whether a board user hears about a post, confirmation aside: its author or a voter (post_subscribers) or a
+ * public commenter on it, and not unsubscribed from it; the rule of subscribersOf, for one user.
+ */
+function followsPost(postId: string, boardUserId: string): string {
+  return `(
+    (EXISTS (SELECT 1 FROM post_subscribers s WHERE s.post_id = ${postId} AND s.board_user_id = ${boardUserId})
+      OR EXISTS (SELECT 1 FROM comments k
+                 WHERE k.post_id = ${postId} AND k.board_user_id = ${boardUserId} AND k.is_internal = 0))
+    AND NOT EXISTS (SELECT 1 FROM mail_unsubscribes m WHERE m.post_id = ${postId} AND m.board_user_id = ${boardUserId}))`;
+}
+
+export interface EmailOwner {
+  id: string;
+  email: string;
+  name: string | null;
+  /** 1 when the address is confirmed. */
+  confirmed: number;
+  /** 1 when the user already hears about the post (see followsPost). */
+  follows: number;
+}
+
+/** The project's board user with that address (in any case), and whether they already follow the post. */
+export function findEmailOwner(db: Db, projectId: string, email: string, postId: string): EmailOwner | null {
+  return db
+    .query<EmailOwner, { $projectId: string; $email: string; $postId: string }>(
+      `SELECT u.id, u.email, u.name, u.email_confirmed AS confirmed, ${followsPost("$postId", "u.id")} AS follows
+       FROM board_users u WHERE u.project_id = $projectId AND u.email = $email COLLATE NOCASE`,
+    )
+    .get({ $projectId: projectId, $email: email, $postId: postId });
+}
+
+/** Records (or renews) that this user asked to hear about the post. */
+export function savePendingSubscription(db: Db, boardUserId: string, postId: string, now: number): void {
+  db.query(
+    `INSERT INTO pending_subscriptions (board_user_id, post_id, created_at) VALUES (?, ?, ?)
+     ON CONFLICT (board_user_id, post_id) DO UPDATE SET created_at = excluded.created_at`,
+  ).run(boardUserId, postId, now);
+}
+
+/** Forgets pending subscriptions made before `before` (one range of the created_at index). */
+export function deletePendingSubscriptionsBefore(db: Db, before: number): void {
+  db.query("DELETE FROM pending_subscriptions WHERE created_at < ?").run(before);
+}
+
+/**
+ * The posts this user asked to hear about since `since`, oldest first; one merged since stands for the
+ * post it was merged into (a merge moves subscribers there, and points every duplicate at the last target).
+ */
+export function pendingPostIdsOf(db: Db, boardUserId: string, since: number): string[] {
+  return db
+    .query<{ post_id: string }, [string, number]>(
+      `SELECT DISTINCT coalesce(p.merged_into_id, p.id) AS post_id
+       FROM pending_subscriptions w JOIN posts p ON p.id = w.post_id
+       WHERE w.board_user_id = ? AND w.created_at >= ?
+       ORDER BY w.created_at, p.id`,
+    )
+    .all(boardUserId, since)
+    .map((row) => row.post_id);
+}
+
+export function deletePendingSubscriptionsOf(db: Db, boardUserId: string): void {
+  db.query("DELETE FROM pending_subscriptions WHERE board_user_id = ?").run(boardUserId);
+}
+
+/**
+ * Titles of the requests a confirmation brings mail about: the user's pending subscriptions since `since`
+ * and, when the address itself waits for confirmation (`withFollowed`), every request the user already
+ * follows; the link's own request first, then oldest first.
+ */
+export function titlesToConfirm(
+  db: Db,
+  query: { boardUserId: string; linkPostId: string | null; since: number; withFollowed: boolean },
+): string[] {
+  return db
+    .query<{ title: string }, { $user: string; $link: string | null; $since: number; $followed: number }>(
+      `WITH wanted (post_id, at) AS (
+         SELECT coalesce(p.merged_into_id, p.id), w.created_at
+         FROM pending_subscriptions w JOIN posts p ON p.id = w.post_id
+         WHERE w.board_user_id = $user AND w.created_at >= $since
+         UNION ALL
+         SELECT p.id, p.created_at FROM posts p
+         WHERE $followed = 1 AND p.id IN (
+           SELECT post_id FROM post_subscribers WHERE board_user_id = $user
+           UNION
+           SELECT post_id FROM comments WHERE board_user_id = $user AND is_internal = 0
+         ) AND ${followsPost("p.id", "$user")}
+       )
+       SELECT p.title FROM wanted w JOIN posts p ON p.id = w.post_id
+       GROUP BY p.id
+       ORDER BY p.id IS $link DESC, min(w.at), p.id`,
+    )
+    .all({
+      $user: query.boardUserId,
+      $link: query.linkPostId,
+      $since: query.since,
+      $followed: query.withFollowed ? 1 : 0,
+    })
+    .map((row) => row.title);
+}
+
+/** They asked again and confirmed: mail about the post reaches them again. */
+export function deleteUnsubscribe(db: Db, postId: string, boardUserId: string): void {
+  db.query("DELETE FROM mail_unsubscribes WHERE post_id = ? AND board_user_id = ?").run(postId, boardUserId);
 }

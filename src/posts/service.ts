@@ -2,7 +2,7 @@ import { recordActivity } from "../activity/service";
 import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
 import { keepUnsubscribesThroughMerge, queueStatusEmails, type StatusChange } from "../email/service";
-import { requestEmailConfirmation } from "../email/confirmation";
+import { askToFollow, requestEmailConfirmation } from "../email/confirmation";
 import { appendEvent } from "../events/outbox";
 import { MAX_JSON_DEPTH } from "../http/body";
 import { ApiError, BODY_ERROR_PREFIX, bodyError, notFound, validationError } from "../http/errors";
@@ -508,6 +508,9 @@ export function submitPost(
     if (keyless && author?.email) {
       const unconfirmed = { boardUserId: author.id, email: author.email, name: author.name, post };
       requestEmailConfirmation(db, projectId, unconfirmed, Date.now());
+    } else if (keyless && author === null && input.email !== undefined) {
+      // A known address: the request stays anonymous, and its owner is asked by mail whether to hear about it.
+      askToFollow(db, projectId, { email: input.email, post }, Date.now());
     }
     return post;
   });

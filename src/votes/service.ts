@@ -15,7 +15,7 @@ import {
 } from "../posts/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import type { BoardUser } from "../users/schema";
-import { requestEmailConfirmation } from "../email/confirmation";
+import { askToFollow, requestEmailConfirmation } from "../email/confirmation";
 import { requireValid } from "../http/validation-message";
 import { formatCents } from "../users/money";
 import { UserUpsertSchema } from "../users/schema";
@@ -275,6 +275,9 @@ function storePublicVote(
     subscribeToPost(db, postId, newUser.id, now);
     const unconfirmed = { boardUserId: newUser.id, email: newUser.email, name: newUser.name, post };
     requestEmailConfirmation(db, projectId, unconfirmed, now);
+  } else if (voter.email !== undefined) {
+    // A known address: the vote stays anonymous, and its owner is asked by mail whether to hear about it.
+    askToFollow(db, projectId, { email: voter.email, post }, now);
   }
   // The event goes to trusted webhooks only, and carries the voter like a REST vote's does.
   const user = boardUserId === null ? null : requireUserRow(db, projectId, boardUserId);

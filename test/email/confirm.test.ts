@@ -183,9 +183,11 @@ describe("an email typed on the public board is confirmed before it gets mail", 
     expect(first.data.voted).toBe(true);
     await publicSubmit(t, "Export to CSV", waiting);
     expect(mailTo(waiting, start)).toHaveLength(1);
-    // Nor does a confirmed address get a confirmation.
+    // A confirmed address typed with a request it does not follow yet is asked whether to follow it (below).
     await publicVote(t, other, "anon-visitor-2", visitor);
-    expect(mailTo(visitor, start)).toHaveLength(0);
+    expect(mailTo(visitor, start).map((mail) => mail.headers.subject)).toEqual([
+      '[Acme] Confirm to get updates about "Offline mode"',
+    ]);
   });
 
   test("a public submission with an email asks its author to confirm, and sends nothing else until then", async () => {
@@ -242,6 +244,308 @@ describe("an email typed on the public board is confirmed before it gets mail", 
     const before = smtp.mail.length;
     await changeStatus(t, post, "IN_PROGRESS");
     expect(mailTo(address, before)).toHaveLength(0);
+  });
+});
+
+/** The unsubscribe link of a subscriber mail, as a path on the board's server. */
+function unsubscribePath(mail: ReceivedMail): string {
+  const match = new RegExp(`${PUBLIC_URL}(/email/unsubscribe/[A-Za-z0-9_-]+)`).exec(mail.text);
+  if (!match?.[1]) throw new Error(`no unsubscribe link in: ${mail.text}`);
+  return match[1];
+}
+
+/** Ages a confirmation link past its 7 days, as if it had been left unused that long. */
+function expireLink(t: TestApp, link: { path: string }): void {
+  const token = link.path.split("/").pop();
+  t.ctx.db
+    .query("UPDATE email_confirmations SET expires_at = ? WHERE token = ?")
+    .run(Date.now() - 1, token ?? "");
+}
+
+/** The status mail subjects an address got since `from`. */
+function statusSubjects(address: string, from: number): (string | undefined)[] {
+  return mailTo(address, from).map((mail) => mail.headers.subject);
+}
+
+describe("a returning visitor who types their email again hears about the new request, once confirmed", () => {
+  let t: TestApp;
+  let dark: JsonBody;
+  let offline: JsonBody;
+  let calendar: JsonBody;
+  let link: { url: string; path: string };
+  const returning = "returning@example.com";
+  beforeAll(async () => {
+    t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url, FEATUREBOARD_PUBLIC_URL: PUBLIC_URL });
+    dark = await makePost(t, { title: "Dark mode", status: "APPROVED" });
+    offline = await makePost(t, { title: "Offline mode", status: "APPROVED" });
+    calendar = await makePost(t, { title: "Calendar sync", status: "APPROVED" });
+    // A confirmed subscriber of "Dark mode": they voted with their email and followed the link.
+    const start = smtp.mail.length;
+    await publicVote(t, dark, "anon-r1", returning);
+    const confirmed = await t.call("POST", confirmLink(mailTo(returning, start)[0]!).path, { key: null });
+    expect(confirmed.text).toContain("Email confirmed");
+  });
+  afterAll(() => t.close());
+
+  test("a keyless vote on a second post sends one confirmation mail worded for it; the vote stays anonymous", async () => {
+    const start = smtp.mail.length;
+    await publicVote(t, offline, "anon-r2", "Returning@Example.com");
+    const sent = mailTo(returning, start);
+    expect(sent.map((mail) => mail.headers.subject)).toEqual([
+      '[Acme] Confirm to get updates about "Offline mode"',
+    ]);
+    expect(sent[0]!.text).toContain('You asked on the Acme board for updates about "Offline mode"');
+    expect(sent[0]!.text).toContain("Confirm to get them: an email when the request's status changes");
+    expect(sent[0]!.text).toContain("If it was not you, ignore this email");
+    link = confirmLink(sent[0]!);
+    expect(sent[0]!.html).toContain(`href="${link.url}"`);
+
+    // The email found no one's vote and cast none in their name: the vote is the anonymous id's alone.
+    const votes = await t.call("GET", `/api/v1/posts/${offline.id}/votes`);
+    expect(votes.body.data).toHaveLength(1);
+    expect(votes.body.data[0]).toMatchObject({
+      anonymousId: "anon-r2",
+      boardUserId: null,
+      boardUserEmail: null,
+    });
+
+    // Not subscribed before confirming.
+    const before = smtp.mail.length;
+    await changeStatus(t, offline, "IN_PROGRESS");
+    expect(mailTo(returning, before)).toHaveLength(0);
+  });
+
+  test("a third vote while the link is pending sends nothing; the link names both, GET changes nothing, POST subscribes to both", async () => {
+    const start = smtp.mail.length;
+    await publicVote(t, calendar, "anon-r3", returning);
+    expect(mailTo(returning, start)).toHaveLength(0);
+
+    const page = await t.call("GET", link.path, { key: null });
+    expect(page.text).toContain("<h1>Confirm your email</h1>");
+    expect(page.text).toContain(
+      "Get an email when “Offline mode” and 1 other request on the Acme board change status or the team replies?",
+    );
+    await changeStatus(t, calendar, "IN_PROGRESS");
+    expect(mailTo(returning, start)).toHaveLength(0);
+
+    const done = await t.call("POST", link.path, { key: null, rawBody: "" });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain("<h1>Email confirmed</h1>");
+    expect(done.text).toContain(
+      "You will get an email when “Offline mode” and 1 other request on the Acme board change status or the team replies.",
+    );
+    // No second "email confirmed" in the log: the address was confirmed already.
+    const activity = await t.call("GET", "/api/v1/activity?limit=50");
+    const confirmations = activity.body.data.filter(
+      (item: ActivityEntry) => item.action === "email_confirmed",
+    );
+    expect(confirmations).toHaveLength(1);
+
+    const before = smtp.mail.length;
+    await changeStatus(t, offline, "COMPLETE");
+    await changeStatus(t, calendar, "COMPLETE");
+    expect(statusSubjects(returning, before)).toEqual([
+      '[Acme] "Offline mode" is now complete',
+      '[Acme] "Calendar sync" is now complete',
+    ]);
+    // The used link says so, and subscribes nothing more.
+    const again = await t.call("POST", link.path, { key: null });
+    expect(again.text).toContain(
+      "Your email is already confirmed: you get an email when “Offline mode” on the Acme board",
+    );
+  });
+
+  test("a post they had unsubscribed from is subscribed again when they ask again and confirm", async () => {
+    const start = smtp.mail.length;
+    await changeStatus(t, dark, "IN_PROGRESS");
+    const [statusMail] = mailTo(returning, start);
+    expect((await t.call("POST", unsubscribePath(statusMail!), { key: null })).status).toBe(200);
+    const quiet = smtp.mail.length;
+    await changeStatus(t, dark, "COMPLETE");
+    expect(mailTo(returning, quiet)).toHaveLength(0);
+
+    // A vote from another browser, with the same address: they ask again.
+    await publicVote(t, dark, "anon-r4", returning);
+    const [asked] = mailTo(returning, quiet);
+    expect(asked!.headers.subject).toBe('[Acme] Confirm to get updates about "Dark mode"');
+    await t.call("POST", confirmLink(asked!).path, { key: null });
+    const before = smtp.mail.length;
+    await changeStatus(t, dark, "IN_PROGRESS");
+    expect(statusSubjects(returning, before)).toEqual(['[Acme] "Dark mode" is now in progress']);
+  });
+
+  test("typing the address again on a request they already follow sends nothing", async () => {
+    const start = smtp.mail.length;
+    await publicVote(t, offline, "anon-r5", returning);
+    expect(mailTo(returning, start)).toHaveLength(0);
+  });
+
+  test("a link left to expire unused: the next keyless request with that address sends a new one", async () => {
+    const first = await makePost(t, { title: "Keyboard shortcuts", status: "APPROVED" });
+    const second = await makePost(t, { title: "Two-factor sign-in", status: "APPROVED" });
+    const start = smtp.mail.length;
+    await publicVote(t, first, "anon-r6", returning);
+    const [expired] = mailTo(returning, start);
+    expireLink(t, confirmLink(expired!));
+    await publicVote(t, second, "anon-r7", returning);
+    const sent = mailTo(returning, start);
+    expect(sent.map((mail) => mail.headers.subject)).toEqual([
+      '[Acme] Confirm to get updates about "Keyboard shortcuts"',
+      '[Acme] Confirm to get updates about "Two-factor sign-in"',
+    ]);
+    // The expired link subscribes nothing; the new one covers both requests, still within their 7 days.
+    expect((await t.call("POST", confirmLink(expired!).path, { key: null })).text).not.toContain("Keyboard");
+    const done = await t.call("POST", confirmLink(sent[1]!).path, { key: null });
+    expect(done.text).toContain("“Two-factor sign-in” and 1 other request on the Acme board change status");
+    const before = smtp.mail.length;
+    await changeStatus(t, first, "IN_PROGRESS");
+    await changeStatus(t, second, "IN_PROGRESS");
+    expect(statusSubjects(returning, before)).toEqual([
+      '[Acme] "Keyboard shortcuts" is now in progress',
+      '[Acme] "Two-factor sign-in" is now in progress',
+    ]);
+  });
+
+  test("an unconfirmed address whose link expired unused gets a new one, which confirms it for both requests", async () => {
+    const address = "late-reader@example.com";
+    const first = await makePost(t, { title: "Custom domains", status: "APPROVED" });
+    const second = await makePost(t, { title: "SAML", status: "APPROVED" });
+    const start = smtp.mail.length;
+    await publicVote(t, first, "anon-l1", address);
+    const [expired] = mailTo(address, start);
+    expireLink(t, confirmLink(expired!));
+    expect((await t.call("GET", confirmLink(expired!).path, { key: null })).status).toBe(404);
+
+    await publicVote(t, second, "anon-l2", address);
+    const sent = mailTo(address, start);
+    // Still unconfirmed: today's wording, for the request it was typed with this time.
+    expect(sent.map((mail) => mail.headers.subject)).toEqual([
+      '[Acme] Confirm your email for "Custom domains"',
+      '[Acme] Confirm your email for "SAML"',
+    ]);
+    const page = await t.call("GET", confirmLink(sent[1]!).path, { key: null });
+    expect(page.text).toContain(
+      "Get an email when “SAML” and 1 other request on the Acme board change status",
+    );
+    await t.call("POST", confirmLink(sent[1]!).path, { key: null });
+    const before = smtp.mail.length;
+    await changeStatus(t, first, "IN_PROGRESS");
+    await changeStatus(t, second, "IN_PROGRESS");
+    expect(statusSubjects(address, before)).toEqual([
+      '[Acme] "Custom domains" is now in progress',
+      '[Acme] "SAML" is now in progress',
+    ]);
+    // Typing it again on a request it follows sends nothing now: it is confirmed.
+    const after = smtp.mail.length;
+    await publicVote(t, first, "anon-l3", address);
+    expect(mailTo(address, after)).toHaveLength(0);
+  });
+
+  test("a request merged into another while the link waits: confirming subscribes to the one it was merged into", async () => {
+    const duplicate = await makePost(t, { title: "Night theme", status: "APPROVED" });
+    const target = await makePost(t, { title: "Theme support", status: "APPROVED" });
+    const start = smtp.mail.length;
+    await publicVote(t, duplicate, "anon-m1", returning);
+    const [asked] = mailTo(returning, start);
+    const merged = await t.call("POST", `/api/v1/posts/${duplicate.id}/merge`, {
+      body: { intoPostId: target.id },
+    });
+    expect(merged.status).toBe(200);
+    const page = await t.call("GET", confirmLink(asked!).path, { key: null });
+    expect(page.text).toContain("Get an email when “Theme support” on the Acme board changes status");
+    await t.call("POST", confirmLink(asked!).path, { key: null });
+    const before = smtp.mail.length;
+    await changeStatus(t, target, "IN_PROGRESS");
+    expect(statusSubjects(returning, before)).toEqual(['[Acme] "Theme support" is now in progress']);
+  });
+
+  test("a request asked for more than 7 days ago is not subscribed by a later confirmation", async () => {
+    const old = await makePost(t, { title: "Old ask", status: "APPROVED" });
+    const fresh = await makePost(t, { title: "Fresh ask", status: "APPROVED" });
+    const start = smtp.mail.length;
+    await publicVote(t, old, "anon-o1", returning);
+    const [oldMail] = mailTo(returning, start);
+    expireLink(t, confirmLink(oldMail!));
+    // Eight days ago.
+    t.ctx.db
+      .query("UPDATE pending_subscriptions SET created_at = ? WHERE post_id = ?")
+      .run(Date.now() - 8 * 86_400_000, String(old.id));
+    await publicVote(t, fresh, "anon-o2", returning);
+    const [, freshMail] = mailTo(returning, start);
+    // The stale row went when the new one was written.
+    const left = t.ctx.db
+      .query<{ n: number }, [string]>("SELECT count(*) AS n FROM pending_subscriptions WHERE post_id = ?")
+      .get(String(old.id));
+    expect(left?.n).toBe(0);
+    const done = await t.call("POST", confirmLink(freshMail!).path, { key: null });
+    expect(done.text).toContain("when “Fresh ask” on the Acme board changes status");
+    const before = smtp.mail.length;
+    await changeStatus(t, old, "IN_PROGRESS");
+    await changeStatus(t, fresh, "IN_PROGRESS");
+    expect(statusSubjects(returning, before)).toEqual(['[Acme] "Fresh ask" is now in progress']);
+  });
+});
+
+describe("the answers do not tell what the board knows of an email", () => {
+  /** An answer's text with what differs by nature (ids, times, counts) written as placeholders. */
+  function normalized(text: string, ids: string[]): string {
+    let out = text;
+    for (const id of ids) out = out.replaceAll(id, "<id>");
+    return out
+      .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, "<time>")
+      .replace(/"voteCount":\d+/g, '"voteCount":<n>');
+  }
+
+  test("public API vote and submit, and public MCP submit, answer the same for a new, an unconfirmed and a confirmed address", async () => {
+    const t = createTestApp({ FEATUREBOARD_SMTP_URL: smtp.url, FEATUREBOARD_PUBLIC_URL: PUBLIC_URL });
+    const server = listen(t);
+    const clients: Client[] = [];
+    try {
+      const post = await makePost(t, { title: "Dark mode", status: "APPROVED" });
+      const unconfirmed = "pending-one@example.com";
+      const confirmed = "confirmed-one@example.com";
+      await publicVote(t, post, "anon-u", unconfirmed);
+      const start = smtp.mail.length;
+      await publicVote(t, post, "anon-c", confirmed);
+      await t.call("POST", confirmLink(mailTo(confirmed, start)[0]!).path, { key: null });
+      const addresses = ["brand-new@example.com", unconfirmed, confirmed];
+
+      const other = await makePost(t, { title: "Offline mode", status: "APPROVED" });
+      const votes: string[] = [];
+      for (const [n, email] of addresses.entries()) {
+        const response = await t.call("POST", `/api/public/boards/acme/posts/${other.id}/vote`, {
+          key: null,
+          body: { anonymousId: `anon-same-${n}`, email },
+        });
+        expect(response.status).toBe(201);
+        votes.push(normalized(response.text, []));
+      }
+      expect(new Set(votes).size).toBe(1);
+
+      const submits: string[] = [];
+      for (const email of addresses) {
+        const response = await t.call("POST", "/api/public/posts", {
+          key: null,
+          body: { projectSlug: "acme", title: "Same title", email },
+        });
+        expect(response.status).toBe(201);
+        submits.push(normalized(response.text, [String(response.body.data.id)]));
+      }
+      expect(new Set(submits).size).toBe(1);
+
+      const visitor = await connectHttp(server.url, { project: "acme" });
+      clients.push(visitor);
+      const tools: string[] = [];
+      for (const email of ["another-new@example.com", unconfirmed, confirmed]) {
+        const value = await toolValue(visitor, "submit_feature_request", { title: "Same tool title", email });
+        tools.push(normalized(JSON.stringify(value), [String(value.post.id)]));
+      }
+      expect(new Set(tools).size).toBe(1);
+    } finally {
+      for (const client of clients) await client.close();
+      await server.stop();
+      t.close();
+    }
   });
 });
 
@@ -324,6 +628,41 @@ describeInBrowser(
       } finally {
         await page.close();
       }
+    });
+
+    test("a confirmed reader asking about two more requests sees both named, and Confirm subscribes to both", async () => {
+      const { t, server, browser } = served();
+      const reader = "reader@example.com";
+      const first = await makePost(t, { title: "Bulk edit", status: "APPROVED" });
+      const second = await makePost(t, { title: "Saved filters", status: "APPROVED" });
+      const start = smtp.mail.length;
+      await publicVote(t, first, "anon-browser-2", reader);
+      await publicVote(t, second, "anon-browser-3", reader);
+      const sent = mailTo(reader, start);
+      expect(sent.map((mail) => mail.headers.subject)).toEqual([
+        '[Acme] Confirm to get updates about "Bulk edit"',
+      ]);
+      const page = await browser.newPage();
+      try {
+        await page.goto(confirmLink(sent[0]!).url.replace(PUBLIC_URL, server.url));
+        expect(await page.locator("body").innerText()).toContain(
+          "Get an email when “Bulk edit” and 1 other request on the Acme board change status or the team replies?",
+        );
+        await page.getByRole("button", { name: "Confirm" }).click();
+        await page.waitForSelector("text=your email is confirmed");
+        expect(await page.locator("body").innerText()).toContain(
+          "You will get an email when “Bulk edit” and 1 other request on the Acme board change status",
+        );
+      } finally {
+        await page.close();
+      }
+      const before = smtp.mail.length;
+      await changeStatus(t, first, "IN_PROGRESS");
+      await changeStatus(t, second, "IN_PROGRESS");
+      expect(statusSubjects(reader, before)).toEqual([
+        '[Acme] "Bulk edit" is now in progress',
+        '[Acme] "Saved filters" is now in progress',
+      ]);
     });
   },
   browserEnv,

@@ -24,6 +24,7 @@ import apiKeyNames from "./0021_api_key_names.sql" with { type: "text" };
 import importSources from "./0022_import_sources.sql" with { type: "text" };
 import sessionDevices from "./0023_session_devices.sql" with { type: "text" };
 import emailConfirmation from "./0024_email_confirmation.sql" with { type: "text" };
+import pendingSubscriptions from "./0025_pending_subscriptions.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   { version: 22, name: "0022_import_sources", sql: importSources },
   { version: 23, name: "0023_session_devices", sql: sessionDevices },
   { version: 24, name: "0024_email_confirmation", sql: emailConfirmation },
+  { version: 25, name: "0025_pending_subscriptions", sql: pendingSubscriptions },
 ];
