@@ -2,11 +2,11 @@ import { html } from "../html";
 
 /**
  * Said under every email field of the board and the widget (docs/payments-and-email.md, "Confirming an
- * email"), so a visitor knows to look for the confirmation mail. Worded to hold whether or not the address
- * is new, which no answer tells.
+ * email"), so a visitor knows to look for the confirmation mail: a new address, and a known one asking
+ * about another request, each get one. Worded the same for both, since no answer tells which.
  */
 export const EMAIL_CONFIRMATION_NOTE =
-  "A new address gets one email to confirm it; mail about progress follows once it is confirmed.";
+  "We email you a link to confirm first; updates about this request follow once you confirm.";
 
 /** Words a subscriber reads for each status, rather than the API's constants. */
 const STATUS_WORDS: Record<string, string> = {
