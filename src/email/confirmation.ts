@@ -1,6 +1,5 @@
 import { recordActivity } from "../activity/service";
 import { type Db, inTransaction } from "../db/connection";
-import { subscribeToPost } from "../posts/service";
 import { findProjectById } from "../projects/service";
 import { randomToken } from "../random";
 import { confirmUserEmail } from "../users/service";
@@ -180,7 +179,7 @@ export function confirmEmail(db: Db, token: string): ConfirmationPage | null {
     if (page.already) return page;
     const userId = target.board_user_id;
     for (const postId of store.pendingPostIdsOf(db, userId, now - PENDING_SUBSCRIPTION_TTL_MS)) {
-      subscribeToPost(db, postId, userId, now);
+      store.subscribe(db, postId, userId, now);
       store.deleteUnsubscribe(db, postId, userId);
     }
     store.deletePendingSubscriptionsOf(db, userId);

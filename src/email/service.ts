@@ -110,6 +110,15 @@ export interface UnsubscribePage {
 
 /** What an unsubscribe link is about, or null for an unknown token (or a post or user since deleted). */
 /**
+ * Subscribes a board user to a post's mail (authors and voters are), inside the caller's transaction. The
+ * subscriber list is the mail's, so it is kept here, below the rooms that add to it (posts, votes) and the
+ * confirmation that does (confirmation.ts).
+ */
+export function subscribeToPost(db: Db, postId: string, boardUserId: string, now: number): void {
+  store.subscribe(db, postId, boardUserId, now);
+}
+
+/**
  * Call inside a merge's transaction, before the source's subscribers move to the target: a person who
  * unsubscribed from the duplicate asked for no more mail about that request, which the target now is, so
  * the merge does not subscribe them back; one who followed the target too keeps its mail

@@ -181,6 +181,13 @@ export function insertUnsubscribe(db: Db, postId: string, boardUserId: string, n
   );
 }
 
+/** Subscribes a board user to a post's mail (post_subscribers); nothing when they are already. */
+export function subscribe(db: Db, postId: string, boardUserId: string, now: number): void {
+  db.query(
+    "INSERT OR IGNORE INTO post_subscribers (post_id, board_user_id, created_at) VALUES (?, ?, ?)",
+  ).run(postId, boardUserId, now);
+}
+
 /**
  * A merge's unsubscribes: who unsubscribed from the source, and was not already a subscriber of the target
  * (its author or a voter, or a public commenter on it), is unsubscribed from the target too; how many.

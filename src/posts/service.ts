@@ -1,7 +1,12 @@
 import { recordActivity } from "../activity/service";
 import { embedPost, forgetPost } from "../ai/embeddings";
 import { type Db, inTransaction } from "../db/connection";
-import { keepUnsubscribesThroughMerge, queueStatusEmails, type StatusChange } from "../email/service";
+import {
+  keepUnsubscribesThroughMerge,
+  queueStatusEmails,
+  type StatusChange,
+  subscribeToPost,
+} from "../email/service";
 import { askToFollow, requestEmailConfirmation } from "../email/confirmation";
 import { appendEvent } from "../events/outbox";
 import { MAX_JSON_DEPTH } from "../http/body";
@@ -65,11 +70,6 @@ export function requireListedPostRow(db: Db, projectId: string, postId: string):
   const row = store.findPostRow(db, projectId, postId);
   if (!row || !isVisibleStatus(row.status)) throw notFound("POST_NOT_FOUND", "board");
   return row;
-}
-
-/** Subscribes a board user to a post's updates (voters and authors are), inside the caller's transaction. */
-export function subscribeToPost(db: Db, postId: string, boardUserId: string, now: number): void {
-  store.subscribe(db, postId, boardUserId, now);
 }
 
 export type { TeamFilter, TeamSort, VisibleFilter, VisibleSort } from "./store";
@@ -226,7 +226,7 @@ export function createPost(db: Db, projectId: string, input: PostCreate, origin:
     store.insertPost(db, row);
     embedPost(db, projectId, row.id);
     store.replacePostTags(db, row.id, tagIds);
-    if (author !== null) store.subscribe(db, row.id, author, now);
+    if (author !== null) subscribeToPost(db, row.id, author, now);
     const post = store.toPost(row);
     recordActivity(db, projectId, {
       action: "created",

@@ -252,12 +252,6 @@ export function listTombstones(db: Db, projectId: string, since: number, limit: 
 
 // ---- subscribers and merging ----
 
-export function subscribe(db: Db, postId: string, boardUserId: string, now: number): void {
-  db.query(
-    "INSERT OR IGNORE INTO post_subscribers (post_id, board_user_id, created_at) VALUES (?, ?, ?)",
-  ).run(postId, boardUserId, now);
-}
-
 /** Moves the source's votes, comments and subscribers to the target; returns what moved. */
 export function moveEngagement(db: Db, sourceId: string, targetId: string) {
   // A voter who voted on both keeps one vote: their vote on the source goes.

@@ -10,9 +10,9 @@ import {
   requireListedPostRow,
   requirePostRow,
   requireUnmergedPostRow,
-  subscribeToPost,
   toPost,
 } from "../posts/service";
+import { subscribeToPost } from "../email/service";
 import { findUserIdByEmail, requireUserRow, upsertUserByEmail } from "../users/service";
 import type { BoardUser } from "../users/schema";
 import { askToFollow, requestEmailConfirmation } from "../email/confirmation";
