@@ -96,7 +96,7 @@ try {
   const report = (name: string, runs: { elapsed: number; rss: number }[]) => {
     const ms = median(runs.map((run) => run.elapsed));
     console.log(
-      `${name}: ${ms.toFixed(0)} ms to the first answer (median of ${RUNS}), idle RSS ${median(runs.map((run) => run.rss)).toFixed(0)} MB`,
+      `${name}: ${ms.toFixed(0)} ms to the first answer (median of ${RUNS}), idle RSS ${median(runs.map((run) => run.rss)).toFixed(1)} MiB`,
     );
     return ms;
   };

@@ -16,6 +16,7 @@ import { startDailySync } from "./payments/schedule";
 import { startTeamCleanup } from "./team/schedule";
 import { describeError, type Logger } from "./log";
 import { type CreatedProject, ensureBootstrapProject } from "./projects/service";
+import { serviceStarted } from "./startup";
 
 export interface RunningService {
   app: App;
@@ -116,11 +117,13 @@ export function startService(
   // Ended team sessions older than their retention (docs/dashboard.md, "Your account"), once a day.
   const stopTeamCleanup = startTeamCleanup(ctx);
   log.info("listening", { url, database: config.databasePath });
+  const cancelSettling = serviceStarted(ctx.db);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
       log.info("shutting down", { timeoutMs: config.shutdownTimeoutMs });
+      cancelSettling();
       const drained = app.stop(false).then(() => true);
       const timedOut = Bun.sleep(config.shutdownTimeoutMs).then(() => false);
       if (!(await Promise.race([drained, timedOut]))) {

@@ -26,6 +26,7 @@ import { APP_VERSION } from "../meta/version";
 import { MCP_PATH } from "../http/request-info";
 import { refuseInvalidParams } from "./request-params";
 import { SERVER_INSTRUCTIONS } from "./server";
+import { startupDone } from "../startup";
 
 export interface StdioConfig {
   /** The service root, such as http://localhost:3000. */
@@ -248,6 +249,7 @@ export async function runStdioServer(config: StdioConfig): Promise<void> {
   const { server, settled } = createStdioProxy(config);
   const transport = new StdioServerTransport();
   await server.connect(transport);
+  startupDone();
   refuseInvalidParams(transport);
   process.stdin.once("end", () => {
     void (async () => {
