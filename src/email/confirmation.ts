@@ -4,6 +4,7 @@ import { findProjectById } from "../projects/service";
 import { randomToken } from "../random";
 import { confirmUserEmail } from "../users/service";
 import { confirmationMessage } from "./message";
+import { type MailBoard, mailBoardOf } from "./service";
 import * as store from "./store";
 
 /**
@@ -114,7 +115,8 @@ export function askToFollow(
 }
 
 export interface ConfirmationPage {
-  boardName: string;
+  /** The board the link is about, which the page leads back to when it is public. */
+  board: MailBoard;
   /**
    * What the address gets mail about: on a link still to follow, what confirming brings (the link's
    * request first); once done, the link's request when the person follows it. Null names the board alone.
@@ -148,10 +150,14 @@ function pageOf(db: Db, target: store.ConfirmationTarget, now: number): Confirma
       })
     : [];
   if (open && (!addressConfirmed || titles.length > 0)) {
-    return { boardName: target.board_name, about: aboutOf(titles), already: false };
+    return { board: mailBoardOf(target), about: aboutOf(titles), already: false };
   }
   const followed = target.post_followed === 1 ? target.post_title : null;
-  return { boardName: target.board_name, about: aboutOf(followed === null ? [] : [followed]), already: true };
+  return {
+    board: mailBoardOf(target),
+    about: aboutOf(followed === null ? [] : [followed]),
+    already: true,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../context";
 import { confirmEmail, type ConfirmationPage, describeConfirmation } from "./confirmation";
-import { describeUnsubscribe, unsubscribe } from "./service";
+import { describeUnsubscribe, type MailBoard, unsubscribe } from "./service";
 import { LIMITS } from "../http/limits";
 import { plural } from "../plural";
 
@@ -19,6 +19,15 @@ function page(status: number, title: string, body: string): Response {
 button{font:inherit;padding:.5rem 1rem;cursor:pointer}</style></head>
 <body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
   return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+/**
+ * A link back to the board the mail came from, under what a link's page says: the page is a dead end
+ * otherwise. None for a board that is not public (its pages answer 404).
+ */
+function backToBoard(board: MailBoard): string {
+  if (board.publicSlug === null) return "";
+  return `<p><a href="/b/${encodeURIComponent(board.publicSlug)}">Go to the ${escapeHtml(board.name)} board</a></p>`;
 }
 
 const UNKNOWN_LINK = () =>
@@ -40,7 +49,11 @@ export function unsubscribeRoutes(ctx: AppContext) {
         if (!target) return UNKNOWN_LINK();
         const title = escapeHtml(target.postTitle);
         if (target.already) {
-          return page(200, "Unsubscribed", `<p>You already get no more emails about “${title}”.</p>`);
+          return page(
+            200,
+            "Unsubscribed",
+            `<p>You already get no more emails about “${title}”.</p>${backToBoard(target.board)}`,
+          );
         }
         return page(
           200,
@@ -65,7 +78,7 @@ export function unsubscribeRoutes(ctx: AppContext) {
         return page(
           200,
           "Unsubscribed",
-          `<p>You will get no more emails about “${escapeHtml(result.postTitle)}”.</p>`,
+          `<p>You will get no more emails about “${escapeHtml(result.postTitle)}”.</p>${backToBoard(result.board)}`,
         );
       },
       {
@@ -95,7 +108,7 @@ const UNKNOWN_CONFIRMATION = () =>
  * mode” and 2 other requests on the Acme board, or the Acme board alone when no request is named.
  */
 function whatAbout(target: ConfirmationPage): { words: string; verb: string } {
-  const board = `the ${escapeHtml(target.boardName)} board`;
+  const board = `the ${escapeHtml(target.board.name)} board`;
   const { about } = target;
   if (about === null) return { words: board, verb: "changes" };
   const title = `“${escapeHtml(about.title)}”`;
@@ -115,7 +128,7 @@ function alreadyConfirmed(target: ConfirmationPage): Response {
     target.about === null
       ? "<p>Your email is already confirmed.</p>"
       : `<p>Your email is already confirmed: you get an email ${whenItChanges(target)}.</p>`;
-  return page(200, "Email already confirmed", body);
+  return page(200, "Email already confirmed", body + backToBoard(target.board));
 }
 
 /**
@@ -160,7 +173,8 @@ export function confirmEmailRoutes(ctx: AppContext) {
         return page(
           200,
           "Email confirmed",
-          `<p>Thank you: your email is confirmed. You will get an email ${whenItChanges(result)}.</p>`,
+          `<p>Thank you: your email is confirmed. You will get an email ${whenItChanges(result)}.</p>` +
+            backToBoard(result.board),
         );
       },
       {

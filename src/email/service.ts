@@ -102,13 +102,28 @@ export function queueReplyEmails(db: Db, projectId: string, reply: TeamReply, no
   return subscribers.length;
 }
 
+/** The board a mail's page leads back to: its name, and its slug when the board is public (else null). */
+export interface MailBoard {
+  name: string;
+  publicSlug: string | null;
+}
+
+/** The board of a link's project, as the pages after a mail's links name it and lead back to it. */
+export function mailBoardOf(target: {
+  board_name: string;
+  board_slug: string;
+  board_public: number;
+}): MailBoard {
+  return { name: target.board_name, publicSlug: target.board_public === 1 ? target.board_slug : null };
+}
+
 export interface UnsubscribePage {
   postTitle: string;
   /** Already unsubscribed before this request. */
   already: boolean;
+  board: MailBoard;
 }
 
-/** What an unsubscribe link is about, or null for an unknown token (or a post or user since deleted). */
 /**
  * Subscribes a board user to a post's mail (authors and voters are), inside the caller's transaction. The
  * subscriber list is the mail's, so it is kept here, below the rooms that add to it (posts, votes) and the
@@ -133,9 +148,12 @@ export function keepUnsubscribesThroughMerge(
   return store.carryUnsubscribes(db, sourceId, targetId, now);
 }
 
+/** What an unsubscribe link is about, or null for an unknown token (or a post or user since deleted). */
 export function describeUnsubscribe(db: Db, token: string): UnsubscribePage | null {
   const target = store.findUnsubscribeTarget(db, token);
-  return target ? { postTitle: target.post_title, already: target.unsubscribed === 1 } : null;
+  return target
+    ? { postTitle: target.post_title, already: target.unsubscribed === 1, board: mailBoardOf(target) }
+    : null;
 }
 
 /** Stops emails about the link's post to the link's subscriber; idempotent. */
@@ -155,6 +173,6 @@ export function unsubscribe(db: Db, token: string): UnsubscribePage | null {
         metadata: { boardUserId: target.board_user_id },
       });
     }
-    return { postTitle: target.post_title, already: !added };
+    return { postTitle: target.post_title, already: !added, board: mailBoardOf(target) };
   });
 }

@@ -150,6 +150,9 @@ export interface UnsubscribeTarget {
   board_user_id: string;
   post_title: string;
   unsubscribed: number;
+  board_name: string;
+  board_slug: string;
+  board_public: number;
 }
 
 /** What an unsubscribe token stands for, or null when the token, the post or the user is gone. */
@@ -158,8 +161,10 @@ export function findUnsubscribeTarget(db: Db, token: string): UnsubscribeTarget 
     .query<UnsubscribeTarget, [string]>(
       `SELECT m.project_id, m.post_id, m.board_user_id, p.title AS post_title,
          EXISTS (SELECT 1 FROM mail_unsubscribes u WHERE u.post_id = m.post_id AND u.board_user_id = m.board_user_id)
-           AS unsubscribed
+           AS unsubscribed,
+         pr.name AS board_name, pr.slug AS board_slug, pr.is_public AS board_public
        FROM mail_outbox m JOIN posts p ON p.id = m.post_id JOIN board_users b ON b.id = m.board_user_id
+         JOIN projects pr ON pr.id = m.project_id
        WHERE m.unsubscribe_token = ?`,
     )
     .get(token);
@@ -253,6 +258,8 @@ export interface ConfirmationTarget {
   board_user_id: string;
   email: string;
   board_name: string;
+  board_slug: string;
+  board_public: number;
   /** Null once the request is deleted. */
   post_id: string | null;
   /** Null once the request is deleted. */
@@ -269,7 +276,8 @@ export interface ConfirmationTarget {
 export function findConfirmation(db: Db, token: string): ConfirmationTarget | null {
   return db
     .query<ConfirmationTarget, [string]>(
-      `SELECT c.project_id, c.board_user_id, c.email, pr.name AS board_name, p.id AS post_id,
+      `SELECT c.project_id, c.board_user_id, c.email, pr.name AS board_name, pr.slug AS board_slug,
+         pr.is_public AS board_public, p.id AS post_id,
          p.title AS post_title, c.expires_at, c.confirmed_at, u.email_confirmed AS user_confirmed,
          ${followsPost("p.id", "c.board_user_id")} AS post_followed
        FROM email_confirmations c

@@ -625,6 +625,10 @@ describeInBrowser(
         await page.waitForSelector("text=your email is confirmed");
         expect(await page.locator("h1").textContent()).toBe("Email confirmed");
         expect(await page.locator("body").innerText()).toContain("“Keyboard shortcuts” on the Acme board");
+        // The page leads back to the board the mail came from.
+        await page.getByRole("link", { name: "Go to the Acme board" }).click();
+        await page.waitForURL(`${server.url}/b/acme`);
+        expect(await page.getByText("Keyboard shortcuts").first().isVisible()).toBe(true);
       } finally {
         await page.close();
       }

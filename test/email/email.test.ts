@@ -13,6 +13,7 @@ import { createTestApp, type JsonBody, type TestApp, tempDir } from "../support/
 import { makePost, makeUser } from "../support/board";
 import { freePort } from "../support/process";
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from "./smtp-receiver";
+import { updateProjectSettings } from "../../src/projects/service";
 
 const PUBLIC_URL = "https://board.example";
 
@@ -144,8 +145,17 @@ describe("status emails over SMTP", () => {
     const done = await t.call("POST", link, { key: null, rawBody: "List-Unsubscribe=One-Click" });
     expect(done.status).toBe(200);
     expect(done.text).toContain("no more emails");
+    // The page leads back to the board; a board that is not public (its pages answer 404) gets no link.
+    const backToBoard = '<a href="/b/acme">Go to the Acme board</a>';
+    expect(done.text).toContain(backToBoard);
     expect((await t.call("POST", link, { key: null })).status).toBe(200);
     expect((await t.call("GET", link, { key: null })).text).toContain("already");
+    const { project } = t.project;
+    updateProjectSettings(t.ctx.db, project.id, { name: project.name, isPublic: false, accentColor: null });
+    const hidden = await t.call("GET", link, { key: null });
+    expect(hidden.text).toContain("already");
+    expect(hidden.text).not.toContain("Go to the");
+    updateProjectSettings(t.ctx.db, project.id, { name: project.name, isPublic: true, accentColor: null });
 
     const next = smtp.mail.length;
     await changeStatus(t, fixture.post, "COMPLETE", true);
