@@ -1,7 +1,9 @@
 import type { Browser, BrowserContextOptions, Dialog, Page } from "playwright-core";
 import type { TeamRole } from "../../src/team/schema";
 import { inviteMember } from "../../src/team/service";
-import type { TestApp } from "./app";
+import { afterAll, beforeAll, describe } from "bun:test";
+import { createTestApp, type TestApp } from "./app";
+import { listen } from "./board";
 // Helpers for tests of the team dashboard: forms posted as a browser posts them, the session cookie and
 // the CSRF token a page carries.
 
@@ -40,6 +42,44 @@ export function textShown(markup: string): string {
     .replaceAll("&amp;", "&")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/** A test app served on a loopback port, and a team member signed in to its dashboard over HTTP. */
+export interface SignedInOverHttp {
+  t: TestApp;
+  url: string;
+  cookie: string;
+  csrf: string;
+}
+
+/**
+ * `describe(name, …)` around a served app with `member` signed in over HTTP (memberOverHttp): made before
+ * the block's tests and stopped after them. `session()` reads it in a test, or in a helper a test calls.
+ */
+export function describeSignedIn(
+  name: string,
+  member: { email: string; role: TeamRole; name?: string },
+  tests: (session: () => SignedInOverHttp) => void,
+): void {
+  describe(name, () => {
+    let current: SignedInOverHttp | null = null;
+    let stop = async () => {};
+    beforeAll(async () => {
+      const t = createTestApp();
+      const server = listen(t);
+      stop = async () => {
+        await server.stop();
+        t.close();
+      };
+      const { cookie, csrf } = await memberOverHttp(t, server.url, member);
+      current = { t, url: server.url, cookie, csrf };
+    });
+    afterAll(() => stop());
+    tests(() => {
+      if (current === null) throw new Error("the signed-in session is read before its beforeAll ran");
+      return current;
+    });
+  });
 }
 
 /**
